@@ -1,0 +1,40 @@
+// swift-tools-version: 6.0
+// The resonance package: an offline research CLI over Apple Health and listening history.
+// DESIGN.md's module table is the source of truth for which target may import which.
+import PackageDescription
+
+let package = Package(
+  name: "resonance",
+  platforms: [.macOS(.v15)],
+  products: [
+    .executable(name: "resonance", targets: ["resonance"])
+  ],
+  targets: [
+    // C libraries from Debian's packages, one module map and shim each.
+    .systemLibrary(
+      name: "CSQLite", pkgConfig: "sqlite3",
+      providers: [.apt(["libsqlite3-dev"])]),
+    .systemLibrary(
+      name: "CCrypto", pkgConfig: "libcrypto",
+      providers: [.apt(["libssl-dev"])]),
+
+    .target(name: "ResonanceModel"),
+    .target(name: "ResonanceIO", dependencies: ["ResonanceModel", "CCrypto"]),
+    .target(name: "ResonanceStore", dependencies: ["ResonanceModel", "CSQLite"]),
+    .target(name: "ResonanceReports", dependencies: ["ResonanceModel"]),
+    .target(
+      name: "ResonanceCLI",
+      dependencies: ["ResonanceModel", "ResonanceIO", "ResonanceStore", "ResonanceReports"]),
+    .executableTarget(name: "resonance", dependencies: ["ResonanceCLI"]),
+
+    .testTarget(name: "ResonanceIOTests", dependencies: ["ResonanceIO"]),
+    .testTarget(name: "ResonanceStoreTests", dependencies: ["ResonanceStore"]),
+    .testTarget(name: "ResonanceReportsTests", dependencies: ["ResonanceReports"]),
+    .testTarget(
+      name: "ResonanceCLITests",
+      dependencies: ["ResonanceCLI", "ResonanceStore", "resonance"]),
+    // Runs only under `make conformance`, over the real files in ../shared/fixtures.
+    .testTarget(name: "ConformanceTests", dependencies: ["ResonanceIO"]),
+  ],
+  swiftLanguageModes: [.v6]
+)

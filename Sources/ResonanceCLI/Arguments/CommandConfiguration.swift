@@ -1,0 +1,112 @@
+/// What a command is called, what it does, and what it accepts; the source of its `--help`.
+///
+/// Shaped like swift-argument-parser's `CommandConfiguration`, with the options declared here
+/// (each with its help) instead of through property wrappers.
+package struct CommandConfiguration: Sendable {
+  /// The word after `resonance`, e.g. `status`.
+  package var name: String
+  /// One line: what the command does.
+  package var abstract: String
+  /// Paragraphs printed under the synopsis.
+  package var discussion: String
+  /// Positional arguments, in order.
+  package var arguments: [ArgumentDefinition]
+  /// Options and flags; `--help` is added to every command.
+  package var options: [OptionDefinition]
+  /// At least one worked example; `--help` prints them all.
+  package var examples: [Example]
+
+  package init(
+    name: String, abstract: String, discussion: String = "",
+    arguments: [ArgumentDefinition] = [], options: [OptionDefinition] = [],
+    examples: [Example]
+  ) {
+    precondition(!examples.isEmpty, "every command's help shows an example")
+    self.name = name
+    self.abstract = abstract
+    self.discussion = discussion
+    self.arguments = arguments
+    self.options = options + [.help]
+    self.examples = examples
+  }
+
+  /// The option with the long name `name`, if the command declares it.
+  package func option(named name: String) -> OptionDefinition? {
+    options.first { $0.name == name }
+  }
+}
+
+/// An option (`--db PATH`) or flag (`--json`) a command accepts.
+package struct OptionDefinition: Sendable, Equatable {
+  /// Whether the option takes a value.
+  package enum Kind: Sendable, Equatable {
+    /// Present or absent.
+    case flag
+    /// Takes one value, written in help as the placeholder (`PATH`, `N`).
+    case value(placeholder: String)
+  }
+
+  /// The long name without dashes: `db` for `--db`.
+  package var name: String
+  package var shortName: Character?
+  package var kind: Kind
+  package var help: String
+  /// Whether the option may be given more than once (each value is kept).
+  package var isRepeatable: Bool
+
+  package init(
+    _ name: String, short: Character? = nil, _ kind: Kind, help: String,
+    repeatable: Bool = false
+  ) {
+    self.name = name
+    self.shortName = short
+    self.kind = kind
+    self.help = help
+    self.isRepeatable = repeatable
+  }
+
+  /// `--help`, which every command accepts.
+  package static let help = OptionDefinition(
+    "help", short: "h", .flag, help: "Show this help and exit.")
+
+  /// How the option is written in a synopsis: `--db PATH` or `--json`.
+  package var synopsis: String {
+    switch kind {
+    case .flag: "--\(name)"
+    case .value(let placeholder): "--\(name) \(placeholder)"
+    }
+  }
+}
+
+/// A positional argument.
+package struct ArgumentDefinition: Sendable, Equatable {
+  /// The placeholder in help, e.g. `PATH`.
+  package var name: String
+  package var help: String
+  package var isRequired: Bool
+  /// Whether it takes every remaining positional word (`PATH…`).
+  package var isVariadic: Bool
+
+  package init(_ name: String, help: String, required: Bool = true, variadic: Bool = false) {
+    self.name = name
+    self.help = help
+    self.isRequired = required
+    self.isVariadic = variadic
+  }
+
+  var synopsis: String {
+    let word = isVariadic ? "\(name)…" : name
+    return isRequired ? word : "[\(word)]"
+  }
+}
+
+/// A worked example for `--help`: the command line and what it does.
+package struct Example: Sendable, Equatable {
+  package var commandLine: String
+  package var explanation: String
+
+  package init(_ commandLine: String, _ explanation: String) {
+    self.commandLine = commandLine
+    self.explanation = explanation
+  }
+}

@@ -1,0 +1,192 @@
+/// The words of a command line sorted into flags, option values and positionals, checked
+/// against a command's configuration.
+package struct ParsedArguments: Sendable, Equatable {
+  package var flags: Set<String> = []
+  package var values: [String: [String]] = [:]
+  package var positionals: [String] = []
+
+  package init() {}
+
+  /// Whether the flag `--name` was given.
+  package func flag(_ name: String) -> Bool { flags.contains(name) }
+
+  /// The value of `--name`, the last one when it was given several times.
+  package func value(_ name: String) -> String? { values[name]?.last }
+
+  /// Every value given for `--name`, in order.
+  package func allValues(_ name: String) -> [String] { values[name] ?? [] }
+
+  /// The value of `--name` as an integer, checked against `range`.
+  ///
+  /// - Throws: `UsageError` when it is not a whole number in range.
+  package func integer(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
+    guard let text = value(name) else { return nil }
+    guard let number = Int(text), range.contains(number) else {
+      throw UsageError(
+        "invalid value '\(text)' for '--\(name)'",
+        hint: "expected a whole number from \(range.lowerBound) to \(range.upperBound)")
+    }
+    return number
+  }
+
+  /// The value of `--name` as a number, checked against `range`.
+  ///
+  /// - Throws: `UsageError` when it is not a finite number in range.
+  package func double(_ name: String, in range: ClosedRange<Double>) throws(UsageError)
+    -> Double?
+  {
+    guard let text = value(name) else { return nil }
+    guard let number = Double(text), number.isFinite, range.contains(number) else {
+      throw UsageError(
+        "invalid value '\(text)' for '--\(name)'",
+        hint: "expected a number from \(range.lowerBound) to \(range.upperBound)")
+    }
+    return number
+  }
+
+  /// Splits `words` (the arguments after the command name) according to `configuration`.
+  ///
+  /// Accepts `--name value`, `--name=value`, `-x value`, and `--` to end options.
+  ///
+  /// - Throws: `UsageError` for an unknown option (with the nearest known one as a hint), a
+  ///   missing value, a value given to a flag, a repeated single option, a missing required
+  ///   positional or a surplus one.
+  package static func parse(_ words: [String], for configuration: CommandConfiguration)
+    throws(UsageError) -> ParsedArguments
+  {
+    var parsed = ParsedArguments()
+    var index = 0
+    var optionsEnded = false
+    while index < words.count {
+      let word = words[index]
+      index += 1
+      if optionsEnded || word == "-" || !word.hasPrefix("-") {
+        parsed.positionals.append(word)
+        continue
+      }
+      if word == "--" {
+        optionsEnded = true
+        continue
+      }
+      let (option, inlineValue) = try resolve(word, in: configuration)
+      switch option.kind {
+      case .flag:
+        if inlineValue != nil {
+          throw UsageError(
+            "'--\(option.name)' takes no value", hint: "write '--\(option.name)' alone")
+        }
+        parsed.flags.insert(option.name)
+      case .value(let placeholder):
+        let value: String
+        if let inlineValue {
+          value = inlineValue
+        } else if index < words.count, !isOptionLike(words[index]) {
+          value = words[index]
+          index += 1
+        } else {
+          throw UsageError(
+            "missing value for '--\(option.name)'", hint: "write '--\(option.name) \(placeholder)'")
+        }
+        if parsed.values[option.name] != nil, !option.isRepeatable {
+          throw UsageError(
+            "'--\(option.name)' given more than once", hint: "give '--\(option.name)' once")
+        }
+        parsed.values[option.name, default: []].append(value)
+      }
+    }
+    if parsed.flag("help") { return parsed }
+    try checkPositionals(parsed.positionals, for: configuration)
+    return parsed
+  }
+
+  private static func isOptionLike(_ word: String) -> Bool {
+    word.hasPrefix("-") && word != "-" && Double(word) == nil
+  }
+
+  private static func resolve(_ word: String, in configuration: CommandConfiguration)
+    throws(UsageError) -> (OptionDefinition, String?)
+  {
+    if word.hasPrefix("--") {
+      let body = word.dropFirst(2)
+      let name: Substring
+      let inlineValue: String?
+      if let equals = body.firstIndex(of: "=") {
+        name = body[..<equals]
+        inlineValue = String(body[body.index(after: equals)...])
+      } else {
+        name = body
+        inlineValue = nil
+      }
+      if let option = configuration.option(named: String(name)) {
+        return (option, inlineValue)
+      }
+      let known = configuration.options.map(\.name)
+      let nearest = Spelling.nearest(to: String(name), among: known).map { "did you mean '--\($0)'?" }
+      throw UsageError(
+        "unknown option '--\(name)' for '\(configuration.name)'",
+        hint: nearest ?? "see 'resonance \(configuration.name) --help'")
+    }
+    let letters = Array(word.dropFirst())
+    if letters.count == 1,
+      let option = configuration.options.first(where: { $0.shortName == letters[0] })
+    {
+      return (option, nil)
+    }
+    throw UsageError(
+      "unknown option '\(word)' for '\(configuration.name)'",
+      hint: "see 'resonance \(configuration.name) --help'")
+  }
+
+  private static func checkPositionals(
+    _ positionals: [String], for configuration: CommandConfiguration
+  ) throws(UsageError) {
+    let definitions = configuration.arguments
+    let required = definitions.filter(\.isRequired)
+    if positionals.count < required.count {
+      let missing = required[positionals.count]
+      throw UsageError(
+        "missing \(missing.name) for '\(configuration.name)'",
+        hint: "usage: \(HelpFormatter.synopsis(of: configuration))")
+    }
+    let isVariadic = definitions.last?.isVariadic ?? false
+    if !isVariadic, positionals.count > definitions.count {
+      let surplus = positionals[definitions.count]
+      throw UsageError(
+        "unexpected argument '\(surplus)' for '\(configuration.name)'",
+        hint: "usage: \(HelpFormatter.synopsis(of: configuration))")
+    }
+  }
+}
+
+/// Finds the known word nearest a misspelt one, for "did you mean" hints.
+enum Spelling {
+  /// The candidate with the smallest edit distance to `word`, when it is close enough to be a
+  /// plausible typo (at most a third of the word's length, and at least 1).
+  static func nearest(to word: String, among candidates: [String]) -> String? {
+    let limit = max(1, word.count / 3)
+    var best: (String, Int)?
+    for candidate in candidates {
+      let distance = editDistance(word, candidate)
+      if distance <= limit, distance < (best?.1 ?? Int.max) { best = (candidate, distance) }
+    }
+    return best?.0
+  }
+
+  /// Levenshtein distance over characters.
+  static func editDistance(_ a: String, _ b: String) -> Int {
+    let a = Array(a)
+    let b = Array(b)
+    if a.isEmpty { return b.count }
+    var previous = Array(0...b.count)
+    var current = previous
+    for i in 1...a.count {
+      current[0] = i
+      for j in stride(from: 1, through: b.count, by: 1) {
+        let cost = a[i - 1] == b[j - 1] ? 0 : 1
+        current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+      }
+      swap(&previous, &current)
+    }
+    return previous[b.count]
+  }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import ResonanceModel
+import ResonanceReports
+import ResonanceStore
+
+/// `resonance demo`: the whole pipeline on the committed sample, into a fresh store, with the
+/// reports written from what that store holds.
+struct DemoCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    name: "demo",
+    abstract: "Run every stage on the committed sample and write Reports/index.md.",
+    discussion: """
+      Starts a fresh store (the old demo store is deleted first; your own ./resonance.sqlite \
+      is never touched unless you pass it with --db), ingests what this build's readers \
+      understand under the data folder, runs the stages that exist, and writes the reports \
+      from what the store then holds. Every figure in the reports comes from the data.
+
+      'make demo' builds resonance in release mode and runs this command.
+      """,
+    options: [
+      OptionDefinition(
+        "data", .value(placeholder: "DIR"), help: "The sample to read. Default: Datasets/sample."),
+      OptionDefinition(
+        "reports", .value(placeholder: "DIR"), help: "Where to write the reports. Default: Reports."),
+      OptionDefinition(
+        "db", .value(placeholder: "PATH"),
+        help: "The demo's store, deleted and rebuilt. Default: DIR/demo.sqlite under --reports."),
+      CommonOptions.quiet,
+    ],
+    examples: [
+      Example("resonance demo", "Rebuild Reports/ from Datasets/sample."),
+      Example(
+        "resonance demo --data ~/exports --reports /tmp/out",
+        "Run the same pipeline over your own folder of exports, writing to /tmp/out."),
+    ])
+
+  var dataPath: String
+  var isDataPathDefault: Bool
+  var reportsPath: String
+  var storePath: String
+  var isQuiet: Bool
+
+  init(parsed: ParsedArguments, environment: [String: String]) {
+    dataPath = parsed.value("data") ?? "Datasets/sample"
+    isDataPathDefault = parsed.value("data") == nil
+    reportsPath = parsed.value("reports") ?? "Reports"
+    storePath = parsed.value("db") ?? (reportsPath as NSString).appendingPathComponent("demo.sqlite")
+    isQuiet = parsed.flag("quiet")
+  }
+
+  func run(in context: CommandContext) throws -> ExitStatus {
+    let files = FileManager.default
+    var isDirectory: ObjCBool = false
+    let dataExists = files.fileExists(atPath: dataPath, isDirectory: &isDirectory)
+    if !isDataPathDefault, !dataExists {
+      throw CommandError(.noInput, "\(dataPath): no such folder")
+    }
+
+    try createDirectory(reportsPath)
+    for suffix in ["", "-wal", "-shm"] where files.fileExists(atPath: storePath + suffix) {
+      do {
+        try files.removeItem(atPath: storePath + suffix)
+      } catch {
+        throw CommandError(.ioError, "\(storePath + suffix): cannot remove the old demo store")
+      }
+    }
+    let store = try CommonOptions.openStore(path: storePath, environment: context.environment)
+    say(context, "store \(storePath) (new, schema version \(try store.schemaVersion()))")
+
+    var stages: [IndexReport.StageNote] = []
+    let ingest = ingestOutcome(dataExists: dataExists && isDirectory.boolValue)
+    stages.append(IndexReport.StageNote(stage: "ingest", outcome: ingest))
+    say(context, "ingest: \(ingest)")
+
+    let report = IndexReport(
+      summary: try store.summary(), storePath: storePath, dataPath: dataPath, stages: stages)
+    let indexPath = (reportsPath as NSString).appendingPathComponent("index.md")
+    try write(report.markdown(), to: indexPath)
+    say(context, "wrote \(indexPath)")
+    return .ok
+  }
+
+  /// What the ingest stage made of the data folder. This build has no readers yet, so it
+  /// names what it found instead of pretending to read it.
+  private func ingestOutcome(dataExists: Bool) -> String {
+    guard dataExists else { return "no sample data: \(dataPath) does not exist" }
+    let found = dataFiles()
+    if found.isEmpty { return "no sample data: \(dataPath) holds no data files" }
+    let names = found.prefix(5).joined(separator: ", ") + (found.count > 5 ? ", …" : "")
+    return "\(found.count) files found (\(names)); this build has no reader for them yet"
+  }
+
+  /// Data files under the data folder, relative to it, sorted; READMEs are documentation.
+  private func dataFiles() -> [String] {
+    guard let walker = FileManager.default.enumerator(atPath: dataPath) else { return [] }
+    var found: [String] = []
+    while let path = walker.nextObject() as? String {
+      var isDirectory: ObjCBool = false
+      let full = (dataPath as NSString).appendingPathComponent(path)
+      guard FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory),
+        !isDirectory.boolValue
+      else { continue }
+      let name = (path as NSString).lastPathComponent
+      if name.hasPrefix(".") || name.uppercased().hasPrefix("README") { continue }
+      found.append(path)
+    }
+    return found.sorted()
+  }
+
+  private func createDirectory(_ path: String) throws {
+    do {
+      try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    } catch {
+      throw CommandError(.ioError, "\(path): cannot create the folder")
+    }
+  }
+
+  private func write(_ text: String, to path: String) throws {
+    do {
+      try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+    } catch {
+      throw CommandError(.ioError, "\(path): cannot write: \(error.localizedDescription)")
+    }
+  }
+
+  private func say(_ context: CommandContext, _ text: String) {
+    if !isQuiet { context.report("demo: " + text) }
+  }
+}

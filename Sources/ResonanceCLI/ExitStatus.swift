@@ -1,0 +1,69 @@
+import ResonanceIO
+import ResonanceStore
+
+/// A process exit code, following BSD's `sysexits.h` where it has a meaning for us.
+package struct ExitStatus: Sendable, Equatable, Comparable, CustomStringConvertible {
+  package var code: Int32
+
+  package init(_ code: Int32) { self.code = code }
+
+  /// All went well.
+  package static let ok = ExitStatus(0)
+  /// Something failed that none of the codes below describes.
+  package static let failure = ExitStatus(1)
+  /// The command line was wrong (`EX_USAGE`).
+  package static let usage = ExitStatus(64)
+  /// An input's content was not what it should be, or the store is from a newer build
+  /// (`EX_DATAERR`).
+  package static let dataError = ExitStatus(65)
+  /// An input file does not exist (`EX_NOINPUT`).
+  package static let noInput = ExitStatus(66)
+  /// An input could not be read or an output written (`EX_IOERR`).
+  package static let ioError = ExitStatus(74)
+  /// The store is busy with another run; try again (`EX_TEMPFAIL`).
+  package static let storeBusy = ExitStatus(75)
+
+  /// Orders by numeric value: a command that met several errors exits with the highest.
+  package static func < (lhs: ExitStatus, rhs: ExitStatus) -> Bool { lhs.code < rhs.code }
+
+  package var description: String { "\(code)" }
+
+  /// The one place that decides which exit code an error means.
+  package static func of(_ error: any Error) -> ExitStatus {
+    switch error {
+    case is UsageError:
+      return .usage
+    case let error as IOError:
+      switch error.kind {
+      case .missing: return .noInput
+      case .unreadable, .failed: return .ioError
+      }
+    case let error as StoreError:
+      switch error.kind {
+      case .busy: return .storeBusy
+      case .newerSchema, .notAStore: return .dataError
+      case .sqlite(let code):
+        // SQLITE_READONLY, SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN: the disk, not the data.
+        return [8, 10, 13, 14].contains(code) ? .ioError : .failure
+      }
+    case let error as CommandError:
+      return error.status
+    default:
+      return .failure
+    }
+  }
+}
+
+/// A failure a command reports with a chosen exit code and message, for cases no layer's
+/// error type covers (an output folder that cannot be created, say).
+package struct CommandError: Error, Sendable, CustomStringConvertible {
+  package var status: ExitStatus
+  package var message: String
+
+  package init(_ status: ExitStatus, _ message: String) {
+    self.status = status
+    self.message = message
+  }
+
+  package var description: String { message }
+}

@@ -1,0 +1,125 @@
+/// The `resonance` program: finds the command, parses its arguments, runs it, and turns any
+/// error into a message on standard error and an exit code — in one place.
+package enum Resonance {
+  /// The version `--version` prints.
+  package static let version = "0.1.0"
+
+  /// Every command, in the order `--help` lists them.
+  static var commands: [any ParsableCommand.Type] {
+    [StatusCommand.self, DemoCommand.self]
+  }
+
+  /// Runs the program on `arguments` (without the program name) and returns its exit status.
+  package static func main(
+    _ arguments: [String], environment: [String: String], console: any Console
+  ) -> ExitStatus {
+    let context = CommandContext(console: console, environment: environment)
+    guard let first = arguments.first else {
+      console.err(overview)
+      return .usage
+    }
+    switch first {
+    case "-h", "--help":
+      console.out(overview)
+      return .ok
+    case "--version":
+      console.out("resonance \(version)\n")
+      return .ok
+    case "help":
+      guard arguments.count > 1 else {
+        console.out(overview)
+        return .ok
+      }
+      guard let command = command(named: arguments[1]) else {
+        return fail(unknownCommand(arguments[1]), context: context)
+      }
+      console.out(HelpFormatter.help(for: command.configuration))
+      return .ok
+    default:
+      guard let command = command(named: first) else {
+        return fail(unknownCommand(first), context: context)
+      }
+      return run(command, Array(arguments.dropFirst()), context: context)
+    }
+  }
+
+  private static func run(
+    _ type: any ParsableCommand.Type, _ words: [String], context: CommandContext
+  ) -> ExitStatus {
+    let configuration = type.configuration
+    do {
+      let parsed = try ParsedArguments.parse(words, for: configuration)
+      if parsed.flag("help") {
+        context.console.out(HelpFormatter.help(for: configuration))
+        return .ok
+      }
+      let command = try type.init(parsed: parsed, environment: context.environment)
+      try command.validate()
+      return try command.run(in: context)
+    } catch {
+      return fail(error, context: context)
+    }
+  }
+
+  /// Prints `error: …` (and a hint for usage errors) and returns the error's exit status.
+  static func fail(_ error: any Error, context: CommandContext) -> ExitStatus {
+    context.console.err("error: \(error)\n")
+    if let usage = error as? UsageError, let hint = usage.hint {
+      context.console.err("hint: \(hint)\n")
+    }
+    return ExitStatus.of(error)
+  }
+
+  static func command(named name: String) -> (any ParsableCommand.Type)? {
+    commands.first { $0.configuration.name == name }
+  }
+
+  static func unknownCommand(_ name: String) -> UsageError {
+    let names = commands.map { $0.configuration.name }
+    if name.hasPrefix("-") {
+      return UsageError(
+        "unknown option '\(name)'", hint: "options follow a command: resonance <command> \(name)")
+    }
+    let nearest = Spelling.nearest(to: name, among: names).map { "did you mean '\($0)'?" }
+    return UsageError(
+      "unknown command '\(name)'",
+      hint: nearest ?? "commands: \(names.joined(separator: ", ")); see 'resonance --help'")
+  }
+
+  /// The top-level help: what the tool is and which commands it has.
+  static var overview: String {
+    var text = """
+      OVERVIEW: resonance — what your music does to your heart, from your own exports, offline.
+
+      Reads Apple Health and listening exports into one SQLite store, works out what each
+      song did to heart rate, HRV and sleep, and writes reports. Nothing leaves this machine.
+
+      USAGE: resonance <command> [options]
+
+      COMMANDS:
+
+      """
+    text += HelpFormatter.table(commands.map { ($0.configuration.name, $0.configuration.abstract) })
+    text += """
+
+      OPTIONS SHARED BY THE COMMANDS THAT TAKE THEM:
+
+      """
+    text += HelpFormatter.table([
+      (CommonOptions.db.synopsis, CommonOptions.db.help),
+      (CommonOptions.json.synopsis, CommonOptions.json.help),
+      ("-q, " + CommonOptions.quiet.synopsis, CommonOptions.quiet.help),
+      ("-h, --help", "Show help: 'resonance <command> --help' for one command."),
+      ("--version", "Print the version and exit."),
+    ])
+    text += """
+
+      EXAMPLES:
+        resonance status
+        resonance demo
+        resonance help status
+
+      """
+    return text
+  }
+}

@@ -1,0 +1,118 @@
+internal import CSQLite
+
+/// An open SQLite database: the one owner of a `sqlite3*` handle, closed in `deinit`.
+///
+/// Deliberately not `Sendable`: one writer owns a connection, as DESIGN.md asks. Work that runs
+/// in parallel passes values to the owner instead of sharing the connection.
+package final class Connection {
+  let handle: OpaquePointer
+  /// The path the connection was opened with (`:memory:` for an in-memory database).
+  package let path: String
+
+  /// Opens (creating when missing) the database at `path`.
+  ///
+  /// - Parameters:
+  ///   - path: a file path, or `:memory:`.
+  ///   - busyTimeoutMilliseconds: how long a statement waits for another process's lock
+  ///     before failing with `StoreError.Kind.busy`.
+  /// - Throws: `StoreError` when SQLite cannot open the file.
+  package init(path: String, busyTimeoutMilliseconds: Int32 = 30_000) throws(StoreError) {
+    var db: OpaquePointer?
+    let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+    let code = sqlite3_open_v2(path, &db, flags, nil)
+    guard code == SQLITE_OK, let db else {
+      let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open database"
+      sqlite3_close_v2(db)
+      throw StoreError(.sqlite(code: code), message: message, path: path)
+    }
+    handle = db
+    self.path = path
+    sqlite3_extended_result_codes(db, 0)
+    sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
+  }
+
+  deinit { sqlite3_close_v2(handle) }
+
+  /// Runs one or more statements that return no rows (`;`-separated), e.g. schema DDL.
+  ///
+  /// - Throws: `StoreError` carrying the SQL when any statement fails.
+  package func execute(_ sql: String) throws(StoreError) {
+    var errorMessage: UnsafeMutablePointer<CChar>?
+    let code = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
+    if code != SQLITE_OK {
+      let message = errorMessage.map { String(cString: $0) } ?? lastErrorMessage
+      sqlite3_free(errorMessage)
+      throw error(code: code, message: message, sql: sql)
+    }
+  }
+
+  /// Runs one statement with bound parameters and returns no rows.
+  package func execute(_ sql: String, _ arguments: [any SQLiteBindable]) throws(StoreError) {
+    let statement = try prepare(sql)
+    try statement.execute(arguments)
+  }
+
+  /// Compiles `sql` into a statement that can be run many times.
+  ///
+  /// - Throws: `StoreError` carrying the SQL when it does not compile.
+  package func prepare(_ sql: String) throws(StoreError) -> Statement {
+    var statement: OpaquePointer?
+    let code = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
+    guard code == SQLITE_OK, let statement else {
+      throw error(code: code, message: lastErrorMessage, sql: sql)
+    }
+    return Statement(handle: statement, connection: self, sql: sql)
+  }
+
+  /// All rows `sql` returns for the given arguments.
+  package func rows(_ sql: String, _ arguments: [any SQLiteBindable] = []) throws(StoreError)
+    -> [Row]
+  {
+    try prepare(sql).rows(arguments)
+  }
+
+  /// The first row `sql` returns, or `nil` when it returns none.
+  package func row(_ sql: String, _ arguments: [any SQLiteBindable] = []) throws(StoreError)
+    -> Row?
+  {
+    try prepare(sql).rows(arguments).first
+  }
+
+  /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`, rolling back when it throws.
+  ///
+  /// `IMMEDIATE` takes the write lock at the start, so two runs on one store queue on the busy
+  /// timeout instead of failing mid-transaction.
+  package func transaction<T>(_ body: () throws -> T) throws -> T {
+    try execute("BEGIN IMMEDIATE")
+    do {
+      let result = try body()
+      try execute("COMMIT")
+      return result
+    } catch {
+      try? execute("ROLLBACK")
+      throw error
+    }
+  }
+
+  /// The rowid of the last row inserted through this connection.
+  package var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+  /// Rows changed by the last INSERT, UPDATE or DELETE.
+  package var changes: Int { Int(sqlite3_changes(handle)) }
+
+  /// The version of the SQLite library linked in, e.g. `3.40.1`.
+  package static var libraryVersion: String { String(cString: sqlite3_libversion()) }
+
+  var lastErrorMessage: String { String(cString: sqlite3_errmsg(handle)) }
+
+  func error(code: Int32, message: String, sql: String?) -> StoreError {
+    switch code {
+    case SQLITE_BUSY, SQLITE_LOCKED:
+      StoreError(.busy, message: message, sql: sql, path: path)
+    case SQLITE_NOTADB:
+      StoreError(.notAStore, message: "not a SQLite database", sql: nil, path: path)
+    default:
+      StoreError(.sqlite(code: code), message: message, sql: sql, path: path)
+    }
+  }
+}

@@ -1,0 +1,291 @@
+/// The store's schema: every migration, in order. `docs/schema.md` documents each table.
+///
+/// Conventions: instants are `*_ms` (UTC milliseconds since the epoch) with `*_offset_s` (the
+/// source's UTC offset in seconds) beside them; text columns used in uniqueness keys are
+/// `NOT NULL DEFAULT ''` because SQLite treats NULLs as distinct in unique indexes.
+package enum Schema {
+  /// Every migration this build knows, oldest first. Append; never edit one that has shipped.
+  package static let migrations: [Migration] = [
+    ingestLedger,
+    healthRaw,
+    seedEntities,
+    traceRecordings,
+  ]
+
+  /// The schema version a fully migrated store has.
+  package static var currentVersion: Int { migrations.count }
+
+  static let ingestLedger = Migration(
+    "0001-ingest-ledger",
+    sql: """
+      CREATE TABLE imports (
+        id INTEGER PRIMARY KEY,
+        file TEXT NOT NULL,
+        bytes INTEGER NOT NULL CHECK (bytes >= 0),
+        sha256 TEXT NOT NULL CHECK (length(sha256) = 64),
+        importer TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('complete', 'partial')),
+        records INTEGER NOT NULL DEFAULT 0,
+        warnings INTEGER NOT NULL DEFAULT 0,
+        started_at_ms INTEGER NOT NULL,
+        finished_at_ms INTEGER NOT NULL
+      );
+      CREATE UNIQUE INDEX imports_content ON imports (sha256, importer);
+      """)
+
+  static let healthRaw = Migration(
+    "0002-health-raw",
+    sql: """
+      CREATE TABLE health_types (
+        id INTEGER PRIMARY KEY,
+        identifier TEXT NOT NULL UNIQUE,
+        kind TEXT NOT NULL CHECK (kind IN ('quantity', 'category', 'correlation', 'other'))
+      );
+      CREATE TABLE health_sources (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL,
+        name_key TEXT NOT NULL UNIQUE
+      );
+      CREATE TABLE health_devices (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL DEFAULT '',
+        manufacturer TEXT NOT NULL DEFAULT '',
+        model TEXT NOT NULL DEFAULT '',
+        hardware TEXT NOT NULL DEFAULT '',
+        software TEXT NOT NULL DEFAULT '',
+        UNIQUE (name, manufacturer, model, hardware, software)
+      );
+      CREATE TABLE health_correlations (
+        id INTEGER PRIMARY KEY,
+        import_id INTEGER NOT NULL REFERENCES imports (id),
+        type_id INTEGER NOT NULL REFERENCES health_types (id),
+        source_id INTEGER NOT NULL REFERENCES health_sources (id),
+        source_version TEXT,
+        device_id INTEGER REFERENCES health_devices (id),
+        creation_ms INTEGER,
+        creation_offset_s INTEGER,
+        start_ms INTEGER NOT NULL,
+        start_offset_s INTEGER NOT NULL,
+        end_ms INTEGER NOT NULL,
+        end_offset_s INTEGER NOT NULL,
+        UNIQUE (type_id, source_id, start_ms, end_ms)
+      );
+      CREATE TABLE health_records (
+        id INTEGER PRIMARY KEY,
+        import_id INTEGER NOT NULL REFERENCES imports (id),
+        type_id INTEGER NOT NULL REFERENCES health_types (id),
+        source_id INTEGER NOT NULL REFERENCES health_sources (id),
+        source_version TEXT,
+        device_id INTEGER REFERENCES health_devices (id),
+        unit TEXT NOT NULL DEFAULT '',
+        value_text TEXT NOT NULL DEFAULT '',
+        value REAL,
+        value_normalized REAL,
+        unit_normalized TEXT,
+        creation_ms INTEGER,
+        creation_offset_s INTEGER,
+        start_ms INTEGER NOT NULL,
+        start_offset_s INTEGER NOT NULL,
+        end_ms INTEGER NOT NULL,
+        end_offset_s INTEGER NOT NULL,
+        correlation_id INTEGER REFERENCES health_correlations (id)
+      );
+      CREATE UNIQUE INDEX health_records_identity
+        ON health_records (type_id, source_id, start_ms, end_ms, value_text, unit);
+      CREATE TABLE health_beats (
+        record_id INTEGER NOT NULL REFERENCES health_records (id),
+        beat_index INTEGER NOT NULL,
+        time_ms INTEGER NOT NULL,
+        bpm REAL NOT NULL,
+        PRIMARY KEY (record_id, beat_index)
+      ) WITHOUT ROWID;
+      CREATE TABLE workouts (
+        id INTEGER PRIMARY KEY,
+        import_id INTEGER NOT NULL REFERENCES imports (id),
+        activity_type TEXT NOT NULL,
+        source_id INTEGER NOT NULL REFERENCES health_sources (id),
+        source_version TEXT,
+        device_id INTEGER REFERENCES health_devices (id),
+        duration REAL,
+        duration_unit TEXT,
+        total_distance REAL,
+        total_distance_unit TEXT,
+        total_energy_burned REAL,
+        total_energy_burned_unit TEXT,
+        time_zone TEXT,
+        creation_ms INTEGER,
+        creation_offset_s INTEGER,
+        start_ms INTEGER NOT NULL,
+        start_offset_s INTEGER NOT NULL,
+        end_ms INTEGER NOT NULL,
+        end_offset_s INTEGER NOT NULL,
+        UNIQUE (activity_type, source_id, start_ms, end_ms)
+      );
+      CREATE TABLE workout_statistics (
+        workout_id INTEGER NOT NULL REFERENCES workouts (id),
+        type TEXT NOT NULL,
+        start_ms INTEGER,
+        start_offset_s INTEGER,
+        end_ms INTEGER,
+        end_offset_s INTEGER,
+        average REAL,
+        minimum REAL,
+        maximum REAL,
+        sum REAL,
+        unit TEXT,
+        PRIMARY KEY (workout_id, type)
+      ) WITHOUT ROWID;
+      CREATE TABLE workout_events (
+        id INTEGER PRIMARY KEY,
+        workout_id INTEGER NOT NULL REFERENCES workouts (id),
+        type TEXT NOT NULL,
+        date_ms INTEGER NOT NULL,
+        date_offset_s INTEGER NOT NULL,
+        duration REAL,
+        duration_unit TEXT
+      );
+      CREATE INDEX workout_events_workout ON workout_events (workout_id);
+      CREATE TABLE health_metadata (
+        id INTEGER PRIMARY KEY,
+        record_id INTEGER REFERENCES health_records (id),
+        correlation_id INTEGER REFERENCES health_correlations (id),
+        workout_id INTEGER REFERENCES workouts (id),
+        key TEXT NOT NULL,
+        value TEXT NOT NULL,
+        CHECK ((record_id IS NOT NULL) + (correlation_id IS NOT NULL)
+               + (workout_id IS NOT NULL) = 1)
+      );
+      CREATE INDEX health_metadata_record ON health_metadata (record_id) WHERE record_id IS NOT NULL;
+      CREATE INDEX health_metadata_workout ON health_metadata (workout_id)
+        WHERE workout_id IS NOT NULL;
+      """)
+
+  static let seedEntities = Migration(
+    "0003-seed-entities",
+    sql: """
+      CREATE TABLE songs (
+        id INTEGER PRIMARY KEY,
+        identity_key TEXT NOT NULL UNIQUE,
+        title TEXT NOT NULL,
+        artist TEXT,
+        album TEXT,
+        genre TEXT,
+        duration_ms INTEGER,
+        apple_catalog_id TEXT,
+        spotify_uri TEXT,
+        library_persistent_id TEXT,
+        bpm REAL,
+        bpm_source TEXT,
+        energy REAL,
+        valence REAL,
+        calm_score REAL,
+        focus_score REAL,
+        activation_score REAL,
+        familiarity REAL,
+        play_count INTEGER NOT NULL DEFAULT 0,
+        skip_count INTEGER NOT NULL DEFAULT 0
+      );
+      CREATE TABLE playlists (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL,
+        library_persistent_id TEXT UNIQUE,
+        avg_calm_effect REAL,
+        avg_focus_effect REAL,
+        avg_energy_effect REAL,
+        context_associations TEXT
+      );
+      CREATE TABLE playlist_songs (
+        playlist_id INTEGER NOT NULL REFERENCES playlists (id),
+        position INTEGER NOT NULL,
+        song_id INTEGER NOT NULL REFERENCES songs (id),
+        PRIMARY KEY (playlist_id, position)
+      ) WITHOUT ROWID;
+      CREATE TABLE historical_sessions (
+        id INTEGER PRIMARY KEY,
+        start_ms INTEGER NOT NULL,
+        start_offset_s INTEGER NOT NULL,
+        end_ms INTEGER NOT NULL,
+        end_offset_s INTEGER NOT NULL,
+        context TEXT NOT NULL,
+        play_count INTEGER NOT NULL,
+        skip_rate REAL,
+        engagement REAL,
+        mean_hr REAL,
+        mean_hrv REAL,
+        hr_delta REAL,
+        hrv_delta REAL,
+        sleep_correlation_score REAL,
+        quality_score REAL
+      );
+      CREATE TABLE playback_events (
+        id INTEGER PRIMARY KEY,
+        import_id INTEGER NOT NULL REFERENCES imports (id),
+        song_id INTEGER NOT NULL REFERENCES songs (id),
+        session_id INTEGER REFERENCES historical_sessions (id) ON DELETE SET NULL,
+        source TEXT NOT NULL,
+        start_ms INTEGER NOT NULL,
+        start_offset_s INTEGER NOT NULL,
+        end_ms INTEGER NOT NULL,
+        end_offset_s INTEGER NOT NULL,
+        played_ms INTEGER NOT NULL CHECK (played_ms >= 0),
+        media_duration_ms INTEGER,
+        listen_fraction REAL,
+        was_skipped INTEGER NOT NULL CHECK (was_skipped IN (0, 1)),
+        end_reason TEXT,
+        hr_start REAL,
+        hr_end REAL,
+        hrv_start REAL,
+        hrv_end REAL,
+        hr_delta REAL,
+        hrv_delta REAL
+      );
+      CREATE INDEX playback_events_start ON playback_events (start_ms);
+      CREATE INDEX playback_events_song ON playback_events (song_id);
+      CREATE TABLE song_effects (
+        song_id INTEGER NOT NULL REFERENCES songs (id),
+        context TEXT NOT NULL,
+        calm_score REAL,
+        energy_score REAL,
+        focus_score REAL,
+        mood_score REAL,
+        sample_count INTEGER NOT NULL DEFAULT 0,
+        updated_at_ms INTEGER,
+        PRIMARY KEY (song_id, context)
+      ) WITHOUT ROWID;
+      CREATE TABLE biometric_samples (
+        id INTEGER PRIMARY KEY,
+        import_id INTEGER NOT NULL REFERENCES imports (id),
+        time_ms INTEGER NOT NULL,
+        offset_s INTEGER NOT NULL,
+        hr REAL,
+        hrv REAL,
+        is_stationary INTEGER CHECK (is_stationary IN (0, 1)),
+        is_workout INTEGER CHECK (is_workout IN (0, 1))
+      );
+      CREATE INDEX biometric_samples_time ON biometric_samples (time_ms);
+      CREATE TABLE macos_contexts (
+        id INTEGER PRIMARY KEY,
+        import_id INTEGER NOT NULL REFERENCES imports (id),
+        time_ms INTEGER NOT NULL,
+        offset_s INTEGER NOT NULL,
+        focus_mode TEXT,
+        active_app_category TEXT,
+        in_meeting INTEGER CHECK (in_meeting IN (0, 1))
+      );
+      CREATE INDEX macos_contexts_time ON macos_contexts (time_ms);
+      """)
+
+  static let traceRecordings = Migration(
+    "0004-trace-recordings",
+    sql: """
+      CREATE TABLE trace_recordings (
+        id INTEGER PRIMARY KEY,
+        import_id INTEGER NOT NULL UNIQUE REFERENCES imports (id),
+        format TEXT NOT NULL,
+        format_version INTEGER NOT NULL,
+        started_ms INTEGER,
+        started_offset_s INTEGER,
+        samples INTEGER NOT NULL DEFAULT 0
+      );
+      """)
+}

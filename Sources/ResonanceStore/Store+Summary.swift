@@ -1,0 +1,58 @@
+import ResonanceModel
+
+extension Store {
+  /// What the store holds, for `resonance status`: counts, spans and the ledger.
+  ///
+  /// - Complexity: one aggregate query per table; the record counts use the
+  ///   `health_records_identity` index, which leads with the type.
+  package func summary() throws(StoreError) -> StoreSummary {
+    var health = StoreSummary.Health()
+    for row in try connection.rows(
+      """
+      SELECT t.identifier, COUNT(*) FROM health_records r
+      JOIN health_types t ON t.id = r.type_id GROUP BY r.type_id
+      """)
+    {
+      health.records[row.string(0)] = row.int(1)
+    }
+    health.heartbeats = try count("health_beats")
+    health.workouts = try count("workouts")
+    if let span = try connection.row(
+      """
+      SELECT MIN(first), MAX(last) FROM (
+        SELECT MIN(start_ms) AS first, MAX(end_ms) AS last FROM health_records
+        UNION ALL SELECT MIN(start_ms), MAX(end_ms) FROM workouts)
+      """)
+    {
+      health.first = span.optionalInt64(0).map { Timestamp(millisecondsSinceEpoch: $0) }
+      health.last = span.optionalInt64(1).map { Timestamp(millisecondsSinceEpoch: $0) }
+    }
+
+    var listening = StoreSummary.Listening()
+    if let plays = try connection.row(
+      """
+      SELECT COUNT(*), SUM(was_skipped), MIN(start_ms), MAX(end_ms) FROM playback_events
+      """)
+    {
+      listening.plays = plays.int(0)
+      listening.skips = plays.int(1)
+      listening.first = plays.optionalInt64(2).map { Timestamp(millisecondsSinceEpoch: $0) }
+      listening.last = plays.optionalInt64(3).map { Timestamp(millisecondsSinceEpoch: $0) }
+    }
+    listening.songs = try count("songs")
+
+    var traces = StoreSummary.Traces()
+    if let row = try connection.row("SELECT COUNT(*), SUM(samples) FROM trace_recordings") {
+      traces.recordings = row.int(0)
+      traces.samples = row.int(1)
+    }
+
+    return StoreSummary(
+      schemaVersion: try schemaVersion(), health: health, listening: listening, traces: traces,
+      imports: try importEntries())
+  }
+
+  private func count(_ table: String) throws(StoreError) -> Int {
+    try connection.row("SELECT COUNT(*) FROM \(table)")?.int(0) ?? 0
+  }
+}

@@ -1,0 +1,56 @@
+import ResonanceModel
+
+/// The resonance store: one SQLite file holding everything imported and derived.
+///
+/// Opening a store creates the file when it is missing, turns on foreign keys and WAL, and
+/// brings the schema up to date. A file written by a newer build is refused, never migrated
+/// backwards. Not `Sendable`: one owner writes through it.
+package final class Store {
+  /// The connection every query and writer of this store goes through.
+  package let connection: Connection
+  /// The path the store was opened at.
+  package var path: String { connection.path }
+
+  /// Opens (creating and migrating as needed) the store at `path`.
+  ///
+  /// - Parameters:
+  ///   - path: a file path, or `:memory:` for a throwaway store (tests).
+  ///   - busyTimeoutMilliseconds: how long to wait for another run's lock before failing.
+  ///   - now: the clock used to stamp migrations, in UTC milliseconds.
+  /// - Throws: `StoreError` — `.newerSchema` for a store from a newer build, `.busy` when
+  ///   another run holds the lock past the timeout, `.notAStore` for a file that is not SQLite.
+  package init(
+    path: String, busyTimeoutMilliseconds: Int32 = 30_000, now: Int64 = Clock.nowMilliseconds()
+  ) throws(StoreError) {
+    connection = try Connection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+    try connection.execute("PRAGMA foreign_keys = ON")
+    if path != ":memory:" {
+      // WAL lets `status` and reports read while an import writes. The pragma answers with
+      // the mode in force; a file that is not SQLite fails here with SQLITE_NOTADB.
+      _ = try connection.row("PRAGMA journal_mode = WAL")
+      try connection.execute("PRAGMA synchronous = NORMAL")
+    }
+    try Migrator(Schema.migrations).migrate(connection, now: now)
+  }
+
+  /// The number of migrations applied to this file (`PRAGMA user_version`).
+  package func schemaVersion() throws(StoreError) -> Int {
+    try connection.row("PRAGMA user_version")?.int(0) ?? 0
+  }
+}
+
+/// Wall-clock time for stamping ledger rows and migrations.
+package enum Clock {
+  /// The current time in UTC milliseconds since the epoch.
+  package static func nowMilliseconds() -> Int64 {
+    var spec = timespec()
+    clock_gettime(CLOCK_REALTIME, &spec)
+    return Int64(spec.tv_sec) * 1000 + Int64(spec.tv_nsec) / 1_000_000
+  }
+}
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
