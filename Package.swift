@@ -27,6 +27,7 @@ let package = Package(
       dependencies: ["ResonanceModel", "ResonanceIO", "ResonanceStore", "ResonanceReports"]),
     .executableTarget(name: "resonance", dependencies: ["ResonanceCLI"]),
 
+    .testTarget(name: "ResonanceModelTests", dependencies: ["ResonanceModel"]),
     .testTarget(name: "ResonanceIOTests", dependencies: ["ResonanceIO"]),
     .testTarget(name: "ResonanceStoreTests", dependencies: ["ResonanceStore"]),
     .testTarget(name: "ResonanceReportsTests", dependencies: ["ResonanceReports"]),

@@ -12,7 +12,7 @@ package enum Resonance {
   /// Runs the program on `arguments` (without the program name) and returns its exit status.
   package static func main(
     _ arguments: [String], environment: [String: String], console: any Console
-  ) -> ExitStatus {
+  ) -> ExitCode {
     let context = CommandContext(console: console, environment: environment)
     guard let first = arguments.first else {
       console.err(overview)
@@ -45,7 +45,7 @@ package enum Resonance {
 
   private static func run(
     _ type: any ParsableCommand.Type, _ words: [String], context: CommandContext
-  ) -> ExitStatus {
+  ) -> ExitCode {
     let configuration = type.configuration
     do {
       let parsed = try ParsedArguments.parse(words, for: configuration)
@@ -62,12 +62,12 @@ package enum Resonance {
   }
 
   /// Prints `error: …` (and a hint for usage errors) and returns the error's exit status.
-  static func fail(_ error: any Error, context: CommandContext) -> ExitStatus {
+  static func fail(_ error: any Error, context: CommandContext) -> ExitCode {
     context.console.err("error: \(error)\n")
     if let usage = error as? UsageError, let hint = usage.hint {
       context.console.err("hint: \(hint)\n")
     }
-    return ExitStatus.of(error)
+    return ExitCode.of(error)
   }
 
   static func command(named name: String) -> (any ParsableCommand.Type)? {

@@ -22,7 +22,7 @@ package protocol ParsableCommand {
   /// - Returns: the exit status (0 when all went well; a command that goes on after a bad file
   ///   returns the most severe code it met).
   /// - Throws: any error; the runner maps it to a message and an exit code in one place.
-  func run(in context: CommandContext) throws -> ExitStatus
+  func run(in context: CommandContext) throws -> ExitCode
 }
 
 extension ParsableCommand {

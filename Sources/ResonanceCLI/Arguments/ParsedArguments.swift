@@ -172,21 +172,25 @@ enum Spelling {
     return best?.0
   }
 
-  /// Levenshtein distance over characters.
+  /// Edit distance over characters, counting a swap of two neighbours as one edit (optimal
+  /// string alignment), since `--jsno` for `--json` is one slip of the fingers.
   static func editDistance(_ a: String, _ b: String) -> Int {
     let a = Array(a)
     let b = Array(b)
     if a.isEmpty { return b.count }
-    var previous = Array(0...b.count)
-    var current = previous
+    if b.isEmpty { return a.count }
+    var d = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+    for i in 0...a.count { d[i][0] = i }
+    for j in 0...b.count { d[0][j] = j }
     for i in 1...a.count {
-      current[0] = i
-      for j in stride(from: 1, through: b.count, by: 1) {
+      for j in 1...b.count {
         let cost = a[i - 1] == b[j - 1] ? 0 : 1
-        current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+        d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)
+        if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+          d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1)
+        }
       }
-      swap(&previous, &current)
     }
-    return previous[b.count]
+    return d[a.count][b.count]
   }
 }

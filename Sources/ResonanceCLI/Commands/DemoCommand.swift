@@ -48,7 +48,7 @@ struct DemoCommand: ParsableCommand {
     isQuiet = parsed.flag("quiet")
   }
 
-  func run(in context: CommandContext) throws -> ExitStatus {
+  func run(in context: CommandContext) throws -> ExitCode {
     let files = FileManager.default
     var isDirectory: ObjCBool = false
     let dataExists = files.fileExists(atPath: dataPath, isDirectory: &isDirectory)

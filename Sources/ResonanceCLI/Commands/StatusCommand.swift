@@ -30,7 +30,7 @@ struct StatusCommand: ParsableCommand {
     isJSON = parsed.flag("json")
   }
 
-  func run(in context: CommandContext) throws -> ExitStatus {
+  func run(in context: CommandContext) throws -> ExitCode {
     let store = try CommonOptions.openStore(path: storePath, environment: context.environment)
     let summary = try store.summary()
     if isJSON {

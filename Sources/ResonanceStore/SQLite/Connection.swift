@@ -82,6 +82,7 @@ package final class Connection {
   ///
   /// `IMMEDIATE` takes the write lock at the start, so two runs on one store queue on the busy
   /// timeout instead of failing mid-transaction.
+  @discardableResult
   package func transaction<T>(_ body: () throws -> T) throws -> T {
     try execute("BEGIN IMMEDIATE")
     do {

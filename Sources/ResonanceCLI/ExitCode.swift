@@ -2,34 +2,34 @@ import ResonanceIO
 import ResonanceStore
 
 /// A process exit code, following BSD's `sysexits.h` where it has a meaning for us.
-package struct ExitStatus: Sendable, Equatable, Comparable, CustomStringConvertible {
+package struct ExitCode: Sendable, Equatable, Comparable, CustomStringConvertible {
   package var code: Int32
 
   package init(_ code: Int32) { self.code = code }
 
   /// All went well.
-  package static let ok = ExitStatus(0)
+  package static let ok = ExitCode(0)
   /// Something failed that none of the codes below describes.
-  package static let failure = ExitStatus(1)
+  package static let failure = ExitCode(1)
   /// The command line was wrong (`EX_USAGE`).
-  package static let usage = ExitStatus(64)
+  package static let usage = ExitCode(64)
   /// An input's content was not what it should be, or the store is from a newer build
   /// (`EX_DATAERR`).
-  package static let dataError = ExitStatus(65)
+  package static let dataError = ExitCode(65)
   /// An input file does not exist (`EX_NOINPUT`).
-  package static let noInput = ExitStatus(66)
+  package static let noInput = ExitCode(66)
   /// An input could not be read or an output written (`EX_IOERR`).
-  package static let ioError = ExitStatus(74)
+  package static let ioError = ExitCode(74)
   /// The store is busy with another run; try again (`EX_TEMPFAIL`).
-  package static let storeBusy = ExitStatus(75)
+  package static let storeBusy = ExitCode(75)
 
   /// Orders by numeric value: a command that met several errors exits with the highest.
-  package static func < (lhs: ExitStatus, rhs: ExitStatus) -> Bool { lhs.code < rhs.code }
+  package static func < (lhs: ExitCode, rhs: ExitCode) -> Bool { lhs.code < rhs.code }
 
   package var description: String { "\(code)" }
 
   /// The one place that decides which exit code an error means.
-  package static func of(_ error: any Error) -> ExitStatus {
+  package static func of(_ error: any Error) -> ExitCode {
     switch error {
     case is UsageError:
       return .usage
@@ -57,10 +57,10 @@ package struct ExitStatus: Sendable, Equatable, Comparable, CustomStringConverti
 /// A failure a command reports with a chosen exit code and message, for cases no layer's
 /// error type covers (an output folder that cannot be created, say).
 package struct CommandError: Error, Sendable, CustomStringConvertible {
-  package var status: ExitStatus
+  package var status: ExitCode
   package var message: String
 
-  package init(_ status: ExitStatus, _ message: String) {
+  package init(_ status: ExitCode, _ message: String) {
     self.status = status
     self.message = message
   }

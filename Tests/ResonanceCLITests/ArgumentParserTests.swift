@@ -1,0 +1,116 @@
+import Testing
+
+@testable import ResonanceCLI
+
+@Suite("Argument parser")
+struct ArgumentParserTests {
+  static let configuration = CommandConfiguration(
+    name: "ingest", abstract: "Read files.",
+    arguments: [ArgumentDefinition("PATH", help: "Files to read.", variadic: true)],
+    options: [
+      OptionDefinition("db", .value(placeholder: "PATH"), help: "Store."),
+      OptionDefinition("as", .value(placeholder: "KIND"), help: "Force a reader.", repeatable: true),
+      OptionDefinition("json", .flag, help: "JSON."),
+      OptionDefinition("quiet", short: "q", .flag, help: "Quiet."),
+    ],
+    examples: [Example("resonance ingest export.zip", "Read an export.")])
+
+  func parse(_ words: [String]) throws(UsageError) -> ParsedArguments {
+    try ParsedArguments.parse(words, for: Self.configuration)
+  }
+
+  @Test("sorts flags, values and positionals, in both option spellings")
+  func basics() throws {
+    let parsed = try parse(["a.xml", "--db", "x.sqlite", "-q", "--as=spotify", "b.json", "--json"])
+    #expect(parsed.positionals == ["a.xml", "b.json"])
+    #expect(parsed.value("db") == "x.sqlite")
+    #expect(parsed.value("as") == "spotify")
+    #expect(parsed.flag("quiet") && parsed.flag("json"))
+    #expect(!parsed.flag("help"))
+  }
+
+  @Test("'--' ends options, so a file may start with a dash")
+  func doubleDash() throws {
+    let parsed = try parse(["--", "--weird-name.csv", "-x"])
+    #expect(parsed.positionals == ["--weird-name.csv", "-x"])
+  }
+
+  @Test("a repeatable option keeps every value; a single one refuses a second")
+  func repetition() throws {
+    #expect(try parse(["a", "--as", "x", "--as", "y"]).allValues("as") == ["x", "y"])
+    #expect(throws: UsageError("'--db' given more than once", hint: "give '--db' once")) {
+      try parse(["a", "--db", "1", "--db", "2"])
+    }
+  }
+
+  @Test("an unknown option names the nearest known one")
+  func unknownOption() {
+    #expect(throws: UsageError("unknown option '--jsno' for 'ingest'", hint: "did you mean '--json'?")) {
+      try parse(["a", "--jsno"])
+    }
+    #expect(
+      throws: UsageError(
+        "unknown option '--frobnicate' for 'ingest'", hint: "see 'resonance ingest --help'")
+    ) {
+      try parse(["a", "--frobnicate"])
+    }
+  }
+
+  @Test("a missing value is an error that shows the expected form")
+  func missingValue() {
+    #expect(throws: UsageError("missing value for '--db'", hint: "write '--db PATH'")) {
+      try parse(["a", "--db"])
+    }
+    #expect(throws: UsageError("missing value for '--db'", hint: "write '--db PATH'")) {
+      try parse(["a", "--db", "--json"])
+    }
+  }
+
+  @Test("a flag given a value is an error")
+  func flagWithValue() {
+    #expect(throws: UsageError.self) { try parse(["a", "--json=yes"]) }
+  }
+
+  @Test("a missing required argument is an error with the synopsis as the hint")
+  func missingPositional() {
+    do {
+      _ = try parse(["--json"])
+      Issue.record("expected a usage error")
+    } catch {
+      #expect(error.message == "missing PATH for 'ingest'")
+      #expect(error.hint?.hasPrefix("usage: resonance ingest") == true)
+    }
+  }
+
+  @Test("--help is accepted even when arguments are missing")
+  func help() throws {
+    #expect(try parse(["--help"]).flag("help"))
+    #expect(try parse(["-h"]).flag("help"))
+  }
+
+  @Test("surplus positionals are refused when the command takes none")
+  func surplus() {
+    #expect(throws: UsageError.self) {
+      try ParsedArguments.parse(["extra"], for: StatusCommand.configuration)
+    }
+  }
+
+  @Test("numbers are checked against their range")
+  func numbers() throws {
+    var parsed = ParsedArguments()
+    parsed.values["months"] = ["12"]
+    #expect(try parsed.integer("months", in: 1...120) == 12)
+    parsed.values["months"] = ["0"]
+    #expect(throws: UsageError.self) { try parsed.integer("months", in: 1...120) }
+    parsed.values["scale"] = ["nan"]
+    #expect(throws: UsageError.self) { try parsed.double("scale", in: 0.01...100) }
+  }
+
+  @Test("edit distance finds plausible typos only")
+  func spelling() {
+    #expect(Spelling.editDistance("kitten", "sitting") == 3)
+    #expect(Spelling.editDistance("jsno", "json") == 1)
+    #expect(Spelling.nearest(to: "stauts", among: ["status", "demo"]) == "status")
+    #expect(Spelling.nearest(to: "zzz", among: ["status", "demo"]) == nil)
+  }
+}

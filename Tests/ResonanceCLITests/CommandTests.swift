@@ -1,0 +1,164 @@
+import Foundation
+import Testing
+
+@testable import ResonanceCLI
+@testable import ResonanceStore
+
+/// Runs the program in-process against a capturing console.
+func runResonance(_ arguments: [String], environment: [String: String] = [:])
+  -> (status: ExitCode, out: String, err: String)
+{
+  let console = CapturingConsole()
+  let status = Resonance.main(arguments, environment: environment, console: console)
+  return (status, console.standardOutput, console.standardError)
+}
+
+@Suite("Commands")
+struct CommandTests {
+  @Test("status --json on an empty store prints the documented object")
+  func statusJSON() throws {
+    let folder = try TemporaryFolder()
+    let db = folder.file("empty.sqlite")
+    let result = runResonance(["status", "--json", "--db", db])
+    #expect(result.status == .ok)
+    #expect(result.err.isEmpty)
+    let parsed = try JSONSerialization.jsonObject(with: Data(result.out.utf8))
+    let object = try #require(parsed as? [String: Any])
+    #expect(object["schema_version"] as? Int == Schema.currentVersion)
+    let health = object["health"] as? [String: Any] ?? [:]
+    #expect((health["records"] as? [String: Any])?.isEmpty == true)
+    #expect(health["heartbeats"] as? Int == 0)
+    #expect(health["workouts"] as? Int == 0)
+    #expect(health["first"] is NSNull && health["last"] is NSNull)
+    let listening = object["listening"] as? [String: Any] ?? [:]
+    for key in ["plays", "skips", "songs"] { #expect(listening[key] as? Int == 0) }
+    #expect(listening["first"] is NSNull && listening["last"] is NSNull)
+    let traces = object["traces"] as? [String: Any] ?? [:]
+    #expect(traces["recordings"] as? Int == 0 && traces["samples"] as? Int == 0)
+    #expect((object["imports"] as? [Any])?.isEmpty == true)
+    #expect(FileManager.default.fileExists(atPath: db), "status creates the store when missing")
+  }
+
+  @Test("RESONANCE_DB chooses the store when --db is absent; --db wins over it")
+  func storeLocation() throws {
+    let folder = try TemporaryFolder()
+    let fromEnvironment = folder.file("env.sqlite")
+    let fromOption = folder.file("option.sqlite")
+    _ = runResonance(["status"], environment: ["RESONANCE_DB": fromEnvironment])
+    #expect(FileManager.default.fileExists(atPath: fromEnvironment))
+    _ = runResonance(["status", "--db", fromOption], environment: ["RESONANCE_DB": fromEnvironment])
+    #expect(FileManager.default.fileExists(atPath: fromOption))
+  }
+
+  @Test("status lists imported files in text and JSON")
+  func statusWithImports() throws {
+    let folder = try TemporaryFolder()
+    let db = folder.file("one.sqlite")
+    do {
+      let store = try Store(path: db)
+      try store.insertImport(
+        .init(
+          file: "Apple_Media_Services.zip!Apple Music Play Activity.csv",
+          sha256: String(repeating: "0f", count: 32), importer: "apple-music-play-activity",
+          status: .partial, records: 1200, warnings: 2),
+        bytes: 99, startedAt: 0, finishedAt: 1)
+    }
+    let text = runResonance(["status", "--db", db])
+    #expect(text.out.contains("Apple_Media_Services.zip!Apple Music Play Activity.csv"))
+    #expect(text.out.contains("partial  1,200 records  2 warnings"))
+    let json = runResonance(["status", "--db", db, "--json"])
+    #expect(json.out.contains("\"importer\" : \"apple-music-play-activity\""))
+    #expect(json.out.contains("\"status\" : \"partial\""))
+  }
+
+  @Test("every command's help has a synopsis, every option and an example")
+  func helpPages() {
+    for command in Resonance.commands {
+      let configuration = command.configuration
+      let result = runResonance([configuration.name, "--help"])
+      #expect(result.status == .ok)
+      #expect(result.out.contains("USAGE: resonance \(configuration.name)"))
+      for option in configuration.options {
+        #expect(result.out.contains("--\(option.name)"), "\(configuration.name) --\(option.name)")
+      }
+      #expect(result.out.contains("EXAMPLES:"))
+      for example in configuration.examples {
+        #expect(result.out.contains(example.commandLine))
+      }
+      #expect(runResonance(["help", configuration.name]).out == result.out)
+    }
+  }
+
+  @Test("the status help page matches its golden file")
+  func statusHelpGolden() throws {
+    try expectGolden(runResonance(["status", "--help"]).out, named: "status-help.txt")
+  }
+
+  @Test("the overview lists every command")
+  func overview() {
+    let result = runResonance(["--help"])
+    #expect(result.status == .ok)
+    for command in Resonance.commands {
+      #expect(result.out.contains("  \(command.configuration.name)"))
+    }
+    let bare = runResonance([])
+    #expect(bare.status == .usage)
+    #expect(bare.err.contains("USAGE: resonance <command>"))
+  }
+
+  @Test("usage errors print 'error:' and a hint, and exit 64")
+  func usageErrors() {
+    let unknown = runResonance(["stats"])
+    #expect(unknown.status == .usage)
+    #expect(unknown.err == "error: unknown command 'stats'\nhint: did you mean 'status'?\n")
+    let option = runResonance(["status", "--jsonn"])
+    #expect(option.status == .usage)
+    #expect(option.err.contains("hint: did you mean '--json'?"))
+    let badTimeout = runResonance(["status"], environment: ["RESONANCE_BUSY_TIMEOUT": "soon"])
+    #expect(badTimeout.status == .usage)
+  }
+
+  @Test("demo writes an index that says plainly when there is no data")
+  func demoWithoutData() throws {
+    let folder = try TemporaryFolder()
+    let reports = folder.file("Reports")
+    let empty = folder.file("sample")
+    try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+    let result = runResonance(["demo", "--data", empty, "--reports", reports, "--quiet"])
+    #expect(result.status == .ok)
+    #expect(result.err.isEmpty)
+    let index = try String(contentsOfFile: reports + "/index.md", encoding: .utf8)
+    #expect(index.contains("no sample data: \(empty) holds no data files"))
+    #expect(index.contains("Nothing has been imported"))
+  }
+
+  @Test("demo rebuilds its store from scratch on every run")
+  func demoFreshStore() throws {
+    let folder = try TemporaryFolder()
+    let reports = folder.file("Reports")
+    let db = folder.file("demo.sqlite")
+    do {
+      let store = try Store(path: db)
+      try store.insertImport(
+        .init(
+          file: "old.xml", sha256: String(repeating: "1", count: 64), importer: "apple-health",
+          status: .complete, records: 1, warnings: 0), bytes: 1, startedAt: 0, finishedAt: 0)
+    }
+    let result = runResonance(["demo", "--reports", reports, "--db", db, "-q"])
+    #expect(result.status == .ok)
+    #expect(try Store(path: db).summary().imports.isEmpty)
+  }
+}
+
+/// Compares `text` with `Golden/<name>`; `RESONANCE_UPDATE_GOLDEN=1` rewrites the file.
+func expectGolden(_ text: String, named name: String, sourceLocation: SourceLocation = #_sourceLocation)
+  throws
+{
+  let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .appendingPathComponent("Golden").appendingPathComponent(name)
+  if ProcessInfo.processInfo.environment["RESONANCE_UPDATE_GOLDEN"] == "1" {
+    try Data(text.utf8).write(to: url)
+  }
+  let golden = try String(contentsOf: url, encoding: .utf8)
+  #expect(text == golden, "differs from Golden/\(name)", sourceLocation: sourceLocation)
+}
