@@ -9,7 +9,8 @@ struct ArgumentParserTests {
     arguments: [ArgumentDefinition("PATH", help: "Files to read.", variadic: true)],
     options: [
       OptionDefinition("db", .value(placeholder: "PATH"), help: "Store."),
-      OptionDefinition("as", .value(placeholder: "KIND"), help: "Force a reader.", repeatable: true),
+      OptionDefinition(
+        "as", .value(placeholder: "KIND"), help: "Force a reader.", repeatable: true),
       OptionDefinition("json", .flag, help: "JSON."),
       OptionDefinition("quiet", short: "q", .flag, help: "Quiet."),
     ],
@@ -45,7 +46,9 @@ struct ArgumentParserTests {
 
   @Test("an unknown option names the nearest known one")
   func unknownOption() {
-    #expect(throws: UsageError("unknown option '--jsno' for 'ingest'", hint: "did you mean '--json'?")) {
+    #expect(
+      throws: UsageError("unknown option '--jsno' for 'ingest'", hint: "did you mean '--json'?")
+    ) {
       try parse(["a", "--jsno"])
     }
     #expect(

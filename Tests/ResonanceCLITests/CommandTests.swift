@@ -46,7 +46,8 @@ struct CommandTests {
     let fromOption = folder.file("option.sqlite")
     _ = runResonance(["status"], environment: ["RESONANCE_DB": fromEnvironment])
     #expect(FileManager.default.fileExists(atPath: fromEnvironment))
-    _ = runResonance(["status", "--db", fromOption], environment: ["RESONANCE_DB": fromEnvironment])
+    _ = runResonance(
+      ["status", "--db", fromOption], environment: ["RESONANCE_DB": fromEnvironment])
     #expect(FileManager.default.fileExists(atPath: fromOption))
   }
 
@@ -151,7 +152,9 @@ struct CommandTests {
 }
 
 /// Compares `text` with `Golden/<name>`; `RESONANCE_UPDATE_GOLDEN=1` rewrites the file.
-func expectGolden(_ text: String, named name: String, sourceLocation: SourceLocation = #_sourceLocation)
+func expectGolden(
+  _ text: String, named name: String, sourceLocation: SourceLocation = #_sourceLocation
+)
   throws
 {
   let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

@@ -11,7 +11,9 @@ struct ProgressReporterTests {
     let line = ProgressReporter.line(
       label: "ingest export.xml", done: 150_000_000, total: 300_000_000, unit: .bytes,
       elapsedSeconds: 1)
-    #expect(line == "ingest export.xml  [==========>         ]   50%  150.0/300.0 MB  150.0 MB/s  ETA 0:01")
+    #expect(
+      line
+        == "ingest export.xml  [==========>         ]   50%  150.0/300.0 MB  150.0 MB/s  ETA 0:01")
   }
 
   @Test("counts are grouped, fast rates in thousands, long waits in hours")

@@ -9,7 +9,9 @@ struct IndexReportTests {
   static let summary = StoreSummary(
     schemaVersion: 4,
     health: .init(
-      records: ["HKQuantityTypeIdentifierHeartRate": 1520, "HKCategoryTypeIdentifierSleepAnalysis": 31],
+      records: [
+        "HKQuantityTypeIdentifierHeartRate": 1520, "HKCategoryTypeIdentifierSleepAnalysis": 31,
+      ],
       heartbeats: 4200, workouts: 3,
       first: Timestamp(millisecondsSinceEpoch: 1_704_067_200_000),
       last: Timestamp(millisecondsSinceEpoch: 1_706_745_599_000)),

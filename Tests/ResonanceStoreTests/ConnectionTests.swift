@@ -12,7 +12,10 @@ struct ConnectionTests {
       "INSERT INTO t VALUES (?, ?, ?, ?, ?)",
       [Int64.max, 2.5, "Jane’s iPhone", SQLiteValue.blob([0, 1, 255]), SQLiteValue.null])
     let row = try #require(try db.row("SELECT i, r, s, b, n FROM t"))
-    #expect(row.values == [.integer(.max), .real(2.5), .text("Jane’s iPhone"), .blob([0, 1, 255]), .null])
+    #expect(
+      row.values == [
+        .integer(.max), .real(2.5), .text("Jane’s iPhone"), .blob([0, 1, 255]), .null,
+      ])
   }
 
   @Test("a statement that does not compile reports the SQL and SQLite's message")

@@ -99,7 +99,8 @@ struct LedgerTests {
       INSERT OR IGNORE INTO health_types (identifier, kind)
       VALUES ('HKQuantityTypeIdentifierHeartRate', 'quantity')
       """)
-    try db.execute("INSERT OR IGNORE INTO health_sources (name, name_key) VALUES ('Watch', 'watch')")
+    try db.execute(
+      "INSERT OR IGNORE INTO health_sources (name, name_key) VALUES ('Watch', 'watch')")
     try db.execute(
       """
       INSERT INTO health_records (import_id, type_id, source_id, unit, value_text, value,

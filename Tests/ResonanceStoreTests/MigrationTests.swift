@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import ResonanceStore
@@ -89,10 +90,9 @@ struct MigrationTests {
   func notAStore() throws {
     let folder = try TemporaryFolder()
     let path = folder.file("notes.sqlite")
-    try "these are my notes, not a database\n".write(toFile: path, atomically: true, encoding: .utf8)
+    try "these are my notes, not a database\n".write(
+      toFile: path, atomically: true, encoding: .utf8)
     #expect(throws: StoreError.self) { _ = try Store(path: path) }
     do { _ = try Store(path: path) } catch { #expect(error.kind == .notAStore) }
   }
 }
-
-import Foundation

@@ -22,7 +22,8 @@ enum HelpFormatter {
     }
     if !configuration.arguments.isEmpty {
       text += "\nARGUMENTS:\n"
-      text += table(configuration.arguments.map { ($0.isVariadic ? "\($0.name)…" : $0.name, $0.help) })
+      text += table(
+        configuration.arguments.map { ($0.isVariadic ? "\($0.name)…" : $0.name, $0.help) })
     }
     text += "\nOPTIONS:\n"
     text += table(

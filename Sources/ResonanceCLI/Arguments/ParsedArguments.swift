@@ -121,7 +121,9 @@ package struct ParsedArguments: Sendable, Equatable {
         return (option, inlineValue)
       }
       let known = configuration.options.map(\.name)
-      let nearest = Spelling.nearest(to: String(name), among: known).map { "did you mean '--\($0)'?" }
+      let nearest = Spelling.nearest(to: String(name), among: known).map {
+        "did you mean '--\($0)'?"
+      }
       throw UsageError(
         "unknown option '--\(name)' for '\(configuration.name)'",
         hint: nearest ?? "see 'resonance \(configuration.name) --help'")

@@ -4,9 +4,11 @@ import ResonanceStore
 enum CommonOptions {
   static let db = OptionDefinition(
     "db", .value(placeholder: "PATH"),
-    help: "The store to use; created when missing. Default: $RESONANCE_DB, else ./resonance.sqlite.")
+    help: "The store to use; created when missing. Default: $RESONANCE_DB, else ./resonance.sqlite."
+  )
   static let json = OptionDefinition(
-    "json", .flag, help: "Print a machine-readable JSON summary on standard output instead of text.")
+    "json", .flag, help: "Print a machine-readable JSON summary on standard output instead of text."
+  )
   static let quiet = OptionDefinition(
     "quiet", short: "q", .flag, help: "Print nothing but errors; no progress bar.")
 

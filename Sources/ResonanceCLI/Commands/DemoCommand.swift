@@ -21,7 +21,8 @@ struct DemoCommand: ParsableCommand {
       OptionDefinition(
         "data", .value(placeholder: "DIR"), help: "The sample to read. Default: Datasets/sample."),
       OptionDefinition(
-        "reports", .value(placeholder: "DIR"), help: "Where to write the reports. Default: Reports."),
+        "reports", .value(placeholder: "DIR"), help: "Where to write the reports. Default: Reports."
+      ),
       OptionDefinition(
         "db", .value(placeholder: "PATH"),
         help: "The demo's store, deleted and rebuilt. Default: DIR/demo.sqlite under --reports."),
@@ -44,7 +45,8 @@ struct DemoCommand: ParsableCommand {
     dataPath = parsed.value("data") ?? "Datasets/sample"
     isDataPathDefault = parsed.value("data") == nil
     reportsPath = parsed.value("reports") ?? "Reports"
-    storePath = parsed.value("db") ?? (reportsPath as NSString).appendingPathComponent("demo.sqlite")
+    storePath =
+      parsed.value("db") ?? (reportsPath as NSString).appendingPathComponent("demo.sqlite")
     isQuiet = parsed.flag("quiet")
   }
 

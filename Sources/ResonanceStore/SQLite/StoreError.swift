@@ -33,7 +33,8 @@ package struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     switch kind {
     case .sqlite(let code): text += "sqlite error \(code): \(message)"
     case .busy:
-      text += "store is busy: another resonance run is writing to it (\(message)); try again when it ends"
+      text +=
+        "store is busy: another resonance run is writing to it (\(message)); try again when it ends"
     case .newerSchema(let found, let known):
       text +=
         "store has schema version \(found), newer than the \(known) this build knows; "

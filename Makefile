@@ -1,0 +1,46 @@
+# resonance — build, test and run the pipeline. `make help` lists the targets.
+#
+# Every target that builds first installs the Debian packages it needs when they are missing
+# (scripts/require-packages.sh, through sudo when not root), so a fresh Debian 12 machine with
+# only the Swift toolchain needs nothing else.
+
+SWIFT ?= swift
+# C libraries the package links (system-library targets) and the tools the build uses.
+BUILD_PACKAGES := pkg-config libsqlite3-dev libssl-dev
+# The public fixtures CI has beside the project; a user's clone does not.
+FIXTURES ?= $(abspath ../shared/fixtures)
+RELEASE_BIN := .build/release/resonance
+
+.PHONY: help deps build test conformance demo lint clean
+
+help:
+	@echo "make demo         build in release mode and run the whole pipeline on Datasets/sample"
+	@echo "make test         build and run the unit tests (no network, no ../shared needed)"
+	@echo "make conformance  tests over the real public files in ../shared/fixtures"
+	@echo "make lint         swift format lint --strict over Sources and Tests"
+	@echo "make build        release build only: $(RELEASE_BIN)"
+	@echo "make clean        remove .build and the demo's outputs"
+
+deps:
+	@scripts/require-packages.sh $(BUILD_PACKAGES)
+
+build: deps
+	$(SWIFT) build -c release
+
+# Warnings are errors here: the tree builds clean in Swift 6 language mode.
+test: deps
+	$(SWIFT) build --build-tests -Xswiftc -warnings-as-errors
+	$(SWIFT) test -Xswiftc -warnings-as-errors
+
+conformance: deps
+	@test -d "$(FIXTURES)" || { echo "error: $(FIXTURES) not found: conformance needs the shared fixtures (CI has them)" >&2; exit 1; }
+	RESONANCE_FIXTURES="$(FIXTURES)" $(SWIFT) test -Xswiftc -warnings-as-errors --filter ConformanceTests
+
+demo: build
+	$(RELEASE_BIN) demo
+
+lint:
+	$(SWIFT) format lint --strict -r Sources Tests Package.swift
+
+clean:
+	rm -rf .build Reports/index.md Reports/demo.sqlite Reports/demo.sqlite-wal Reports/demo.sqlite-shm
