@@ -27,7 +27,7 @@ else
 fi
 
 echo "installing the Debian packages resonance builds against: ${missing[*]}"
-echo "+ ${sudo[*]} apt-get update && ${sudo[*]} apt-get install -y ${missing[*]}"
+echo "+ ${sudo[*]:+${sudo[*]} }apt-get install -y ${missing[*]}"
 "${sudo[@]}" apt-get update -qq
 DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends \
   "${missing[@]}"
