@@ -21,6 +21,7 @@ let package = Package(
     .target(name: "ResonanceModel"),
     .target(name: "ResonanceIO", dependencies: ["ResonanceModel", "CCrypto"]),
     .target(name: "ResonanceStore", dependencies: ["ResonanceModel", "CSQLite"]),
+    .target(name: "ResonanceBrain", dependencies: ["ResonanceModel"]),
     .target(name: "ResonanceReports", dependencies: ["ResonanceModel"]),
     .target(
       name: "ResonanceCLI",
@@ -30,10 +31,12 @@ let package = Package(
     .testTarget(name: "ResonanceModelTests", dependencies: ["ResonanceModel"]),
     .testTarget(name: "ResonanceIOTests", dependencies: ["ResonanceIO"]),
     .testTarget(name: "ResonanceStoreTests", dependencies: ["ResonanceStore"]),
-    .testTarget(name: "ResonanceReportsTests", dependencies: ["ResonanceReports"]),
+    .testTarget(name: "ResonanceBrainTests", dependencies: ["ResonanceBrain"]),
+    .testTarget(
+      name: "ResonanceReportsTests", dependencies: ["ResonanceReports"], exclude: ["Golden"]),
     .testTarget(
       name: "ResonanceCLITests",
-      dependencies: ["ResonanceCLI", "ResonanceStore", "resonance"]),
+      dependencies: ["ResonanceCLI", "ResonanceStore", "resonance"], exclude: ["Golden"]),
     // Runs only under `make conformance`, over the real files in ../shared/fixtures.
     .testTarget(name: "ConformanceTests", dependencies: ["ResonanceIO"]),
   ],
