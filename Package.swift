@@ -17,21 +17,30 @@ let package = Package(
     .systemLibrary(
       name: "CCrypto", pkgConfig: "libcrypto",
       providers: [.apt(["libssl-dev"])]),
+    .systemLibrary(
+      name: "CArchive", pkgConfig: "libarchive",
+      providers: [.apt(["libarchive-dev"])]),
 
     .target(name: "ResonanceModel"),
-    .target(name: "ResonanceIO", dependencies: ["ResonanceModel", "CCrypto"]),
+    .target(name: "ResonanceIO", dependencies: ["ResonanceModel", "CCrypto", "CArchive"]),
     .target(name: "ResonanceStore", dependencies: ["ResonanceModel", "CSQLite"]),
     .target(name: "ResonanceBrain", dependencies: ["ResonanceModel"]),
+    .target(
+      name: "ResonanceSynth", dependencies: ["ResonanceModel", "ResonanceIO", "ResonanceBrain"]),
     .target(name: "ResonanceReports", dependencies: ["ResonanceModel"]),
     .target(
       name: "ResonanceCLI",
-      dependencies: ["ResonanceModel", "ResonanceIO", "ResonanceStore", "ResonanceReports"]),
+      dependencies: [
+        "ResonanceModel", "ResonanceIO", "ResonanceStore", "ResonanceBrain", "ResonanceSynth",
+        "ResonanceReports",
+      ]),
     .executableTarget(name: "resonance", dependencies: ["ResonanceCLI"]),
 
     .testTarget(name: "ResonanceModelTests", dependencies: ["ResonanceModel"]),
     .testTarget(name: "ResonanceIOTests", dependencies: ["ResonanceIO"]),
     .testTarget(name: "ResonanceStoreTests", dependencies: ["ResonanceStore"]),
     .testTarget(name: "ResonanceBrainTests", dependencies: ["ResonanceBrain"]),
+    .testTarget(name: "ResonanceSynthTests", dependencies: ["ResonanceSynth", "ResonanceBrain"]),
     .testTarget(
       name: "ResonanceReportsTests", dependencies: ["ResonanceReports"], exclude: ["Golden"]),
     .testTarget(

@@ -66,7 +66,9 @@ package struct ScoringWeights: Sendable, Equatable, Codable, Hashable {
     recency: 0.30, timeOfDay: 0.20)
 
   /// The seven weights in the documented component order.
-  package var vector: [Double] { [bpm, energy, familiarity, historical, context, recency, timeOfDay] }
+  package var vector: [Double] {
+    [bpm, energy, familiarity, historical, context, recency, timeOfDay]
+  }
 
   /// Builds weights from seven values in the documented component order.
   package init(vector: [Double]) {

@@ -86,7 +86,9 @@ package struct ScoringComponents: Sendable, Equatable, Codable {
   }
 
   /// The values in `ScoringWeights.componentNames` order.
-  package var vector: [Double] { [bpm, energy, familiarity, historical, context, recency, timeOfDay] }
+  package var vector: [Double] {
+    [bpm, energy, familiarity, historical, context, recency, timeOfDay]
+  }
 
   package init(vector: [Double]) {
     precondition(vector.count == 7, "seven scoring components")

@@ -30,7 +30,9 @@ package enum SongScorer {
   }
 
   /// The energy and valence a context asks of a song, for context alignment.
-  package static func contextProfile(_ context: ActivityContext) -> (energy: Double, valence: Double) {
+  package static func contextProfile(_ context: ActivityContext) -> (
+    energy: Double, valence: Double
+  ) {
     switch context {
     case .workout: (0.9, 0.65)
     case .deepWork: (0.4, 0.5)

@@ -1,0 +1,99 @@
+internal import CArchive
+
+/// Writes a zip archive through libarchive, with fixed entry times so that the same content
+/// always gives the same bytes.
+///
+/// ```swift
+/// let zip = try ZipWriter(path: "export.zip", modificationTime: 1_685_000_000)
+/// try zip.add(name: "apple_health_export/export.xml", contentsOfFile: "/tmp/export.xml")
+/// try zip.close()
+/// ```
+package final class ZipWriter {
+  private let archive: OpaquePointer
+  package let path: String
+  /// Seconds since the epoch stamped on every entry.
+  private let modificationTime: Int
+  private var isClosed = false
+
+  /// Creates (truncating) the archive at `path`.
+  ///
+  /// - Throws: `IOError` when libarchive cannot open the file.
+  package init(path: String, modificationTime: Int) throws(IOError) {
+    guard let archive = archive_write_new() else {
+      throw IOError(.failed, path: path, reason: "cannot start a zip archive")
+    }
+    self.archive = archive
+    self.path = path
+    self.modificationTime = modificationTime
+    archive_write_set_format_zip(archive)
+    // Deflate, and no extra timestamp fields that would vary between runs.
+    archive_write_set_options(archive, "zip:compression=deflate,zip:experimental")
+    if archive_write_open_filename(archive, path) != ARCHIVE_OK {
+      let reason = ZipWriter.message(archive)
+      archive_write_free(archive)
+      throw IOError(.failed, path: path, reason: reason)
+    }
+  }
+
+  deinit {
+    if !isClosed { archive_write_close(archive) }
+    archive_write_free(archive)
+  }
+
+  /// Adds an entry holding `bytes`.
+  package func add(name: String, bytes: [UInt8]) throws(IOError) {
+    try header(name: name, size: Int64(bytes.count))
+    var failure: IOError?
+    bytes.withUnsafeBytes { raw in
+      do throws(IOError) { try write(raw) } catch { failure = error }
+    }
+    if let failure { throw failure }
+  }
+
+  /// Adds an entry holding the contents of the file at `source`, streamed in 1 MiB chunks.
+  package func add(name: String, contentsOfFile source: String) throws(IOError) {
+    let file = try InputFile(path: source)
+    try header(name: name, size: file.byteCount)
+    do {
+      try file.forEachChunk { try self.write($0) }
+    } catch let error as IOError {
+      throw error
+    } catch {
+      throw IOError(.failed, path: path, reason: "\(error)")
+    }
+  }
+
+  /// Finishes the archive (writes the central directory).
+  package func close() throws(IOError) {
+    isClosed = true
+    if archive_write_close(archive) != ARCHIVE_OK {
+      throw IOError(.failed, path: path, reason: ZipWriter.message(archive))
+    }
+  }
+
+  private func header(name: String, size: Int64) throws(IOError) {
+    guard let entry = archive_entry_new() else {
+      throw IOError(.failed, path: path, reason: "cannot create a zip entry")
+    }
+    defer { archive_entry_free(entry) }
+    archive_entry_set_pathname_utf8(entry, name)
+    archive_entry_set_size(entry, size)
+    archive_entry_set_filetype(entry, 0o100000)  // AE_IFREG, a macro Swift does not import
+    archive_entry_set_perm(entry, 0o644)
+    archive_entry_set_mtime(entry, modificationTime, 0)
+    if archive_write_header(archive, entry) != ARCHIVE_OK {
+      throw IOError(.failed, path: path, reason: ZipWriter.message(archive))
+    }
+  }
+
+  private func write(_ bytes: UnsafeRawBufferPointer) throws(IOError) {
+    guard let base = bytes.baseAddress, bytes.count > 0 else { return }
+    if archive_write_data(archive, base, bytes.count) < 0 {
+      throw IOError(.failed, path: path, reason: ZipWriter.message(archive))
+    }
+  }
+
+  private static func message(_ archive: OpaquePointer) -> String {
+    archive_error_string(archive).map { String(cString: $0) } ?? "libarchive error"
+  }
+}

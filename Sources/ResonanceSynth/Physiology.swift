@@ -1,0 +1,181 @@
+import ResonanceModel
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The person's true heart rate and HRV, minute by minute.
+///
+/// Awake: resting HR (drifting over months) + 12 BPM + a circadian swing of ±3 BPM, plus
+/// activity (walking +28, meetings +6, deep work +3, workouts up to their effort); SDNN around
+/// the person's base, lower with effort and stress. Asleep: by stage. Both carry AR(1) noise.
+/// Music adds each song's effect through a first-order lag (τ = 1.5 min).
+enum Physiology {
+  static let musicLagMinutes = 1.5
+
+  static func restingHR(_ history: SynthHistory, day: Int) -> Double {
+    let person = history.person
+    let years = Double(day) / 365.25
+    return person.restingHRStart + person.restingHRDriftPerYear * years
+      + 0.8 * sin(2 * Double.pi * Double(day) / 47)
+  }
+
+  static func fillAwake(_ history: inout SynthHistory) {
+    var rng = SplitMix64(seed: history.configuration.seed, stream: "physiology")
+    let calendar = history.calendar
+    func mark(
+      _ day: Int, _ block: DayPlan.Block, _ activity: Activity, in history: inout SynthHistory
+    ) {
+      let a = history.minute(calendar.utcMs(day: day, localMinutes: block.start))
+      let b = history.minute(calendar.utcMs(day: day, localMinutes: block.end))
+      if a < b { for m in a..<b { history.activity[m] = activity.rawValue } }
+    }
+    for plan in history.days {
+      for block in plan.deepWork { mark(plan.day, block, .deepWork, in: &history) }
+      for block in plan.meetings { mark(plan.day, block, .meeting, in: &history) }
+      for block in plan.commutes + plan.walks { mark(plan.day, block, .walking, in: &history) }
+      if let workout = plan.workout { mark(plan.day, workout.block, .workout, in: &history) }
+    }
+    // The night before the first day.
+    let firstWake = history.minute(calendar.utcMs(day: 0, localMinutes: history.days[0].wake))
+    for m in 0..<firstWake { history.activity[m] = Activity.asleep.rawValue }
+
+    var hrNoise = 0.0
+    var hrvNoise = 0.0
+    var workoutMinute = 0
+    for m in 0..<history.minuteCount {
+      let utc = history.t0Ms + Int64(m) * 60_000
+      let day = min(history.days.count - 1, max(0, m / 1440))
+      let hour = calendar.localHour(utcMs: utc)
+      let circadian = sin(2 * Double.pi * (hour - 9) / 24)
+      var hr = restingHR(history, day: day) + 12 + 3 * circadian
+      var hrv = history.person.hrvBaseMs - 4 * circadian
+      switch Activity(rawValue: history.activity[m]) ?? .rest {
+      case .rest: break
+      case .asleep:
+        hr = restingHR(history, day: day) - 3
+        hrv = history.person.hrvBaseMs + 16
+      case .walking:
+        hr += 28
+        hrv -= 14
+      case .deepWork:
+        hr += 3
+        hrv -= 4
+      case .meeting:
+        hr += 6
+        hrv -= 8
+      case .workout:
+        let plan = history.days[day]
+        let effort = plan.workout?.kind.effortBPM ?? 60
+        let ramp = min(1, Double(workoutMinute) / 6)
+        hr += effort * ramp
+        hrv = max(12, hrv - 30 * ramp)
+      }
+      workoutMinute = history.activity[m] == Activity.workout.rawValue ? workoutMinute + 1 : 0
+      hrNoise = 0.9 * hrNoise + rng.normal(0, 1.0)
+      hrvNoise = 0.9 * hrvNoise + rng.normal(0, 2.5)
+      history.baseHR[m] = Float(hr + hrNoise)
+      history.baseHRV[m] = Float(max(8, hrv + hrvNoise))
+    }
+  }
+
+  /// Adds a song's effect while it plays (from `startMs` for `listenMs`) and its fading tail.
+  static func addMusic(
+    _ history: inout SynthHistory, startMs: Int64, listenMs: Int, hrEffect: Double,
+    hrvEffect: Double
+  ) {
+    let lambda = Float(1 - exp(-1 / musicLagMinutes))
+    let first = history.minute(startMs)
+    let last = history.minute(startMs + Int64(listenMs))
+    let tailEnd = min(history.minuteCount - 1, last + 15)
+    guard first < tailEnd else { return }
+    var hr = first > 0 ? history.musicHR[first - 1] : 0
+    var hrv = first > 0 ? history.musicHRV[first - 1] : 0
+    for m in first...tailEnd {
+      let playing = m < last
+      let targetHR = playing ? Float(hrEffect) : 0
+      let targetHRV = playing ? Float(hrvEffect) : 0
+      hr += (targetHR - hr) * lambda
+      hrv += (targetHRV - hrv) * lambda
+      history.musicHR[m] = hr
+      history.musicHRV[m] = hrv
+    }
+  }
+
+  /// The night after `day`: stages in 90-minute cycles (deep early, REM late), shares nudged
+  /// by the evening's calming music, and the physiology of each stage.
+  static func sleep(day: Int, into history: inout SynthHistory, rng: inout SplitMix64) {
+    let plan = history.days[day]
+    let calendar = history.calendar
+    let bedMs = calendar.utcMs(day: day, localMinutes: plan.bed)
+    let nextWake = day + 1 < history.days.count ? history.days[day + 1].wake + 1440 : 7 * 60 + 1440
+    let wakeMs = calendar.utcMs(day: day, localMinutes: nextWake)
+    let a = history.minute(bedMs)
+    let b = history.minute(wakeMs)
+    guard a < b else { return }
+
+    // The evening's calming music: minutes heard in the two hours before bed, weighted by how
+    // much each song lowers heart rate.
+    var calmMinutes = 0.0
+    for play in history.plays.reversed() {
+      if play.startMs < bedMs - 2 * 3_600_000 { break }
+      let song = history.songs[play.song]
+      calmMinutes += max(0, -song.hrEffectBPM) / 5 * Double(play.playedMs) / 60_000
+    }
+    let nudge = max(-0.04, min(0.06, 0.004 * calmMinutes))
+    let deepShare = max(0.05, rng.normal(0.16, 0.03) + nudge)
+    let remShare = max(0.08, rng.normal(0.22, 0.03))
+    let awakeShare = max(0.01, rng.normal(0.05, 0.015))
+
+    let total = b - a
+    let cycles = max(1, Int((Double(total) / 90).rounded()))
+    let cycleLength = Double(total) / Double(cycles)
+    let deepWeights = (0..<cycles).map { Double(cycles - $0) }
+    let remWeights = (0..<cycles).map { Double($0 + 1) }
+    let deepTotal = deepShare * Double(total)
+    let remTotal = remShare * Double(total)
+    var m = a
+    for k in 0..<cycles {
+      let deep = deepTotal * deepWeights[k] / deepWeights.reduce(0, +)
+      let rem = remTotal * remWeights[k] / remWeights.reduce(0, +)
+      let awake = awakeShare * cycleLength
+      let core = max(0, cycleLength - deep - rem - awake)
+      let segments: [(SleepStage, Double)] = [
+        (.core, core * 0.5), (.deep, deep), (.core, core * 0.5), (.rem, rem), (.awake, awake),
+      ]
+      for (stage, length) in segments {
+        let end = min(b, m + Int(length.rounded()))
+        while m < end {
+          history.sleep[m] = stage.rawValue
+          history.activity[m] = Activity.asleep.rawValue
+          m += 1
+        }
+      }
+    }
+    while m < b {
+      history.sleep[m] = SleepStage.core.rawValue
+      history.activity[m] = Activity.asleep.rawValue
+      m += 1
+    }
+    let rhr = restingHR(history, day: day)
+    var noise = 0.0
+    for minute in a..<b {
+      noise = 0.85 * noise + rng.normal(0, 0.8)
+      let (hr, hrv): (Double, Double)
+      switch SleepStage(rawValue: history.sleep[minute]) ?? .core {
+      case .deep: (hr, hrv) = (rhr - 7, history.person.hrvBaseMs + 28)
+      case .rem: (hr, hrv) = (rhr - 1, history.person.hrvBaseMs + 8)
+      case .awake: (hr, hrv) = (rhr + 8, history.person.hrvBaseMs)
+      default: (hr, hrv) = (rhr - 4, history.person.hrvBaseMs + 18)
+      }
+      history.baseHR[minute] = Float(hr + noise)
+      history.baseHRV[minute] = Float(max(8, hrv + 3 * noise))
+    }
+    history.nights.append(
+      SynthNight(
+        day: day, bedMs: bedMs, wakeMs: wakeMs, deepShare: deepShare, remShare: remShare,
+        listeningNudge: nudge))
+  }
+}

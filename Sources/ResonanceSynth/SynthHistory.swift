@@ -1,0 +1,241 @@
+import ResonanceBrain
+import ResonanceModel
+
+/// What one simulated day holds, in local minutes after that day's midnight (values past 1440
+/// run into the next day).
+package struct DayPlan: Sendable, Equatable {
+  /// An activity with a span in local minutes.
+  package struct Block: Sendable, Equatable {
+    package var start: Double
+    package var end: Double
+  }
+
+  package enum WorkoutKind: String, Sendable, CaseIterable {
+    case running = "HKWorkoutActivityTypeRunning"
+    case cycling = "HKWorkoutActivityTypeCycling"
+    case strength = "HKWorkoutActivityTypeTraditionalStrengthTraining"
+    case yoga = "HKWorkoutActivityTypeYoga"
+    case hiit = "HKWorkoutActivityTypeHighIntensityIntervalTraining"
+
+    /// Heart rate added above the awake baseline at full effort, BPM.
+    var effortBPM: Double {
+      switch self {
+      case .running: 78
+      case .cycling: 62
+      case .strength: 45
+      case .yoga: 22
+      case .hiit: 85
+      }
+    }
+
+    /// Active energy per minute at full effort, kcal.
+    var kcalPerMinute: Double {
+      switch self {
+      case .running: 11
+      case .cycling: 9
+      case .strength: 6
+      case .yoga: 3.5
+      case .hiit: 12
+      }
+    }
+
+    var isOutdoor: Bool { self == .running || self == .cycling }
+  }
+
+  package var day: Int
+  package var weekday: Int
+  package var isWorkday: Bool
+  package var tripPlace: String?
+  package var wake: Double
+  /// Bedtime that evening (may exceed 1440).
+  package var bed: Double
+  package var commutes: [Block] = []
+  package var deepWork: [Block] = []
+  package var meetings: [Block] = []
+  package var walks: [Block] = []
+  package var workout: (kind: WorkoutKind, block: Block)?
+
+  package static func == (a: DayPlan, b: DayPlan) -> Bool {
+    a.day == b.day && a.wake == b.wake && a.bed == b.bed && a.commutes == b.commutes
+      && a.deepWork == b.deepWork && a.meetings == b.meetings
+      && a.workout?.block == b.workout?.block
+  }
+}
+
+/// One song played, as it happened.
+package struct SynthPlay: Sendable, Equatable {
+  package enum Service: String, Sendable { case appleMusic = "apple-music", spotify }
+
+  package var song: Int
+  package var session: Int
+  package var context: ActivityContext
+  package var startMs: Int64
+  /// Time actually listened.
+  package var playedMs: Int
+  package var isSkipped: Bool
+  /// Whether the play reached the song's end.
+  package var isComplete: Bool
+  /// Whether the DJ chose it (else the person did).
+  package var byDJ: Bool
+  package var service: Service
+  /// A pause in the middle: (after how many ms of listening, for how long).
+  package var pause: (atMs: Int, lengthMs: Int)?
+  /// A scrub forward in the middle: after how many ms, skipping how many.
+  package var scrub: (atMs: Int, jumpMs: Int)?
+  /// The decision that chose it, when the DJ did.
+  package var decision: Int?
+  /// Shuffle on (manual listening only).
+  package var shuffle: Bool
+
+  /// The wall-clock end: listening time plus any pause.
+  package var endMs: Int64 { startMs + Int64(playedMs) + Int64(pause?.lengthMs ?? 0) }
+
+  package static func == (a: SynthPlay, b: SynthPlay) -> Bool {
+    a.song == b.song && a.startMs == b.startMs && a.playedMs == b.playedMs
+      && a.isSkipped == b.isSkipped
+  }
+}
+
+/// A listening session: consecutive plays in one context.
+package struct SynthSession: Sendable, Equatable {
+  package var id: Int
+  package var context: ActivityContext
+  package var byDJ: Bool
+  package var startMs: Int64
+  package var endMs: Int64
+  package var playlist: Int
+}
+
+/// One DJ decision as the app logged it.
+package struct SynthDecision: Sendable {
+  package var id: Int
+  package var session: Int
+  package var moment: DecisionMoment
+  /// The candidates the app considered, in the playlist's order (song indices).
+  package var candidateSongs: [Int]
+  package var candidates: [Candidate]
+  package var scored: [ScoredCandidate]
+  /// Index into `scored` of the one chosen.
+  package var chosen: Int
+  package var play: Int
+}
+
+/// A mood input from the Watch's three taps or the iPhone's sliders.
+package struct SynthMood: Sendable, Equatable {
+  package enum Device: String, Sendable { case watch, phone }
+  package var timeMs: Int64
+  package var device: Device
+  /// Watch: 😊 😐 😔 as 1, 0, −1. Phone: valence and energy sliders in 0 … 1.
+  package var tap: Int?
+  package var valence: Double?
+  package var energy: Double?
+}
+
+/// A breathing-pacer session with its hidden truth.
+package struct SynthBreathing: Sendable, Equatable {
+  package enum Pattern: String, Sendable, CaseIterable {
+    case relaxed, box, fourSevenEight = "4-7-8"
+
+    /// Phase lengths in seconds: inhale, hold, exhale, hold.
+    package var phases: [(phase: String, seconds: Double)] {
+      switch self {
+      case .relaxed: [("inhale", 5), ("exhale", 5)]
+      case .box: [("inhale", 4), ("hold", 4), ("exhale", 4), ("hold", 4)]
+      case .fourSevenEight: [("inhale", 4), ("hold", 7), ("exhale", 8)]
+      }
+    }
+
+    /// Session length in seconds, as the app runs it.
+    package var sessionSeconds: Double {
+      switch self {
+      case .relaxed: 60
+      case .box: 96
+      case .fourSevenEight: 114
+      }
+    }
+  }
+
+  package var id: Int
+  package var startMs: Int64
+  package var pattern: Pattern
+  /// The chance the person follows each inhale or exhale phase (the recording reports the
+  /// share actually followed).
+  package var adherence: Double
+  package var expression: String
+  package var restingHR: Double
+  package var hrvBefore: Double
+  package var hrvAfter: Double
+}
+
+/// The next night's sleep and what the evening's listening did to it.
+package struct SynthNight: Sendable, Equatable {
+  package var day: Int
+  package var bedMs: Int64
+  package var wakeMs: Int64
+  package var deepShare: Double
+  package var remShare: Double
+  /// How much the evening's calming listening raised the deep share.
+  package var listeningNudge: Double
+}
+
+/// Everything the simulation produced, before it is written out in the export formats.
+package struct SynthHistory: Sendable {
+  package var configuration: SynthConfiguration
+  package var calendar: SynthCalendar
+  package var person: SynthPerson
+  package var songs: [SynthSong]
+  package var playlists: [[Int]]
+  package var appWeights: ScoringWeights
+  package var policy: SelectionPolicy
+  /// UTC milliseconds of minute 0 of the physiology series.
+  package var t0Ms: Int64
+  package var days: [DayPlan]
+  /// Per-minute true heart rate and HRV without music, and music's added effect.
+  package var baseHR: [Float]
+  package var baseHRV: [Float]
+  package var musicHR: [Float]
+  package var musicHRV: [Float]
+  /// Per-minute activity (`Activity.rawValue`) and sleep stage (`SleepStage.rawValue`).
+  package var activity: [UInt8]
+  package var sleep: [UInt8]
+  package var sessions: [SynthSession] = []
+  package var plays: [SynthPlay] = []
+  package var decisions: [SynthDecision] = []
+  package var moods: [SynthMood] = []
+  package var breathing: [SynthBreathing] = []
+  package var nights: [SynthNight] = []
+
+  package var minuteCount: Int { baseHR.count }
+
+  /// The minute index of an instant (clamped into the series).
+  package func minute(_ utcMs: Int64) -> Int {
+    max(0, min(minuteCount - 1, Int((utcMs - t0Ms) / 60_000)))
+  }
+
+  /// True heart rate at an instant, interpolated between minutes.
+  package func heartRate(at utcMs: Int64) -> Double {
+    interpolate(utcMs) { Double(baseHR[$0] + musicHR[$0]) }
+  }
+
+  /// True SDNN at an instant, interpolated between minutes.
+  package func hrv(at utcMs: Int64) -> Double {
+    interpolate(utcMs) { Double(baseHRV[$0] + musicHRV[$0]) }
+  }
+
+  private func interpolate(_ utcMs: Int64, _ value: (Int) -> Double) -> Double {
+    let position = Double(utcMs - t0Ms) / 60_000
+    let i = max(0, min(minuteCount - 2, Int(position.rounded(.down))))
+    let f = max(0, min(1, position - Double(i)))
+    return value(i) * (1 - f) + value(i + 1) * f
+  }
+}
+
+/// What a person is doing in a minute.
+package enum Activity: UInt8, Sendable {
+  case rest = 0, asleep, walking, workout, deepWork, meeting
+}
+
+/// A sleep stage in a minute (0 when not in bed).
+package enum SleepStage: UInt8, Sendable {
+  case none = 0, core, deep, rem, awake
+}

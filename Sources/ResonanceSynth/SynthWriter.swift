@@ -1,0 +1,188 @@
+import Foundation
+import ResonanceBrain
+import ResonanceIO
+import ResonanceModel
+
+/// Writes a simulated history into a folder, in the real export formats, with `truth.json`
+/// beside it.
+package struct SynthWriter {
+  /// What was written, for the command's summary.
+  package struct Summary: Sendable {
+    package var files: [(path: String, bytes: Int64)] = []
+    package var plays = 0
+    package var decisions = 0
+    package var days = 0
+  }
+
+  package let history: SynthHistory
+  package let folder: String
+
+  package init(history: SynthHistory, folder: String) {
+    self.history = history
+    self.folder = folder
+  }
+
+  /// Writes every file. `progress` receives a short label of what is being written.
+  package func write(progress: (String) -> Void = { _ in }) throws -> Summary {
+    let files = FileManager.default
+    var summary = Summary()
+    summary.plays = history.plays.count
+    summary.decisions = history.decisions.count
+    summary.days = history.days.count
+    func folder(_ relative: String) throws -> String {
+      let path = self.folder + "/" + relative
+      try files.createDirectory(atPath: path, withIntermediateDirectories: true)
+      return path
+    }
+    func record(_ path: String) {
+      let attributes = try? files.attributesOfItem(atPath: path)
+      let size = (attributes?[.size] as? NSNumber)?.int64Value ?? 0
+      summary.files.append((String(path.dropFirst(self.folder.count + 1)), size))
+    }
+
+    // Apple Health.
+    progress("Apple Health export")
+    let healthFolder = try folder("apple_health_export")
+    let exportPath = healthFolder + "/export.xml"
+    let exportFile = try OutputFile(path: exportPath)
+    var health = HealthExportWriter(history: history, out: exportFile)
+    try health.write { _ in }
+    try exportFile.close()
+    if history.configuration.writesZip {
+      let zipPath = self.folder + "/export.zip"
+      let zip = try ZipWriter(path: zipPath, modificationTime: Int(history.t0Ms / 1000))
+      try zip.add(name: "apple_health_export/export.xml", contentsOfFile: exportPath)
+      try zip.add(name: "apple_health_export/export_cda.xml", bytes: Array(cda.utf8))
+      for route in health.routes {
+        try zip.add(
+          name: "apple_health_export/workout-routes/\(route.name)", bytes: Array(route.gpx.utf8))
+      }
+      try zip.close()
+      try files.removeItem(atPath: healthFolder)
+      record(zipPath)
+    } else {
+      record(exportPath)
+    }
+
+    // Apple Music and Spotify.
+    progress("listening histories")
+    var listening = ListeningWriters(history: history)
+    let apple = try folder("Apple Media Services/Apple Music Activity")
+    try listening.writePlayActivity(to: apple + "/Apple Music Play Activity.csv")
+    record(apple + "/Apple Music Play Activity.csv")
+    try listening.writeDailyTracks(to: apple + "/Apple Music - Play History Daily Tracks.csv")
+    record(apple + "/Apple Music - Play History Daily Tracks.csv")
+    try listening.writeLibraryTracks(to: apple + "/Apple Music Library Tracks.json")
+    record(apple + "/Apple Music Library Tracks.json")
+    let spotifyPlays = history.plays.filter { $0.service == .spotify }
+    if let first = spotifyPlays.first, let last = spotifyPlays.last {
+      let years = "\(year(first.startMs))-\(year(last.startMs))"
+      let spotify = try folder("Spotify Extended Streaming History")
+      let path = spotify + "/Streaming_History_Audio_\(years)_0.json"
+      if try listening.writeSpotify(to: path) { record(path) }
+    }
+
+    // The apps' own recordings.
+    progress("trace recordings")
+    let traces = TraceWriters(history: history)
+    for path in try traces.writeDecisions(to: folder("resonance/decisions")) { record(path) }
+    for path in try traces.writeWatch(to: folder("resonance/watch")) { record(path) }
+    for path in try traces.writeMac(to: folder("resonance/mac")) { record(path) }
+    let moodPath = try folder("resonance/mood") + "/mood-inputs.jsonl"
+    try traces.writeMood(to: moodPath)
+    record(moodPath)
+    progress("breathing sessions")
+    let breathingFolder = try folder("resonance/breathing")
+    var breathingTruth: [SynthTruth.Breathing] = []
+    for session in history.breathing {
+      let recording = BreathingRecorder.record(session, history: history)
+      let name = "breathing-\(pad4(session.id + 1)).jsonl"
+      let out = try OutputFile(path: breathingFolder + "/" + name)
+      try out.write(bytes: recording.text)
+      try out.close()
+      record(breathingFolder + "/" + name)
+      let cycle = session.pattern.phases.reduce(0) { $0 + $1.seconds }
+      breathingTruth.append(
+        .init(
+          session: session.id + 1, file: "resonance/breathing/" + name,
+          pattern: session.pattern.rawValue, started: iso(session.startMs),
+          adherence: recording.adherence, trueRateBpm: recording.trueRate,
+          pacerRateBpm: 60 / cycle, expression: session.expression))
+    }
+
+    progress("truth.json")
+    let truthPath = self.folder + "/truth.json"
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    encoder.keyEncodingStrategy = .convertToSnakeCase
+    try encoder.encode(truth(breathing: breathingTruth)).write(to: URL(fileURLWithPath: truthPath))
+    record(truthPath)
+    return summary
+  }
+
+  private func truth(breathing: [SynthTruth.Breathing]) -> SynthTruth {
+    let c = history.configuration
+    let plays = history.plays
+    return SynthTruth(
+      generator: .init(
+        command: "resonance synth", seed: c.seed, months: c.months, songs: c.songs, scale: c.scale,
+        start: String(format: "%04d-%02d-%02d", c.start.year, c.start.month, c.start.day),
+        preferences: c.preferences.rawValue, effectScale: c.effectScale, zip: c.writesZip),
+      person: .init(
+        birthYear: history.person.birthYear, restingHrStart: history.person.restingHRStart,
+        restingHrDriftPerYear: history.person.restingHRDriftPerYear,
+        hrvBaseMs: history.person.hrvBaseMs, preferences: history.person.preferences,
+        targetSkipShare: history.person.targetSkipShare),
+      app: .init(weights: history.appWeights, policy: "softmax", temperature: 0.05),
+      genrePriors: GenrePrior.table,
+      contextGain: Dictionary(
+        uniqueKeysWithValues: LibraryGenerator.contextGain.map { ($0.key.rawValue, $0.value) }),
+      songs: history.songs.map {
+        .init(
+          catalogId: $0.catalogID, persistentId: $0.persistentID, spotifyUri: $0.spotifyURI,
+          title: $0.title, artist: $0.artist, album: $0.album, genre: $0.genre,
+          durationMs: $0.durationMs, bpm: $0.features.bpm, energy: $0.features.energy,
+          valence: $0.features.valence, libraryBpm: $0.libraryBPM,
+          effectKind: $0.effectKind.rawValue,
+          hrEffectBpm: $0.hrEffectBPM, hrvEffectMs: $0.hrvEffectMs)
+      },
+      trips: history.calendar.trips,
+      nights: history.nights.map {
+        .init(
+          bed: iso($0.bedMs), wake: iso($0.wakeMs), deepShare: $0.deepShare, remShare: $0.remShare,
+          listeningNudge: $0.listeningNudge)
+      },
+      breathing: breathing,
+      plays: .init(
+        total: plays.count, byDj: plays.filter(\.byDJ).count,
+        skipped: plays.filter(\.isSkipped).count,
+        skippedWithin5S: plays.filter { $0.isSkipped && $0.playedMs < 5_000 }.count,
+        appleMusic: plays.filter { $0.service == .appleMusic }.count,
+        spotify: plays.filter { $0.service == .spotify }.count, sessions: history.sessions.count,
+        decisions: history.decisions.count),
+      privacy: .init(
+        appleIdNumber: ListeningWriters.appleIDNumber,
+        deviceIdentifier: ListeningWriters.deviceIdentifier, clientIp: ListeningWriters.clientIP,
+        spotifyUsername: ListeningWriters.spotifyUsername))
+  }
+
+  private func iso(_ ms: Int64) -> String { Timestamp.iso8601UTC(millisecondsSinceEpoch: ms) }
+
+  private func year(_ ms: Int64) -> Int64 { Timestamp.civil(fromDays: ms / 86_400_000).year }
+
+  private func pad4(_ n: Int) -> String {
+    let digits = String(n)
+    return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+  }
+
+  /// A small `export_cda.xml`, which real zips carry and importers skip.
+  private var cda: String {
+    """
+    <?xml version="1.0" encoding="UTF-8"?>
+    <ClinicalDocument xmlns="urn:hl7-org:v3">
+     <title>Health Data</title>
+    </ClinicalDocument>
+
+    """
+  }
+}

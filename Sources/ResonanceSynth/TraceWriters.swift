@@ -1,0 +1,280 @@
+import ResonanceBrain
+import ResonanceIO
+import ResonanceModel
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Writes the Resonance apps' own recordings, in the JSON Lines formats of `docs/formats.md`:
+/// one header object, then one object per event or sample.
+struct TraceWriters {
+  let history: SynthHistory
+
+  /// Calendar months of the period as (index, first UTC ms, end UTC ms, label `yyyy-MM`).
+  var months: [(start: Int64, end: Int64, label: String)] {
+    var result: [(Int64, Int64, String)] = []
+    let first = history.calendar.firstDay
+    var (year, month, _) = Timestamp.civil(fromDays: first)
+    var startDay = first
+    let lastDay = first + Int64(history.days.count)
+    while startDay < lastDay {
+      var nextYear = year
+      var nextMonth = month + 1
+      if nextMonth > 12 {
+        nextMonth = 1
+        nextYear += 1
+      }
+      let nextDay = min(lastDay, Timestamp.days(fromYear: nextYear, month: nextMonth, day: 1))
+      let a = history.calendar.utcMs(day: Int(startDay - first), localMinutes: 0)
+      let b = history.calendar.utcMs(day: Int(nextDay - first), localMinutes: 0)
+      result.append((a, b, "\(year)-\(month < 10 ? "0" : "")\(month)"))
+      startDay = nextDay
+      (year, month) = (nextYear, nextMonth)
+    }
+    return result
+  }
+
+  /// `{"bpm":…,"energy":…,"valence":…}`, the features as the app stores them (3 decimals).
+  private func features(_ line: inout TextBuilder, _ f: SongFeatures, braces: Bool = true) {
+    if braces { line.add("{") }
+    line.add("\"bpm\":")
+    line.number(f.bpm, 3)
+    line.add(",\"energy\":")
+    line.number(f.energy, 3)
+    line.add(",\"valence\":")
+    line.number(f.valence, 3)
+    if braces { line.add("}") }
+  }
+
+  private func header(_ line: inout TextBuilder, format: String, extra: String = "") {
+    line.add("{\"format\":\"")
+    line.add(format)
+    line.add("\",\"version\":1,\"generator\":\"resonance synth\"")
+    line.add(extra)
+    line.add("}\n")
+  }
+
+  private func stamp(_ line: inout TextBuilder, _ ms: Int64) {
+    line.add("{\"t\":\"")
+    line.isoUTC(ms, milliseconds: true)
+    line.add("\",\"offset\":")
+    line.int(Int(history.calendar.offset(utcMs: ms)))
+  }
+
+  // MARK: - Decision log
+
+  /// The DJ's decision log: every decision with each admitted candidate's inputs, seven
+  /// component values, scores and propensity, the rejected candidates with the reason, the
+  /// chosen song and the outcome. One file per month.
+  func writeDecisions(to folder: String) throws -> [String] {
+    var files: [String] = []
+    let w = history.appWeights
+    for month in months {
+      let decisions = history.decisions.filter {
+        $0.moment.nowMs >= month.start && $0.moment.nowMs < month.end
+      }
+      guard !decisions.isEmpty else { continue }
+      let path = folder + "/decisions-\(month.label).jsonl"
+      let out = try OutputFile(path: path)
+      var line = TextBuilder()
+      header(
+        &line, format: "resonance.decision-log",
+        extra:
+          ",\"app\":\"Resonance DJ (simulated)\",\"weights\":{\"bpm\":\(w.bpm),\"energy\":\(w.energy),\"familiarity\":\(w.familiarity),\"historical\":\(w.historical),\"context\":\(w.context),\"recency\":\(w.recency),\"time_of_day\":\(w.timeOfDay)},\"policy\":{\"kind\":\"softmax\",\"temperature\":0.05},\"components\":[\"bpm\",\"energy\",\"familiarity\",\"historical\",\"context\",\"recency\",\"time_of_day\"]"
+      )
+      for decision in decisions {
+        let m = decision.moment
+        stamp(&line, m.nowMs)
+        line.add(",\"decision\":")
+        line.int(decision.id)
+        line.add(",\"session\":")
+        line.int(decision.session)
+        line.add(
+          ",\"need\":\"\(m.need.rawValue)\",\"context\":\"\(m.context.rawValue)\",\"local_hour\":")
+        line.number(m.localHour, 4)
+        line.add(",\"stress\":")
+        line.number(m.stress, 4)
+        line.add(",\"max_play_count\":\(m.maxPlayCount),\"previous\":")
+        if let p = m.previous {
+          features(&line, p)
+        } else {
+          line.add("null")
+        }
+        line.add(",\"recent_artists\":[")
+        for (i, artist) in m.recentArtists.enumerated() {
+          if i > 0 { line.add(",") }
+          line.jsonString(artist)
+        }
+        line.add("],\"candidates\":[")
+        for (i, scored) in decision.scored.enumerated() {
+          let c = decision.candidates[scored.index]
+          if i > 0 { line.add(",") }
+          line.add("{\"song\":\"\(c.songID ?? "")\",\"artist\":")
+          line.jsonString(c.artist)
+          line.add(",")
+          features(&line, c.features, braces: false)
+          line.add(",\"plays\":\(c.playCount),\"learned\":")
+          if let learned = c.learnedEffect { line.number(learned, 6) } else { line.add("null") }
+          line.add(",\"last_played\":")
+          if let last = c.lastPlayedAtMs {
+            line.add("\"")
+            line.isoUTC(last, milliseconds: true)
+            line.add("\"")
+          } else {
+            line.add("null")
+          }
+          line.add(",\"c\":[")
+          for (j, value) in scored.components.vector.enumerated() {
+            if j > 0 { line.add(",") }
+            line.number(value, 6)
+          }
+          line.add("],\"base\":")
+          line.number(scored.baseScore, 6)
+          line.add(",\"score\":")
+          line.number(scored.finalScore, 6)
+          line.add(",\"p\":")
+          line.number(scored.propensity, 8)
+          line.add("}")
+        }
+        line.add("],\"rejected\":[")
+        let admitted = Set(decision.scored.map(\.index))
+        var first = true
+        for (i, c) in decision.candidates.enumerated() where !admitted.contains(i) {
+          if !first { line.add(",") }
+          first = false
+          let reason = GuardFilters.rejection(of: c, at: m)?.rawValue ?? "none"
+          line.add("{\"song\":\"\(c.songID ?? "")\",\"reason\":\"\(reason)\"}")
+        }
+        let play = history.plays[decision.play]
+        let song = history.songs[play.song]
+        line.add(
+          "],\"chosen\":\"\(song.catalogID)\",\"outcome\":{\"listened_ms\":\(play.playedMs),\"duration_ms\":\(song.durationMs),\"skipped\":\(play.isSkipped),\"completed\":\(play.isComplete)}}\n"
+        )
+        if line.bytes.count > 1 << 16 {
+          try out.write(bytes: line.bytes)
+          line.clear()
+        }
+      }
+      try out.write(bytes: line.bytes)
+      try out.close()
+      files.append(path)
+    }
+    return files
+  }
+
+  // MARK: - Watch sensor trace
+
+  /// The Watch's stream while the DJ runs: heart rate every 5 s, SDNN once a minute, and the
+  /// stationary and workout flags (→ BiometricSample). One file per month.
+  func writeWatch(to folder: String) throws -> [String] {
+    var files: [String] = []
+    for month in months {
+      let sessions = history.sessions.filter {
+        $0.byDJ && $0.startMs >= month.start && $0.startMs < month.end
+      }
+      guard !sessions.isEmpty else { continue }
+      let path = folder + "/watch-\(month.label).jsonl"
+      let out = try OutputFile(path: path)
+      var line = TextBuilder()
+      header(
+        &line, format: "resonance.watch-trace",
+        extra: ",\"device\":\"Apple Watch\",\"hr_interval_s\":5,\"hrv_interval_s\":60")
+      for session in sessions {
+        var t = session.startMs - 60_000
+        while t <= session.endMs {
+          let activity = Activity(rawValue: history.activity[history.minute(t)]) ?? .rest
+          stamp(&line, t)
+          line.add(",\"hr\":")
+          line.number(WatchSensor.heartRate(history, at: t), 1)
+          if (t - session.startMs) % 60_000 == 0 {
+            line.add(",\"hrv\":")
+            line.number(WatchSensor.hrv(history, at: t), 1)
+          }
+          line.add(
+            activity == .walking || activity == .workout
+              ? ",\"stationary\":false" : ",\"stationary\":true")
+          line.add(activity == .workout ? ",\"workout\":true}\n" : ",\"workout\":false}\n")
+          t += 5_000
+        }
+        try out.write(bytes: line.bytes)
+        line.clear()
+      }
+      try out.close()
+      files.append(path)
+    }
+    return files
+  }
+
+  // MARK: - Mac context trace
+
+  /// The Mac companion's context every five minutes of a working day: Focus mode, the front
+  /// app's category, and whether a meeting is on (→ MacOSContext). One file per month.
+  func writeMac(to folder: String) throws -> [String] {
+    var files: [String] = []
+    var rng = SplitMix64(seed: history.configuration.seed, stream: "mac")
+    for month in months {
+      let path = folder + "/mac-\(month.label).jsonl"
+      var line = TextBuilder()
+      header(
+        &line, format: "resonance.mac-context",
+        extra: ",\"device\":\"MacBook Pro\",\"interval_s\":300")
+      var any = false
+      for plan in history.days where plan.isWorkday {
+        let dayStart = history.calendar.utcMs(day: plan.day, localMinutes: 0)
+        guard dayStart >= month.start && dayStart < month.end else { continue }
+        any = true
+        let from = (plan.commutes.first?.end ?? 540) + 5
+        let to = plan.commutes.last?.start ?? 1050
+        for minute in stride(from: from, to: to, by: 5.0) {
+          let t = history.calendar.utcMs(day: plan.day, localMinutes: minute)
+          let inMeeting = plan.meetings.contains { minute >= $0.start && minute < $0.end }
+          let deep = plan.deepWork.contains { minute >= $0.start && minute < $0.end }
+          stamp(&line, t)
+          line.add(",\"focus\":")
+          line.add(deep && !inMeeting ? "\"Work\"" : "null")
+          line.add(",\"app_category\":\"")
+          line.add(
+            inMeeting
+              ? "video-conferencing"
+              : deep
+                ? rng.pick(["developer-tools", "developer-tools", "productivity", "reference"])
+                : rng.pick(["browser", "communication", "productivity", "entertainment"]))
+          line.add("\",\"meeting\":")
+          line.add(inMeeting ? "true}\n" : "false}\n")
+        }
+      }
+      guard any else { continue }
+      let out = try OutputFile(path: path)
+      try out.write(bytes: line.bytes)
+      try out.close()
+      files.append(path)
+    }
+    return files
+  }
+
+  // MARK: - Mood inputs
+
+  func writeMood(to path: String) throws {
+    var line = TextBuilder()
+    header(&line, format: "resonance.mood")
+    for mood in history.moods {
+      stamp(&line, mood.timeMs)
+      line.add(",\"device\":\"\(mood.device.rawValue)\"")
+      if let tap = mood.tap {
+        line.add(",\"tap\":\"\(tap > 0 ? "😊" : tap < 0 ? "😔" : "😐")\"}\n")
+      } else {
+        line.add(",\"valence\":")
+        line.number(mood.valence ?? 0.5, 2)
+        line.add(",\"energy\":")
+        line.number(mood.energy ?? 0.5, 2)
+        line.add("}\n")
+      }
+    }
+    let out = try OutputFile(path: path)
+    try out.write(bytes: line.bytes)
+    try out.close()
+  }
+}
