@@ -6,12 +6,14 @@
 
 SWIFT ?= swift
 # C libraries the package links (system-library targets) and the tools the build uses.
-BUILD_PACKAGES := pkg-config libsqlite3-dev libssl-dev
+BUILD_PACKAGES := pkg-config libsqlite3-dev libssl-dev libarchive-dev
+# What the tests check generated files with: standard parsers, not ours.
+TEST_PACKAGES := libxml2-utils python3
 # The public fixtures CI has beside the project; a user's clone does not.
 FIXTURES ?= $(abspath ../shared/fixtures)
 RELEASE_BIN := .build/release/resonance
 
-.PHONY: help deps build test conformance demo lint clean
+.PHONY: help deps test-deps build test conformance demo sample sample-check lint clean
 
 help:
 	@echo "make demo         build in release mode and run the whole pipeline on Datasets/sample"
@@ -19,16 +21,21 @@ help:
 	@echo "make conformance  tests over the real public files in ../shared/fixtures"
 	@echo "make lint         swift format lint --strict over Sources and Tests"
 	@echo "make build        release build only: $(RELEASE_BIN)"
+	@echo "make sample       regenerate Datasets/sample with resonance synth"
+	@echo "make sample-check check that Datasets/sample is exactly what resonance synth writes"
 	@echo "make clean        remove .build and the demo's outputs"
 
 deps:
 	@scripts/require-packages.sh $(BUILD_PACKAGES)
 
+test-deps:
+	@scripts/require-packages.sh $(BUILD_PACKAGES) $(TEST_PACKAGES)
+
 build: deps
 	$(SWIFT) build -c release
 
 # Warnings are errors here: the tree builds clean in Swift 6 language mode.
-test: deps
+test: test-deps
 	$(SWIFT) build --build-tests -Xswiftc -warnings-as-errors
 	$(SWIFT) test -Xswiftc -warnings-as-errors
 
@@ -38,6 +45,17 @@ conformance: deps
 
 demo: build
 	$(RELEASE_BIN) demo
+
+SAMPLE_ARGS := --months 1 --scale 0.2 --songs 160
+
+sample: build
+	rm -rf Datasets/sample
+	$(RELEASE_BIN) synth --out Datasets/sample $(SAMPLE_ARGS)
+
+sample-check: build
+	rm -rf .build/sample-check
+	$(RELEASE_BIN) synth --out .build/sample-check $(SAMPLE_ARGS) --quiet
+	diff -r Datasets/sample .build/sample-check && echo "Datasets/sample is what resonance synth writes"
 
 lint:
 	$(SWIFT) format lint --strict -r Sources Tests Package.swift

@@ -76,7 +76,8 @@ package struct SynthWriter {
     record(apple + "/Apple Music Library Tracks.json")
     let spotifyPlays = history.plays.filter { $0.service == .spotify }
     if let first = spotifyPlays.first, let last = spotifyPlays.last {
-      let years = "\(year(first.startMs))-\(year(last.startMs))"
+      let (a, b) = (year(first.startMs), year(last.startMs))
+      let years = a == b ? "\(a)" : "\(a)-\(b)"
       let spotify = try folder("Spotify Extended Streaming History")
       let path = spotify + "/Streaming_History_Audio_\(years)_0.json"
       if try listening.writeSpotify(to: path) { record(path) }
