@@ -3,6 +3,9 @@ internal import CArchive
 /// Writes a zip archive through libarchive, with fixed entry times so that the same content
 /// always gives the same bytes.
 ///
+/// Zip stores entry times as DOS local time, which libarchive derives through the process's
+/// time zone: callers that need identical bytes on every machine run with `TZ=UTC`.
+///
 /// ```swift
 /// let zip = try ZipWriter(path: "export.zip", modificationTime: 1_685_000_000)
 /// try zip.add(name: "apple_health_export/export.xml", contentsOfFile: "/tmp/export.xml")
@@ -26,8 +29,7 @@ package final class ZipWriter {
     self.path = path
     self.modificationTime = modificationTime
     archive_write_set_format_zip(archive)
-    // Deflate, and no extra timestamp fields that would vary between runs.
-    archive_write_set_options(archive, "zip:compression=deflate,zip:experimental")
+    archive_write_set_options(archive, "zip:compression=deflate")
     if archive_write_open_filename(archive, path) != ARCHIVE_OK {
       let reason = ZipWriter.message(archive)
       archive_write_free(archive)

@@ -676,7 +676,10 @@ struct HealthExportWriter {
     return "route_\(stamp.prefix(10))_\(h12).\(minute)\(hour < 12 ? "am" : "pm").gpx"
   }
 
-  private mutating func gpx(start: Int64, end: Int64) -> String {
+  /// A route's GPX, drawn from its own stream so that writing routes (`--zip`) leaves the
+  /// export's bytes exactly as without them.
+  private func gpx(start: Int64, end: Int64) -> String {
+    var rng = SplitMix64(seed: history.configuration.seed ^ UInt64(start), stream: "route")
     var text = TextBuilder()
     text.add(
       "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<gpx version=\"1.1\" creator=\"Apple Health Export\" xmlns=\"http://www.topografix.com/GPX/1/1\">\n <trk>\n  <trkseg>\n"

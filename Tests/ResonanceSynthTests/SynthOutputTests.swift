@@ -183,3 +183,35 @@ enum ISO8601 {
     return ms
   }
 }
+
+@Suite("synth --zip")
+struct SynthZipTests {
+  @Test("export.zip holds the same export, the CDA file and the GPX routes, all well-formed")
+  func zip() throws {
+    var configuration = SynthFolder.small
+    configuration.writesZip = true
+    let zipped = try SynthFolder(configuration)
+    let plain = try SynthFolder()
+    #expect(!FileManager.default.fileExists(atPath: zipped.path + "/apple_health_export"))
+    let script = """
+      import sys, zipfile, subprocess, tempfile, os
+      zipped, plain = sys.argv[1], sys.argv[2]
+      z = zipfile.ZipFile(zipped)
+      names = z.namelist()
+      assert 'apple_health_export/export.xml' in names, names
+      assert 'apple_health_export/export_cda.xml' in names, names
+      routes = [n for n in names if n.startswith('apple_health_export/workout-routes/') and n.endswith('.gpx')]
+      assert routes, names
+      assert z.read('apple_health_export/export.xml') == open(plain, 'rb').read()
+      with tempfile.TemporaryDirectory() as d:
+          z.extractall(d)
+          for n in names:
+              subprocess.run(['xmllint', '--noout', os.path.join(d, n)], check=True)
+      print(len(routes), 'routes')
+      """
+    let (status, output) = try SynthFolder.run(
+      "python3",
+      ["-c", script, zipped.path + "/export.zip", plain.path + "/apple_health_export/export.xml"])
+    #expect(status == 0, "\(output)")
+  }
+}

@@ -100,6 +100,9 @@ struct SynthCommand: ParsableCommand {
   }
 
   func run(in context: CommandContext) throws -> ExitCode {
+    // Zip entry times are DOS local time: in UTC they are the same bytes on every machine.
+    setenv("TZ", "UTC0", 1)
+    tzset()
     do {
       try FileManager.default.createDirectory(atPath: outPath, withIntermediateDirectories: true)
     } catch {
