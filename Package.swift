@@ -20,9 +20,13 @@ let package = Package(
     .systemLibrary(
       name: "CArchive", pkgConfig: "libarchive",
       providers: [.apt(["libarchive-dev"])]),
+    .systemLibrary(
+      name: "CXML", pkgConfig: "libxml-2.0",
+      providers: [.apt(["libxml2-dev"])]),
 
     .target(name: "ResonanceModel"),
-    .target(name: "ResonanceIO", dependencies: ["ResonanceModel", "CCrypto", "CArchive"]),
+    .target(
+      name: "ResonanceIO", dependencies: ["ResonanceModel", "CCrypto", "CArchive", "CXML"]),
     .target(name: "ResonanceStore", dependencies: ["ResonanceModel", "CSQLite"]),
     .target(name: "ResonanceBrain", dependencies: ["ResonanceModel"]),
     .target(

@@ -1,0 +1,346 @@
+internal import CXML
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A name or value handed to an `XMLEventHandler`: UTF-8 bytes that are valid only during the
+/// callback (copy what you keep). Entities are already decoded.
+package struct XMLText {
+  package let bytes: UnsafeBufferPointer<UInt8>
+
+  /// Whether the bytes equal `literal`.
+  package func equals(_ literal: StaticString) -> Bool {
+    literal.withUTF8Buffer { other in
+      other.count == bytes.count && (bytes.count == 0 || memcmp(other.baseAddress!, bytes.baseAddress!, bytes.count) == 0)
+    }
+  }
+
+  /// The bytes as a `String` (a copy).
+  package var string: String { String(decoding: bytes, as: UTF8.self) }
+
+  package var isEmpty: Bool { bytes.isEmpty }
+}
+
+/// The attributes of a start tag, in document order.
+package struct XMLAttributes {
+  // libxml2's SAX2 layout: five pointers per attribute (localname, prefix, URI, value, end).
+  fileprivate let base: UnsafeMutablePointer<UnsafePointer<UInt8>?>?
+  package let count: Int
+
+  /// The local name of attribute `index`.
+  package func name(at index: Int) -> XMLText {
+    let name = base![index * 5]!
+    return XMLText(bytes: UnsafeBufferPointer(start: name, count: strlen(UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self))))
+  }
+
+  /// The value of attribute `index` (not NUL-terminated in libxml2; the length is exact).
+  package func value(at index: Int) -> XMLText {
+    let start = base![index * 5 + 3]!
+    let end = base![index * 5 + 4]!
+    return XMLText(bytes: UnsafeBufferPointer(start: start, count: end - start))
+  }
+
+  /// The value of the attribute named `name`, if present.
+  package func value(_ name: StaticString) -> XMLText? {
+    for i in 0..<count where self.name(at: i).equals(name) { return value(at: i) }
+    return nil
+  }
+}
+
+/// Receives a document's elements as the parser meets them.
+package protocol XMLEventHandler: AnyObject {
+  func startElement(_ name: XMLText, attributes: XMLAttributes, line: Int)
+  func endElement(_ name: XMLText)
+}
+
+/// A document that is not well-formed XML, with where the parser gave up.
+package struct XMLParseError: Error, Sendable, Equatable, CustomStringConvertible {
+  package var message: String
+  package var line: Int
+  package var column: Int
+
+  package var description: String { "\(line):\(column): \(message)" }
+}
+
+/// libxml2's SAX2 push parser: feed it bytes in chunks of any size (from a file, an inflating
+/// zip entry), and it calls the handler per element in constant memory.
+///
+/// Foundation's `XMLParser` is not used: on Linux it crashes on the `#IMPLIED` attribute
+/// declarations every Apple Health export's DTD has (see `docs/performance.md`).
+package final class XMLPushParser {
+  /// Repairs applied to the bytes before parsing, for documents known to need them.
+  package struct Repairs: Sendable, Equatable {
+    /// Blank out the internal DTD subset (`<!DOCTYPE … [ … ]>`), keeping every line and column
+    /// where it was. Nothing the tool reads depends on the DTD, and iOS 16 wrote a broken one.
+    package var stripsInternalSubset = false
+    /// Replace vertical tabs (0x0B, not allowed in XML) with spaces.
+    package var replacesVerticalTabs = false
+
+    package init(stripsInternalSubset: Bool = false, replacesVerticalTabs: Bool = false) {
+      self.stripsInternalSubset = stripsInternalSubset
+      self.replacesVerticalTabs = replacesVerticalTabs
+    }
+  }
+
+  /// What the repairs found.
+  package struct RepairReport: Sendable, Equatable {
+    /// An internal DTD subset was blanked out.
+    package var strippedInternalSubset = false
+    /// The stripped subset was not well-formed on its own (the iOS 16 export's DTD).
+    package var internalSubsetWasMalformed = false
+    /// Vertical tabs replaced.
+    package var verticalTabs = 0
+    /// The first line where a vertical tab was replaced.
+    package var firstVerticalTabLine: Int?
+  }
+
+  private var context: xmlParserCtxtPtr?
+  private let box: HandlerBox
+  private var failure: XMLParseError?
+  private let repairs: Repairs
+  package private(set) var report = RepairReport()
+  /// Bytes held back until the end of the internal subset has been seen.
+  private var prolog: [UInt8] = []
+  private var prologDone: Bool
+  private var scratch: [UInt8] = []
+
+  /// - Parameters:
+  ///   - handler: receives the events; the parser does not keep it alive.
+  ///   - repairs: byte-level repairs to apply before parsing.
+  package init(handler: any XMLEventHandler, repairs: Repairs = Repairs()) {
+    box = HandlerBox(handler)
+    self.repairs = repairs
+    prologDone = !repairs.stripsInternalSubset
+  }
+
+  deinit {
+    if let context {
+      xmlFreeDoc(context.pointee.myDoc)
+      xmlFreeParserCtxt(context)
+    }
+  }
+
+  /// Parses the next piece of the document.
+  ///
+  /// - Throws: `XMLParseError` at the first well-formedness error.
+  package func feed(_ bytes: UnsafeRawBufferPointer) throws(XMLParseError) {
+    if context == nil { try start() }
+    guard bytes.count > 0 else { return }
+    if !prologDone {
+      prolog.append(contentsOf: bytes)
+      guard let end = XMLPushParser.endOfProlog(prolog) else {
+        if prolog.count > 16 << 20 { prologDone = true } else { return }
+        return try feedPending()
+      }
+      blankInternalSubset(upTo: end)
+      prologDone = true
+      return try feedPending()
+    }
+    if repairs.replacesVerticalTabs, memchr(bytes.baseAddress!, 0x0B, bytes.count) != nil {
+      scratch.removeAll(keepingCapacity: true)
+      scratch.append(contentsOf: bytes)
+      replaceVerticalTabs(&scratch)
+      return try parse(array: scratch)
+    }
+    try parse(bytes)
+  }
+
+  /// Parses the next piece of the document, given as an array.
+  package func feed(array: [UInt8]) throws(XMLParseError) {
+    var failure: XMLParseError?
+    array.withUnsafeBytes { raw in
+      do throws(XMLParseError) { try feed(raw) } catch { failure = error }
+    }
+    if let failure { throw failure }
+  }
+
+  private func parse(array: [UInt8]) throws(XMLParseError) {
+    var failure: XMLParseError?
+    array.withUnsafeBytes { raw in
+      do throws(XMLParseError) { try parse(raw) } catch { failure = error }
+    }
+    if let failure { throw failure }
+  }
+
+  private func feedPending() throws(XMLParseError) {
+    var pending = prolog
+    prolog = []
+    if repairs.replacesVerticalTabs { replaceVerticalTabs(&pending) }
+    try parse(array: pending)
+  }
+
+  private func replaceVerticalTabs(_ bytes: inout [UInt8]) {
+    // The parser has consumed up to about where this chunk starts.
+    var line = context == nil ? 1 : self.line
+    for i in bytes.indices {
+      if bytes[i] == 0x0A { line += 1 }
+      if bytes[i] == 0x0B {
+        bytes[i] = 0x20
+        report.verticalTabs += 1
+        if report.firstVerticalTabLine == nil { report.firstVerticalTabLine = line }
+      }
+    }
+  }
+
+  /// The index just past `]>` when the bytes hold a whole internal subset; the prolog's length
+  /// when they hold none (the root element has begun); `nil` when more bytes are needed.
+  static func endOfProlog(_ bytes: [UInt8]) -> Int? {
+    guard let doctype = find(Array("<!DOCTYPE".utf8), in: bytes, from: 0) else {
+      // No DOCTYPE yet: done once an element other than <? or <! has started.
+      var i = 0
+      while let lt = find([UInt8(ascii: "<")], in: bytes, from: i) {
+        guard lt + 1 < bytes.count else { return nil }
+        if bytes[lt + 1] != UInt8(ascii: "?") && bytes[lt + 1] != UInt8(ascii: "!") { return 0 }
+        i = lt + 1
+      }
+      return nil
+    }
+    guard let open = find([UInt8(ascii: "[")], in: bytes, from: doctype),
+      find([UInt8(ascii: ">")], in: bytes, from: doctype).map({ $0 > open }) ?? true
+    else {
+      // A DOCTYPE without an internal subset: nothing to strip.
+      return find([UInt8(ascii: ">")], in: bytes, from: doctype) == nil ? nil : 0
+    }
+    guard let close = find(Array("]>".utf8), in: bytes, from: open) else { return nil }
+    return close + 2
+  }
+
+  private static func find(_ needle: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
+    guard needle.count <= bytes.count else { return nil }
+    var i = start
+    while i + needle.count <= bytes.count {
+      if bytes[i] == needle[0] && Array(bytes[i..<(i + needle.count)]) == needle { return i }
+      i += 1
+    }
+    return nil
+  }
+
+  /// Replaces `<!DOCTYPE … ]>` with spaces (newlines kept), after checking whether it parses.
+  private func blankInternalSubset(upTo end: Int) {
+    guard end > 0, let start = XMLPushParser.find(Array("<!DOCTYPE".utf8), in: prolog, from: 0)
+    else { return }
+    report.strippedInternalSubset = true
+    let subset = Array(prolog[start..<end])
+    report.internalSubsetWasMalformed = !XMLPushParser.isWellFormed(
+      Array("<?xml version=\"1.0\"?>\n".utf8) + subset + Array("\n<HealthData/>".utf8))
+    for i in start..<end where prolog[i] != 0x0A { prolog[i] = 0x20 }
+  }
+
+  /// Whether `bytes` parse as a whole document.
+  static func isWellFormed(_ bytes: [UInt8]) -> Bool {
+    final class Ignore: XMLEventHandler {
+      func startElement(_ name: XMLText, attributes: XMLAttributes, line: Int) {}
+      func endElement(_ name: XMLText) {}
+    }
+    let ignore = Ignore()
+    let parser = XMLPushParser(handler: ignore)
+    do {
+      try parser.feed(array: bytes)
+      try parser.finish()
+      return true
+    } catch {
+      return false
+    }
+  }
+
+  private func parse(_ bytes: UnsafeRawBufferPointer) throws(XMLParseError) {
+    guard let base = bytes.baseAddress, bytes.count > 0 else { return }
+    var offset = 0
+    while offset < bytes.count {
+      // xmlParseChunk takes an Int32 length.
+      let n = min(bytes.count - offset, 1 << 30)
+      let code = xmlParseChunk(
+        context, base.advanced(by: offset).assumingMemoryBound(to: CChar.self), Int32(n), 0)
+      if code != 0 || failure != nil { throw currentError(code) }
+      offset += n
+    }
+  }
+
+  /// Ends the document; a document cut short fails here.
+  ///
+  /// - Throws: `XMLParseError` when the document is incomplete or malformed at its end.
+  package func finish() throws(XMLParseError) {
+    if context == nil { try start() }
+    if !prologDone {
+      prologDone = true
+      try feedPending()
+    }
+    let code = xmlParseChunk(context, nil, 0, 1)
+    if code != 0 || failure != nil { throw currentError(code) }
+  }
+
+  /// The line the parser has reached (1-based).
+  package var line: Int { context.map { Int(xmlSAX2GetLineNumber(UnsafeMutableRawPointer($0))) } ?? 1 }
+
+  private func start() throws(XMLParseError) {
+    var handler = xmlSAXHandler()
+    handler.initialized = XML_SAX2_MAGIC
+    handler.startElementNs = { context, localname, _, _, _, _, count, _, attributes in
+      guard let context, let localname else { return }
+      let parser = context.assumingMemoryBound(to: xmlParserCtxt.self)
+      let box = Unmanaged<HandlerBox>.fromOpaque(parser.pointee._private).takeUnretainedValue()
+      let name = XMLText(bytes: UnsafeBufferPointer(start: localname, count: strlen(UnsafeRawPointer(localname).assumingMemoryBound(to: CChar.self))))
+      let line = Int(xmlSAX2GetLineNumber(context))
+      box.handler?.startElement(
+        name,
+        attributes: XMLAttributes(base: UnsafeMutableRawPointer(attributes)?.assumingMemoryBound(to: UnsafePointer<UInt8>?.self), count: Int(count)),
+        line: line)
+    }
+    handler.endElementNs = { context, localname, _, _ in
+      guard let context, let localname else { return }
+      let parser = context.assumingMemoryBound(to: xmlParserCtxt.self)
+      let box = Unmanaged<HandlerBox>.fromOpaque(parser.pointee._private).takeUnretainedValue()
+      box.handler?.endElement(
+        XMLText(bytes: UnsafeBufferPointer(start: localname, count: strlen(UnsafeRawPointer(localname).assumingMemoryBound(to: CChar.self)))))
+    }
+    // Structured errors carry line and column; the variadic callbacks cannot be set from Swift.
+    handler.serror = { context, error in
+      guard let context, let error else { return }
+      let parser = context.assumingMemoryBound(to: xmlParserCtxt.self)
+      let box = Unmanaged<HandlerBox>.fromOpaque(parser.pointee._private).takeUnretainedValue()
+      if error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue, box.error == nil {
+        let message = error.pointee.message.map { String(cString: $0) } ?? "malformed XML"
+        box.error = XMLParseError(
+          message: message.trimmingCharacters(), line: Int(error.pointee.line), column: Int(error.pointee.int2))
+      }
+    }
+    guard let context = xmlCreatePushParserCtxt(&handler, nil, nil, 0, nil) else {
+      throw XMLParseError(message: "cannot create an XML parser", line: 0, column: 0)
+    }
+    // The handler box travels in the context's private slot; the context is the SAX user data.
+    context.pointee._private = Unmanaged.passUnretained(box).toOpaque()
+    context.pointee.userData = UnsafeMutableRawPointer(context)
+    // No network, no size limits (exports are gigabytes), and `&amp;` delivered as `&` rather
+    // than `&#38;`. Entity substitution cannot reach outside the document: the handler has no
+    // getEntity callback, so only XML's five predefined entities resolve.
+    xmlCtxtUseOptions(
+      context,
+      Int32(XML_PARSE_NONET.rawValue | XML_PARSE_HUGE.rawValue | XML_PARSE_NOENT.rawValue))
+    self.context = context
+  }
+
+  private func currentError(_ code: Int32) -> XMLParseError {
+    if let error = box.error { return error }
+    if let error = failure { return error }
+    return XMLParseError(message: "malformed XML (libxml2 error \(code))", line: line, column: 0)
+  }
+}
+
+/// Holds the handler for the C callbacks, and the first error they saw.
+private final class HandlerBox {
+  weak var handler: (any XMLEventHandler)?
+  var error: XMLParseError?
+
+  init(_ handler: any XMLEventHandler) { self.handler = handler }
+}
+
+extension String {
+  fileprivate func trimmingCharacters() -> String {
+    var text = self
+    while let last = text.last, last == "\n" || last == " " { text.removeLast() }
+    return text
+  }
+}
