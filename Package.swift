@@ -27,6 +27,7 @@ let package = Package(
     .target(name: "ResonanceModel"),
     .target(
       name: "ResonanceIO", dependencies: ["ResonanceModel", "CCrypto", "CArchive", "CXML"]),
+    .target(name: "ResonanceIngest", dependencies: ["ResonanceModel", "ResonanceIO"]),
     .target(name: "ResonanceStore", dependencies: ["ResonanceModel", "CSQLite"]),
     .target(name: "ResonanceBrain", dependencies: ["ResonanceModel"]),
     .target(
@@ -35,7 +36,8 @@ let package = Package(
     .target(
       name: "ResonanceCLI",
       dependencies: [
-        "ResonanceModel", "ResonanceIO", "ResonanceStore", "ResonanceBrain", "ResonanceSynth",
+        "ResonanceModel", "ResonanceIO", "ResonanceIngest", "ResonanceStore", "ResonanceBrain",
+        "ResonanceSynth",
         "ResonanceReports",
       ]),
     .executableTarget(name: "resonance", dependencies: ["ResonanceCLI"]),
@@ -43,6 +45,7 @@ let package = Package(
     .testTarget(name: "ResonanceModelTests", dependencies: ["ResonanceModel"]),
     .testTarget(name: "ResonanceIOTests", dependencies: ["ResonanceIO"]),
     .testTarget(name: "ResonanceStoreTests", dependencies: ["ResonanceStore"]),
+    .testTarget(name: "ResonanceIngestTests", dependencies: ["ResonanceIngest", "ResonanceIO"]),
     .testTarget(name: "ResonanceBrainTests", dependencies: ["ResonanceBrain"]),
     .testTarget(name: "ResonanceSynthTests", dependencies: ["ResonanceSynth", "ResonanceBrain"]),
     .testTarget(
@@ -51,7 +54,8 @@ let package = Package(
       name: "ResonanceCLITests",
       dependencies: ["ResonanceCLI", "ResonanceStore", "resonance"], exclude: ["Golden"]),
     // Runs only under `make conformance`, over the real files in ../shared/fixtures.
-    .testTarget(name: "ConformanceTests", dependencies: ["ResonanceIO"]),
+    .testTarget(
+      name: "ConformanceTests", dependencies: ["ResonanceIO", "ResonanceCLI", "ResonanceStore"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import ResonanceIO
+import ResonanceIngest
 import ResonanceStore
 
 /// A process exit code, following BSD's `sysexits.h` where it has a meaning for us.
@@ -46,6 +47,8 @@ package struct ExitCode: Sendable, Equatable, Comparable, CustomStringConvertibl
         // SQLITE_READONLY, SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN: the disk, not the data.
         return [8, 10, 13, 14].contains(code) ? .ioError : .failure
       }
+    case is IngestError:
+      return .dataError
     case let error as CommandError:
       return error.status
     default:

@@ -14,7 +14,8 @@ package struct XMLText {
   /// Whether the bytes equal `literal`.
   package func equals(_ literal: StaticString) -> Bool {
     literal.withUTF8Buffer { other in
-      other.count == bytes.count && (bytes.count == 0 || memcmp(other.baseAddress!, bytes.baseAddress!, bytes.count) == 0)
+      other.count == bytes.count
+        && (bytes.count == 0 || memcmp(other.baseAddress!, bytes.baseAddress!, bytes.count) == 0)
     }
   }
 
@@ -33,7 +34,9 @@ package struct XMLAttributes {
   /// The local name of attribute `index`.
   package func name(at index: Int) -> XMLText {
     let name = base![index * 5]!
-    return XMLText(bytes: UnsafeBufferPointer(start: name, count: strlen(UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self))))
+    return XMLText(
+      bytes: UnsafeBufferPointer(
+        start: name, count: strlen(UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self))))
   }
 
   /// The value of attribute `index` (not NUL-terminated in libxml2; the length is exact).
@@ -273,7 +276,9 @@ package final class XMLPushParser {
   }
 
   /// The line the parser has reached (1-based).
-  package var line: Int { context.map { Int(xmlSAX2GetLineNumber(UnsafeMutableRawPointer($0))) } ?? 1 }
+  package var line: Int {
+    context.map { Int(xmlSAX2GetLineNumber(UnsafeMutableRawPointer($0))) } ?? 1
+  }
 
   private func start() throws(XMLParseError) {
     var handler = xmlSAXHandler()
@@ -282,11 +287,16 @@ package final class XMLPushParser {
       guard let context, let localname else { return }
       let parser = context.assumingMemoryBound(to: xmlParserCtxt.self)
       let box = Unmanaged<HandlerBox>.fromOpaque(parser.pointee._private).takeUnretainedValue()
-      let name = XMLText(bytes: UnsafeBufferPointer(start: localname, count: strlen(UnsafeRawPointer(localname).assumingMemoryBound(to: CChar.self))))
+      let name = XMLText(
+        bytes: UnsafeBufferPointer(
+          start: localname,
+          count: strlen(UnsafeRawPointer(localname).assumingMemoryBound(to: CChar.self))))
       let line = Int(xmlSAX2GetLineNumber(context))
       box.handler?.startElement(
         name,
-        attributes: XMLAttributes(base: UnsafeMutableRawPointer(attributes)?.assumingMemoryBound(to: UnsafePointer<UInt8>?.self), count: Int(count)),
+        attributes: XMLAttributes(
+          base: UnsafeMutableRawPointer(attributes)?.assumingMemoryBound(
+            to: UnsafePointer<UInt8>?.self), count: Int(count)),
         line: line)
     }
     handler.endElementNs = { context, localname, _, _ in
@@ -294,7 +304,10 @@ package final class XMLPushParser {
       let parser = context.assumingMemoryBound(to: xmlParserCtxt.self)
       let box = Unmanaged<HandlerBox>.fromOpaque(parser.pointee._private).takeUnretainedValue()
       box.handler?.endElement(
-        XMLText(bytes: UnsafeBufferPointer(start: localname, count: strlen(UnsafeRawPointer(localname).assumingMemoryBound(to: CChar.self)))))
+        XMLText(
+          bytes: UnsafeBufferPointer(
+            start: localname,
+            count: strlen(UnsafeRawPointer(localname).assumingMemoryBound(to: CChar.self)))))
     }
     // Structured errors carry line and column; the variadic callbacks cannot be set from Swift.
     handler.serror = { context, error in
@@ -304,7 +317,8 @@ package final class XMLPushParser {
       if error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue, box.error == nil {
         let message = error.pointee.message.map { String(cString: $0) } ?? "malformed XML"
         box.error = XMLParseError(
-          message: message.trimmingCharacters(), line: Int(error.pointee.line), column: Int(error.pointee.int2))
+          message: message.trimmingCharacters(), line: Int(error.pointee.line),
+          column: Int(error.pointee.int2))
       }
     }
     guard let context = xmlCreatePushParserCtxt(&handler, nil, nil, 0, nil) else {

@@ -7,7 +7,9 @@ final class Recorder: XMLEventHandler {
   var events: [String] = []
   func startElement(_ name: XMLText, attributes: XMLAttributes, line: Int) {
     var text = "<\(name.string)@\(line)"
-    for i in 0..<attributes.count { text += " \(attributes.name(at: i).string)=\(attributes.value(at: i).string)" }
+    for i in 0..<attributes.count {
+      text += " \(attributes.name(at: i).string)=\(attributes.value(at: i).string)"
+    }
     events.append(text)
   }
   func endElement(_ name: XMLText) { events.append("</\(name.string)") }
@@ -15,7 +17,8 @@ final class Recorder: XMLEventHandler {
 
 @Suite("XML push parser (libxml2 SAX2)")
 struct XMLPushParserTests {
-  func parse(_ text: String, chunk: Int = 7, repairs: XMLPushParser.Repairs = .init()) throws(XMLParseError)
+  func parse(_ text: String, chunk: Int = 7, repairs: XMLPushParser.Repairs = .init())
+    throws(XMLParseError)
     -> (Recorder, XMLPushParser)
   {
     let recorder = Recorder()

@@ -1,4 +1,5 @@
 import Foundation
+import ResonanceIngest
 import ResonanceModel
 import ResonanceReports
 import ResonanceStore
@@ -70,7 +71,8 @@ struct DemoCommand: ParsableCommand {
     say(context, "store \(storePath) (new, schema version \(try store.schemaVersion()))")
 
     var stages: [IndexReport.StageNote] = []
-    let ingest = ingestOutcome(dataExists: dataExists && isDirectory.boolValue)
+    let ingest = try ingestStage(
+      dataExists: dataExists && isDirectory.boolValue, store: store, context: context)
     stages.append(IndexReport.StageNote(stage: "ingest", outcome: ingest))
     say(context, "ingest: \(ingest)")
 
@@ -82,14 +84,47 @@ struct DemoCommand: ParsableCommand {
     return .ok
   }
 
-  /// What the ingest stage made of the data folder. This build has no readers yet, so it
-  /// names what it found instead of pretending to read it.
-  private func ingestOutcome(dataExists: Bool) -> String {
+  /// Ingests what this build's readers understand in the data folder (the Apple Health export,
+  /// as `export.zip` or its folder), and names the files no reader takes yet.
+  private func ingestStage(dataExists: Bool, store: Store, context: CommandContext) throws -> String
+  {
     guard dataExists else { return "no sample data: \(dataPath) does not exist" }
     let found = dataFiles()
     if found.isEmpty { return "no sample data: \(dataPath) holds no data files" }
-    let names = found.prefix(5).joined(separator: ", ") + (found.count > 5 ? ", …" : "")
-    return "\(found.count) files found (\(names)); this build has no reader for them yet"
+    var read: [String] = []
+    var covered = Set<String>()
+    let zips = found.filter { $0.lowercased().hasSuffix(".zip") }
+    var exports: [(HealthExportLocation, [String: Int])] = []
+    for zip in zips {
+      if let located = try? HealthExportLocator.locate(zip: dataPath + "/" + zip) {
+        exports.append(located)
+        covered.insert(zip)
+      }
+    }
+    if let located = HealthExportLocator.locate(folder: dataPath) {
+      exports.append(located)
+    }
+    for (location, parts) in exports {
+      let result = try HealthImport.run(
+        location, notImported: parts, store: store, keepPartial: false, progress: nil)
+      read.append(
+        "\((location.displayName as NSString).lastPathComponent): \(ProgressReporter.grouped(Int64(result.recordsAdded))) Health records, "
+          + "\(ProgressReporter.grouped(Int64(result.beatsAdded))) beats, \(result.workoutsAdded) workouts"
+      )
+      if case .file(let path) = location {
+        covered.insert(String(path.dropFirst(dataPath.count + 1)))
+      }
+    }
+    // Files in the Health export's folder that the export does not need (routes, the CDA file).
+    let others = found.filter { name in
+      !covered.contains(name) && !name.hasPrefix("apple_health_export/") && name != "truth.json"
+    }
+    var outcome = read.isEmpty ? "no file this build can read" : read.joined(separator: "; ")
+    if !others.isEmpty {
+      outcome +=
+        "; no reader yet for \(others.count) other files (listening histories and the apps' recordings)"
+    }
+    return outcome
   }
 
   /// Data files under the data folder, relative to it, sorted; READMEs are documentation.

@@ -52,6 +52,46 @@ package final class Statement {
     if code != SQLITE_OK { throw failure(code) }
   }
 
+  /// Binds an integer to the 1-based parameter `index` (the bulk writers' fast path).
+  package func bind(_ value: Int64, at index: Int32) { sqlite3_bind_int64(handle, index, value) }
+
+  /// Binds a double, or NULL for `nil`.
+  package func bind(_ value: Double?, at index: Int32) {
+    if let value {
+      sqlite3_bind_double(handle, index, value)
+    } else {
+      sqlite3_bind_null(handle, index)
+    }
+  }
+
+  /// Binds text, or NULL for `nil`.
+  package func bind(_ value: String?, at index: Int32) {
+    guard var value else {
+      sqlite3_bind_null(handle, index)
+      return
+    }
+    value.withUTF8 {
+      _ = sqlite3_bind_text(
+        handle, index, UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self),
+        Int32($0.count), Statement.transient)
+    }
+  }
+
+  /// Binds an optional integer.
+  package func bind(_ value: Int64?, at index: Int32) {
+    if let value {
+      sqlite3_bind_int64(handle, index, value)
+    } else {
+      sqlite3_bind_null(handle, index)
+    }
+  }
+
+  /// Runs a statement whose parameters were bound one by one, and resets it.
+  package func run() throws(StoreError) {
+    while try step() {}
+    sqlite3_reset(handle)
+  }
+
   /// Advances to the next row; `true` when a row is ready, `false` when the statement is done.
   ///
   /// - Throws: `StoreError` (`.busy` when the lock wait ran out) carrying the SQL.

@@ -156,8 +156,41 @@ package enum Schema {
                + (workout_id IS NOT NULL) = 1)
       );
       CREATE INDEX health_metadata_record ON health_metadata (record_id) WHERE record_id IS NOT NULL;
+      CREATE INDEX health_metadata_correlation ON health_metadata (correlation_id)
+        WHERE correlation_id IS NOT NULL;
       CREATE INDEX health_metadata_workout ON health_metadata (workout_id)
         WHERE workout_id IS NOT NULL;
+      CREATE TABLE workout_routes (
+        id INTEGER PRIMARY KEY,
+        workout_id INTEGER NOT NULL REFERENCES workouts (id),
+        source_name TEXT NOT NULL,
+        start_ms INTEGER,
+        start_offset_s INTEGER,
+        end_ms INTEGER,
+        end_offset_s INTEGER,
+        file_path TEXT,
+        inline_locations INTEGER NOT NULL DEFAULT 0
+      );
+      CREATE INDEX workout_routes_workout ON workout_routes (workout_id);
+      CREATE TABLE activity_summaries (
+        date TEXT PRIMARY KEY NOT NULL,
+        import_id INTEGER NOT NULL REFERENCES imports (id),
+        active_energy_burned REAL,
+        active_energy_burned_goal REAL,
+        active_energy_burned_unit TEXT,
+        apple_move_time REAL,
+        apple_move_time_goal REAL,
+        apple_exercise_time REAL,
+        apple_exercise_time_goal REAL,
+        apple_stand_hours REAL,
+        apple_stand_hours_goal REAL,
+        other TEXT
+      ) WITHOUT ROWID;
+      CREATE TABLE person (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        birth_year INTEGER,
+        import_id INTEGER REFERENCES imports (id)
+      );
       """)
 
   static let seedEntities = Migration(

@@ -1,0 +1,130 @@
+internal import CArchive
+
+/// Reads a zip archive in place through libarchive: lists its entries, and streams one
+/// entry's inflated bytes in chunks without unpacking anything to disk.
+///
+/// ```swift
+/// let zip = try ZipReader(path: "export.zip")
+/// for entry in try zip.entries() { print(entry.name, entry.size) }
+/// try zip.read(entry: "apple_health_export/export.xml") { chunk in … }
+/// ```
+package final class ZipReader {
+  /// One member of the archive.
+  package struct Entry: Sendable, Equatable {
+    /// Path inside the archive, `/`-separated.
+    package var name: String
+    /// Uncompressed size in bytes, when the archive states it.
+    package var size: Int64?
+    package var isDirectory: Bool
+  }
+
+  package let path: String
+  private let bytes: [UInt8]?
+
+  /// An archive on disk.
+  package init(path: String) throws(IOError) {
+    self.path = path
+    bytes = nil
+    _ = try InputFile(path: path)  // missing or unreadable: say so now, with the right kind
+  }
+
+  /// An archive held in memory (a zip inside a zip); `path` names it in messages.
+  package init(bytes: [UInt8], path: String) {
+    self.path = path
+    self.bytes = bytes
+  }
+
+  /// Every entry, in archive order.
+  ///
+  /// - Throws: `IOError` (`.failed`) when the archive is not a readable zip.
+  package func entries() throws(IOError) -> [Entry] {
+    var result: [Entry] = []
+    try withArchive { (archive) throws(IOError) in
+      while let entry = try next(archive) {
+        result.append(entry)
+        archive_read_data_skip(archive)
+      }
+    }
+    return result
+  }
+
+  /// Streams the inflated bytes of the entry named `name` to `body` in chunks.
+  ///
+  /// - Throws: `IOError` when the entry is missing or its data is corrupt; rethrows `body`'s
+  ///   errors.
+  package func read(entry name: String, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+    var found = false
+    var failure: (any Error)?
+    try withArchive { (archive) throws(IOError) in
+      while let entry = try next(archive) {
+        guard entry.name == name else {
+          archive_read_data_skip(archive)
+          continue
+        }
+        found = true
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+          let n = archive_read_data(archive, buffer.baseAddress, buffer.count)
+          if n == 0 { break }
+          if n < 0 {
+            throw IOError(.failed, path: "\(path)!\(name)", reason: message(archive))
+          }
+          do {
+            try body(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+          } catch {
+            failure = error
+            return
+          }
+        }
+        return
+      }
+    }
+    if let failure { throw failure }
+    if !found { throw IOError(.missing, path: "\(path)!\(name)", reason: "no such entry") }
+  }
+
+  /// The whole inflated entry (for small members, such as a zip inside a zip).
+  package func data(entry name: String) throws -> [UInt8] {
+    var bytes: [UInt8] = []
+    try read(entry: name) { bytes.append(contentsOf: $0) }
+    return bytes
+  }
+
+  private func withArchive(_ body: (OpaquePointer) throws(IOError) -> Void) throws(IOError) {
+    guard let archive = archive_read_new() else {
+      throw IOError(.failed, path: path, reason: "cannot start reading a zip archive")
+    }
+    defer { archive_read_free(archive) }
+    archive_read_support_format_zip(archive)
+    let code: Int32
+    if let bytes {
+      code = bytes.withUnsafeBytes { archive_read_open_memory(archive, $0.baseAddress, $0.count) }
+      // libarchive keeps the pointer: `bytes` is a stored property, alive as long as self.
+    } else {
+      code = archive_read_open_filename(archive, path, 1 << 20)
+    }
+    guard code == ARCHIVE_OK else {
+      throw IOError(.failed, path: path, reason: "not a readable zip archive: \(message(archive))")
+    }
+    try body(archive)
+  }
+
+  private func next(_ archive: OpaquePointer) throws(IOError) -> Entry? {
+    var entry: OpaquePointer?
+    let code = archive_read_next_header(archive, &entry)
+    if code == ARCHIVE_EOF { return nil }
+    guard code == ARCHIVE_OK || code == ARCHIVE_WARN, let entry else {
+      throw IOError(.failed, path: path, reason: "corrupt zip archive: \(message(archive))")
+    }
+    let name =
+      archive_entry_pathname_utf8(entry).map { String(cString: $0) }
+      ?? archive_entry_pathname(entry).map { String(cString: $0) } ?? ""
+    let size = archive_entry_size_is_set(entry) != 0 ? archive_entry_size(entry) : nil
+    return Entry(name: name, size: size, isDirectory: name.hasSuffix("/"))
+  }
+
+  private func message(_ archive: OpaquePointer) -> String {
+    archive_error_string(archive).map { String(cString: $0) } ?? "libarchive error"
+  }
+}

@@ -1,0 +1,424 @@
+import ResonanceIO
+import ResonanceModel
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Reads an Apple Health `export.xml` as SAX events and turns it into typed values: Records
+/// (with metadata and beat-to-beat lists made absolute), Correlations with their Records,
+/// Workouts with statistics, events and route summaries, ActivitySummaries, and from `Me` the
+/// year of birth. A bad record is skipped with a warning naming its line; nothing else is lost.
+///
+/// Values go to `emit` in batches, in document order. Knows nothing of SQLite.
+package final class AppleHealthReader: XMLEventHandler {
+  /// The file as messages name it (`export.zip!apple_health_export/export.xml`).
+  package let file: String
+  package private(set) var counts = HealthReadCounts()
+  package private(set) var diagnostics: [Diagnostic] = []
+  /// Warnings beyond the ones kept in `diagnostics` are only counted.
+  package private(set) var warningCount = 0
+  private let emit: ([HealthItem]) -> Void
+  private var batch: [HealthItem] = []
+  private let batchSize: Int
+
+  private var record: HealthRecord?
+  private var recordLine = 0
+  private var correlation: HealthCorrelation?
+  private var workout: HealthWorkout?
+  private var route: HealthWorkout.Route?
+  private var depth = 0
+  private var strings = Interner()
+  private var devices: [String: HealthDevice] = [:]
+  private var identifyingKeys: [String: Bool] = [:]
+
+  /// - Parameters:
+  ///   - file: the name messages use.
+  ///   - batchSize: items per call of `emit`.
+  ///   - emit: receives the values in document order.
+  package init(file: String, batchSize: Int = 2048, emit: @escaping ([HealthItem]) -> Void) {
+    self.file = file
+    self.batchSize = batchSize
+    self.emit = emit
+    batch.reserveCapacity(batchSize)
+  }
+
+  /// Hands over what is left in the batch; call once parsing has ended.
+  package func flush() {
+    if !batch.isEmpty {
+      emit(batch)
+      batch.removeAll(keepingCapacity: true)
+    }
+  }
+
+  private func send(_ item: HealthItem) {
+    batch.append(item)
+    if batch.count >= batchSize { flush() }
+  }
+
+  private func warn(_ message: String, line: Int) {
+    warningCount += 1
+    if diagnostics.count < 1000 {
+      diagnostics.append(Diagnostic(.warning, message, at: SourceLocation(file: file, line: line)))
+    }
+  }
+
+  /// Notes a warning found outside the SAX events (a repaired DTD, say).
+  package func note(_ diagnostic: Diagnostic) {
+    warningCount += 1
+    diagnostics.append(diagnostic)
+  }
+
+  // MARK: - Events
+
+  package func startElement(_ name: XMLText, attributes: XMLAttributes, line: Int) {
+    depth += 1
+    let n = name.bytes
+    switch n.count {
+    case 6 where name.equals("Record"):
+      startRecord(attributes, line: line)
+    case 13 where name.equals("MetadataEntry"):
+      metadataEntry(attributes)
+    case 27 where name.equals("InstantaneousBeatsPerMinute"):
+      beat(attributes, line: line)
+    case 7 where name.equals("Workout"):
+      startWorkout(attributes, line: line)
+    case 17 where name.equals("WorkoutStatistics"):
+      statistic(attributes)
+    case 12 where name.equals("WorkoutEvent"):
+      workoutEvent(attributes, line: line)
+    case 12 where name.equals("WorkoutRoute"):
+      let times = dates(attributes)
+      route = HealthWorkout.Route(
+        sourceName: attributes.value("sourceName").map(string) ?? "", start: times.start,
+        end: times.end)
+    case 13 where name.equals("FileReference"):
+      route?.filePath = attributes.value("path")?.string
+    case 8 where name.equals("Location"):
+      route?.inlineLocations += 1
+    case 11 where name.equals("Correlation"):
+      startCorrelation(attributes, line: line)
+    case 15 where name.equals("ActivitySummary"):
+      activitySummary(attributes)
+    case 2 where name.equals("Me"):
+      if let birth = attributes.value("HKCharacteristicTypeIdentifierDateOfBirth"),
+        birth.bytes.count >= 4,
+        let date = FixedDateParser.date(birth.bytes)
+      {
+        send(.birthYear(Int(Timestamp.civil(fromDays: date).year)))
+      }
+    case _
+    where name.equals("HealthData") || name.equals("ExportDate")
+      || name.equals("HeartRateVariabilityMetadataList") || name.equals("WorkoutActivity"):
+      break
+    default:
+      // ClinicalRecord, Audiogram, VisionPrescription and anything newer: named, not imported.
+      if depth == 2 || (record == nil && workout == nil && correlation == nil) {
+        counts.notImported[name.string, default: 0] += 1
+      }
+    }
+  }
+
+  package func endElement(_ name: XMLText) {
+    depth -= 1
+    switch name.bytes.count {
+    case 6 where name.equals("Record"):
+      guard let finished = record else { return }
+      record = nil
+      if correlation != nil {
+        correlation?.records.append(finished)
+      } else {
+        counts.records += 1
+        counts.beats += finished.beats.count
+        send(.record(finished))
+      }
+    case 11 where name.equals("Correlation"):
+      guard let finished = correlation else { return }
+      correlation = nil
+      counts.correlations += 1
+      // Their Records also stand at top level (the export's DTD says so): not counted again.
+      send(.correlation(finished))
+    case 7 where name.equals("Workout"):
+      guard let finished = workout else { return }
+      workout = nil
+      counts.workouts += 1
+      send(.workout(finished))
+    case 12 where name.equals("WorkoutRoute"):
+      if let finished = route { workout?.routes.append(finished) }
+      route = nil
+    default:
+      break
+    }
+  }
+
+  // MARK: - Elements
+
+  private func startRecord(_ attributes: XMLAttributes, line: Int) {
+    var type: String?
+    var sourceName: String?
+    var sourceVersion: String?
+    var device: HealthDevice?
+    var unit = ""
+    var valueText = ""
+    var value: Double?
+    var creation: Timestamp?
+    var start: Timestamp?
+    var end: Timestamp?
+    var badDate: String?
+    for i in 0..<attributes.count {
+      let key = attributes.name(at: i)
+      let v = attributes.value(at: i)
+      switch key.bytes.count {
+      case 4 where key.equals("type"): type = string(v)
+      case 4 where key.equals("unit"): unit = string(v)
+      case 5 where key.equals("value"):
+        valueText = v.string
+        value = number(v)
+      case 10 where key.equals("sourceName"): sourceName = string(v)
+      case 13 where key.equals("sourceVersion"): sourceVersion = string(v)
+      case 6 where key.equals("device"): device = self.device(v)
+      case 12 where key.equals("creationDate"):
+        creation = FixedDateParser.healthDate(v.bytes)
+        if creation == nil { badDate = "creationDate '\(v.string)'" }
+      case 9 where key.equals("startDate"):
+        start = FixedDateParser.healthDate(v.bytes)
+        if start == nil { badDate = "startDate '\(v.string)'" }
+      case 7 where key.equals("endDate"):
+        end = FixedDateParser.healthDate(v.bytes)
+        if end == nil { badDate = "endDate '\(v.string)'" }
+      default: break
+      }
+    }
+    guard let type, let sourceName, let start, let end, badDate == nil else {
+      let missing = [
+        type == nil ? "type" : nil, sourceName == nil ? "sourceName" : nil,
+        start == nil && badDate == nil ? "startDate" : nil,
+        end == nil && badDate == nil ? "endDate" : nil,
+      ].compactMap { $0 }
+      warn(
+        badDate.map {
+          "Record skipped: expected a date like 2024-01-15 08:30:00 -0800, found \($0)"
+        }
+          ?? "Record skipped: missing \(missing.joined(separator: ", "))", line: line)
+      record = nil
+      return
+    }
+    var normalized: (Double, String)?
+    if let value, !unit.isEmpty { normalized = UnitNormalizer.normalize(value, unit: unit) }
+    record = HealthRecord(
+      type: type,
+      provenance: HealthProvenance(
+        sourceName: sourceName, sourceVersion: sourceVersion, device: device),
+      unit: unit, valueText: valueText, value: value, normalizedValue: normalized?.0,
+      normalizedUnit: normalized?.1, creation: creation, start: start, end: end)
+    recordLine = line
+  }
+
+  private func metadataEntry(_ attributes: XMLAttributes) {
+    guard let key = attributes.value("key").map(string) else { return }
+    let value = attributes.value("value").map(string) ?? ""
+    let isIdentifying: Bool
+    if let known = identifyingKeys[key] {
+      isIdentifying = known
+    } else {
+      isIdentifying = PrivacyFilter.isIdentifyingKey(key)
+      identifyingKeys[key] = isIdentifying
+    }
+    if isIdentifying || PrivacyFilter.isIdentifyingValue(value) {
+      counts.metadataDropped += 1
+      return
+    }
+    let entry = MetadataEntry(key: key, value: value)
+    if route != nil {
+      return  // route metadata (sync versions) is not kept
+    } else if record != nil {
+      record?.metadata.append(entry)
+    } else if correlation != nil {
+      correlation?.metadata.append(entry)
+    } else if workout != nil {
+      workout?.metadata.append(entry)
+    }
+  }
+
+  /// A beat of an HRV record's list: the time of day is made absolute from the record's start
+  /// (its local date and offset), rolling over midnight when the times wrap.
+  private func beat(_ attributes: XMLAttributes, line: Int) {
+    guard let start = record?.start else { return }
+    guard let time = attributes.value("time"), let tod = FixedDateParser.timeOfDay(time.bytes)
+    else {
+      warn(
+        "beat skipped: expected a time like 6:14:48.94 PM, found '\(attributes.value("time")?.string ?? "")'",
+        line: line)
+      return
+    }
+    let bpm = attributes.value("bpm").flatMap(number) ?? 0
+    let offsetMs = Int64(start.utcOffsetSeconds) * 1000
+    let localStart = start.millisecondsSinceEpoch + offsetMs
+    let midnight = localStart - ((localStart % 86_400_000) + 86_400_000) % 86_400_000
+    var local = midnight + tod
+    if let last = record?.beats.last {
+      let lastLocal = last.timeMs + offsetMs
+      while local < lastLocal - 43_200_000 { local += 86_400_000 }
+    } else {
+      if local < localStart - 43_200_000 { local += 86_400_000 }
+      if local > localStart + 43_200_000 { local -= 86_400_000 }
+    }
+    record?.beats.append(HealthBeat(timeMs: local - offsetMs, bpm: bpm))
+  }
+
+  private func startCorrelation(_ attributes: XMLAttributes, line: Int) {
+    let times = dates(attributes)
+    guard let type = attributes.value("type").map(string),
+      let source = attributes.value("sourceName").map(string),
+      let start = times.start, let end = times.end
+    else {
+      warn("Correlation skipped: missing type, sourceName or dates", line: line)
+      return
+    }
+    correlation = HealthCorrelation(
+      type: type, provenance: provenance(attributes, source: source), creation: times.creation,
+      start: start, end: end)
+  }
+
+  private func startWorkout(_ attributes: XMLAttributes, line: Int) {
+    let times = dates(attributes)
+    guard let type = attributes.value("workoutActivityType").map(string),
+      let source = attributes.value("sourceName").map(string), let start = times.start,
+      let end = times.end
+    else {
+      warn("Workout skipped: missing workoutActivityType, sourceName or dates", line: line)
+      return
+    }
+    var w = HealthWorkout(
+      activityType: type, provenance: provenance(attributes, source: source),
+      creation: times.creation,
+      start: start, end: end)
+    w.duration = attributes.value("duration").flatMap(number)
+    w.durationUnit = attributes.value("durationUnit")?.string
+    w.totalDistance = attributes.value("totalDistance").flatMap(number)
+    w.totalDistanceUnit = attributes.value("totalDistanceUnit")?.string
+    w.totalEnergyBurned = attributes.value("totalEnergyBurned").flatMap(number)
+    w.totalEnergyBurnedUnit = attributes.value("totalEnergyBurnedUnit")?.string
+    workout = w
+  }
+
+  private func statistic(_ attributes: XMLAttributes) {
+    guard workout != nil, let type = attributes.value("type").map(string) else { return }
+    var s = HealthWorkout.Statistic(type: type)
+    let times = dates(attributes)
+    s.start = times.start
+    s.end = times.end
+    s.average = attributes.value("average").flatMap(number)
+    s.minimum = attributes.value("minimum").flatMap(number)
+    s.maximum = attributes.value("maximum").flatMap(number)
+    s.sum = attributes.value("sum").flatMap(number)
+    s.unit = attributes.value("unit")?.string
+    workout?.statistics.append(s)
+  }
+
+  private func workoutEvent(_ attributes: XMLAttributes, line: Int) {
+    guard workout != nil else { return }
+    guard let type = attributes.value("type").map(string),
+      let date = attributes.value("date").flatMap({ FixedDateParser.healthDate($0.bytes) })
+    else {
+      warn("WorkoutEvent skipped: missing type or date", line: line)
+      return
+    }
+    workout?.events.append(
+      HealthWorkout.Event(
+        type: type, date: date, duration: attributes.value("duration").flatMap(number),
+        durationUnit: attributes.value("durationUnit")?.string))
+  }
+
+  private func activitySummary(_ attributes: XMLAttributes) {
+    var date = ""
+    var values: [String: String] = [:]
+    for i in 0..<attributes.count {
+      let key = attributes.name(at: i).string
+      if key == "dateComponents" {
+        date = attributes.value(at: i).string
+      } else {
+        values[key] = attributes.value(at: i).string
+      }
+    }
+    counts.activitySummaries += 1
+    send(.activitySummary(ActivitySummary(date: date, values: values)))
+  }
+
+  // MARK: - Attribute helpers
+
+  private func dates(_ attributes: XMLAttributes) -> (
+    creation: Timestamp?, start: Timestamp?, end: Timestamp?
+  ) {
+    (
+      attributes.value("creationDate").flatMap { FixedDateParser.healthDate($0.bytes) },
+      attributes.value("startDate").flatMap { FixedDateParser.healthDate($0.bytes) },
+      attributes.value("endDate").flatMap { FixedDateParser.healthDate($0.bytes) }
+    )
+  }
+
+  private func provenance(_ attributes: XMLAttributes, source: String) -> HealthProvenance {
+    HealthProvenance(
+      sourceName: source, sourceVersion: attributes.value("sourceVersion").map(string),
+      device: attributes.value("device").map(device))
+  }
+
+  /// The device of a description string. The hex address differs on every record, so the
+  /// cache is keyed on the text after it (`name:…, model:…`), interned without a copy per record.
+  private func device(_ text: XMLText) -> HealthDevice {
+    var rest = text.bytes
+    if rest.count > 2, rest[0] == UInt8(ascii: "<"), rest[1] == UInt8(ascii: "<"),
+      let close = rest.firstIndex(of: UInt8(ascii: ">"))
+    {
+      rest = UnsafeBufferPointer(rebasing: rest[(close + 1)...])
+    }
+    let key = strings.string(rest)
+    if let known = devices[key] { return known }
+    let parsed = DeviceDescription.parse(Substring(text.string))
+    devices[key] = parsed
+    return parsed
+  }
+
+  private func string(_ text: XMLText) -> String { strings.string(text.bytes) }
+
+  /// A decimal number, or `nil` when the text is not entirely one.
+  private func number(_ text: XMLText) -> Double? {
+    let b = text.bytes
+    guard b.count > 0, b.count < 64 else { return nil }
+    return withUnsafeTemporaryAllocation(of: CChar.self, capacity: b.count + 1) { buffer in
+      for i in 0..<b.count { buffer[i] = CChar(bitPattern: b[i]) }
+      buffer[b.count] = 0
+      var end: UnsafeMutablePointer<CChar>?
+      let value = strtod(buffer.baseAddress!, &end)
+      guard let end, end == buffer.baseAddress! + b.count, value.isFinite else { return nil }
+      return value
+    }
+  }
+}
+
+/// Shares one `String` per distinct byte sequence (types, sources and units repeat millions of
+/// times), so the reader allocates each only once.
+struct Interner {
+  private var table: [Int: [String]] = [:]
+
+  mutating func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+    var hash = 14_695_981_039_346_656_037 as UInt64
+    for byte in bytes { hash = (hash ^ UInt64(byte)) &* 1_099_511_628_211 }
+    let key = Int(truncatingIfNeeded: hash)
+    if let bucket = table[key] {
+      for candidate in bucket where Interner.equal(candidate, bytes) { return candidate }
+    }
+    let string = String(decoding: bytes, as: UTF8.self)
+    table[key, default: []].append(string)
+    return string
+  }
+
+  private static func equal(_ string: String, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    string.utf8.withContiguousStorageIfAvailable { stored in
+      stored.count == bytes.count
+        && (bytes.count == 0 || memcmp(stored.baseAddress!, bytes.baseAddress!, bytes.count) == 0)
+    } ?? string.utf8.elementsEqual(bytes)
+  }
+}

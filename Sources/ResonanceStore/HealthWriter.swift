@@ -1,0 +1,304 @@
+import ResonanceModel
+
+/// Writes Health values into the store with prepared statements, inside the caller's
+/// transaction. An exact duplicate (same type, source, start, end, value and unit) is stored
+/// once; its metadata and beats are not written again.
+///
+/// Not `Sendable`: the writer thread owns it.
+package final class HealthWriter {
+  private let db: Connection
+  private let importID: Int64
+  /// Records the file added (not counting duplicates already in the store).
+  package private(set) var recordsAdded = 0
+  package private(set) var beatsAdded = 0
+  package private(set) var workoutsAdded = 0
+
+  private var typeIDs: [String: Int64] = [:]
+  private var sourceIDs: [String: Int64] = [:]
+  private var deviceIDs: [HealthDevice: Int64] = [:]
+  private var lastType: (identifier: String, id: Int64)?
+  private var lastSource: (name: String, id: Int64)?
+  private var lastDevice: (device: HealthDevice, id: Int64)?
+
+  private let insertRecord: Statement
+  private let insertMetadata: Statement
+  private let insertBeat: Statement
+  private let linkCorrelation: Statement
+
+  package init(store: Store, importID: Int64) throws(StoreError) {
+    db = store.connection
+    self.importID = importID
+    insertRecord = try db.prepare(
+      """
+      INSERT OR IGNORE INTO health_records (import_id, type_id, source_id, source_version,
+        device_id, unit, value_text, value, value_normalized, unit_normalized, creation_ms,
+        creation_offset_s, start_ms, start_offset_s, end_ms, end_offset_s, correlation_id)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      """)
+    insertMetadata = try db.prepare(
+      """
+      INSERT INTO health_metadata (record_id, correlation_id, workout_id, key, value)
+      VALUES (?, ?, ?, ?, ?)
+      """)
+    insertBeat = try db.prepare(
+      "INSERT INTO health_beats (record_id, beat_index, time_ms, bpm) VALUES (?, ?, ?, ?)")
+    linkCorrelation = try db.prepare(
+      """
+      UPDATE health_records SET correlation_id = ?
+      WHERE type_id = ? AND source_id = ? AND start_ms = ? AND end_ms = ? AND value_text = ?
+        AND unit = ? AND correlation_id IS NULL
+      """)
+  }
+
+  /// Writes a batch of values in order.
+  package func write(_ items: [HealthItem]) throws(StoreError) {
+    for item in items {
+      switch item {
+      case .record(let record): _ = try write(record, correlation: nil)
+      case .correlation(let correlation): try write(correlation)
+      case .workout(let workout): try write(workout)
+      case .activitySummary(let summary): try write(summary)
+      case .birthYear(let year):
+        try db.execute(
+          "INSERT OR REPLACE INTO person (id, birth_year, import_id) VALUES (1, ?, ?)",
+          [year, importID])
+      }
+    }
+  }
+
+  /// Inserts a record unless an identical one is stored; returns its new row id, or `nil`.
+  private func write(_ r: HealthRecord, correlation: Int64?) throws(StoreError) -> Int64? {
+    let s = insertRecord
+    s.bind(importID, at: 1)
+    s.bind(try typeID(r.type), at: 2)
+    s.bind(try sourceID(r.provenance.sourceName), at: 3)
+    s.bind(r.provenance.sourceVersion, at: 4)
+    s.bind(try r.provenance.device.map { (d) throws(StoreError) in try deviceID(d) }, at: 5)
+    s.bind(r.unit, at: 6)
+    s.bind(r.valueText, at: 7)
+    s.bind(r.value, at: 8)
+    s.bind(r.normalizedValue, at: 9)
+    s.bind(r.normalizedUnit, at: 10)
+    s.bind(r.creation?.millisecondsSinceEpoch, at: 11)
+    s.bind(r.creation.map { Int64($0.utcOffsetSeconds) }, at: 12)
+    s.bind(r.start.millisecondsSinceEpoch, at: 13)
+    s.bind(Int64(r.start.utcOffsetSeconds), at: 14)
+    s.bind(r.end.millisecondsSinceEpoch, at: 15)
+    s.bind(Int64(r.end.utcOffsetSeconds), at: 16)
+    s.bind(correlation, at: 17)
+    try s.run()
+    guard db.changes == 1 else { return nil }
+    let id = db.lastInsertRowID
+    recordsAdded += 1
+    for entry in r.metadata { try metadata(entry, record: id) }
+    for (index, beat) in r.beats.enumerated() {
+      insertBeat.bind(id, at: 1)
+      insertBeat.bind(Int64(index), at: 2)
+      insertBeat.bind(beat.timeMs, at: 3)
+      insertBeat.bind(beat.bpm, at: 4)
+      try insertBeat.run()
+    }
+    beatsAdded += r.beats.count
+    return id
+  }
+
+  private func metadata(
+    _ entry: MetadataEntry, record: Int64? = nil, correlation: Int64? = nil, workout: Int64? = nil
+  )
+    throws(StoreError)
+  {
+    let s = insertMetadata
+    s.bind(record, at: 1)
+    s.bind(correlation, at: 2)
+    s.bind(workout, at: 3)
+    s.bind(entry.key, at: 4)
+    s.bind(entry.value, at: 5)
+    try s.run()
+  }
+
+  private func write(_ c: HealthCorrelation) throws(StoreError) {
+    try db.execute(
+      """
+      INSERT OR IGNORE INTO health_correlations (import_id, type_id, source_id, source_version,
+        device_id, creation_ms, creation_offset_s, start_ms, start_offset_s, end_ms, end_offset_s)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      """,
+      [
+        importID, try typeID(c.type, kind: "correlation"), try sourceID(c.provenance.sourceName),
+        c.provenance.sourceVersion,
+        try c.provenance.device.map { (d) throws(StoreError) in try deviceID(d) },
+        c.creation?.millisecondsSinceEpoch, c.creation.map { Int64($0.utcOffsetSeconds) },
+        c.start.millisecondsSinceEpoch, Int64(c.start.utcOffsetSeconds),
+        c.end.millisecondsSinceEpoch,
+        Int64(c.end.utcOffsetSeconds),
+      ])
+    guard db.changes == 1 else { return }
+    let id = db.lastInsertRowID
+    for entry in c.metadata { try metadata(entry, correlation: id) }
+    for record in c.records {
+      // The same Record also stands at top level: stored once, linked to its Correlation.
+      if try write(record, correlation: id) == nil {
+        let s = linkCorrelation
+        s.bind(id, at: 1)
+        s.bind(try typeID(record.type), at: 2)
+        s.bind(try sourceID(record.provenance.sourceName), at: 3)
+        s.bind(record.start.millisecondsSinceEpoch, at: 4)
+        s.bind(record.end.millisecondsSinceEpoch, at: 5)
+        s.bind(record.valueText, at: 6)
+        s.bind(record.unit, at: 7)
+        try s.run()
+      }
+    }
+  }
+
+  private func write(_ w: HealthWorkout) throws(StoreError) {
+    try db.execute(
+      """
+      INSERT OR IGNORE INTO workouts (import_id, activity_type, source_id, source_version,
+        device_id, duration, duration_unit, total_distance, total_distance_unit,
+        total_energy_burned, total_energy_burned_unit, time_zone, creation_ms,
+        creation_offset_s, start_ms, start_offset_s, end_ms, end_offset_s)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      """,
+      [
+        importID, w.activityType, try sourceID(w.provenance.sourceName), w.provenance.sourceVersion,
+        try w.provenance.device.map { (d) throws(StoreError) in try deviceID(d) }, w.duration,
+        w.durationUnit,
+        w.totalDistance, w.totalDistanceUnit, w.totalEnergyBurned, w.totalEnergyBurnedUnit,
+        w.timeZone, w.creation?.millisecondsSinceEpoch,
+        w.creation.map { Int64($0.utcOffsetSeconds) },
+        w.start.millisecondsSinceEpoch, Int64(w.start.utcOffsetSeconds),
+        w.end.millisecondsSinceEpoch,
+        Int64(w.end.utcOffsetSeconds),
+      ])
+    guard db.changes == 1 else { return }
+    let id = db.lastInsertRowID
+    workoutsAdded += 1
+    for entry in w.metadata { try metadata(entry, workout: id) }
+    for s in w.statistics {
+      try db.execute(
+        """
+        INSERT OR REPLACE INTO workout_statistics (workout_id, type, start_ms, start_offset_s,
+          end_ms, end_offset_s, average, minimum, maximum, sum, unit)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """,
+        [
+          id, s.type, s.start?.millisecondsSinceEpoch, s.start.map { Int64($0.utcOffsetSeconds) },
+          s.end?.millisecondsSinceEpoch, s.end.map { Int64($0.utcOffsetSeconds) }, s.average,
+          s.minimum, s.maximum, s.sum, s.unit,
+        ])
+    }
+    for e in w.events {
+      try db.execute(
+        """
+        INSERT INTO workout_events (workout_id, type, date_ms, date_offset_s, duration, duration_unit)
+        VALUES (?, ?, ?, ?, ?, ?)
+        """,
+        [
+          id, e.type, e.date.millisecondsSinceEpoch, Int64(e.date.utcOffsetSeconds), e.duration,
+          e.durationUnit,
+        ])
+    }
+    for r in w.routes {
+      try db.execute(
+        """
+        INSERT INTO workout_routes (workout_id, source_name, start_ms, start_offset_s, end_ms,
+          end_offset_s, file_path, inline_locations)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+        """,
+        [
+          id, r.sourceName, r.start?.millisecondsSinceEpoch,
+          r.start.map { Int64($0.utcOffsetSeconds) },
+          r.end?.millisecondsSinceEpoch, r.end.map { Int64($0.utcOffsetSeconds) }, r.filePath,
+          r.inlineLocations,
+        ])
+    }
+  }
+
+  private func write(_ a: ActivitySummary) throws(StoreError) {
+    func number(_ key: String) -> Double? { a.values[key].flatMap(Double.init) }
+    let known: Set<String> = [
+      "activeEnergyBurned", "activeEnergyBurnedGoal", "activeEnergyBurnedUnit", "appleMoveTime",
+      "appleMoveTimeGoal", "appleExerciseTime", "appleExerciseTimeGoal", "appleStandHours",
+      "appleStandHoursGoal",
+    ]
+    let other = a.values.filter { !known.contains($0.key) }.sorted { $0.key < $1.key }
+      .map { "\($0.key)=\($0.value)" }.joined(separator: ";")
+    try db.execute(
+      """
+      INSERT OR IGNORE INTO activity_summaries (date, import_id, active_energy_burned,
+        active_energy_burned_goal, active_energy_burned_unit, apple_move_time, apple_move_time_goal,
+        apple_exercise_time, apple_exercise_time_goal, apple_stand_hours, apple_stand_hours_goal,
+        other)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      """,
+      [
+        a.date, importID, number("activeEnergyBurned"), number("activeEnergyBurnedGoal"),
+        a.values["activeEnergyBurnedUnit"], number("appleMoveTime") ?? number("appleMoveMinutes"),
+        number("appleMoveTimeGoal") ?? number("appleMoveMinutesGoal"), number("appleExerciseTime"),
+        number("appleExerciseTimeGoal"), number("appleStandHours"), number("appleStandHoursGoal"),
+        other.isEmpty ? nil : other,
+      ])
+  }
+
+  // MARK: - Lookups
+
+  /// The id of a type, `kind` derived from the identifier unless given. Exports group Records
+  /// by type, so the last lookup is checked first.
+  private func typeID(_ identifier: String, kind: String? = nil) throws(StoreError) -> Int64 {
+    if let last = lastType, last.identifier == identifier { return last.id }
+    if let id = typeIDs[identifier] {
+      lastType = (identifier, id)
+      return id
+    }
+    let kind =
+      kind
+      ?? (identifier.hasPrefix("HKQuantityTypeIdentifier")
+        ? "quantity" : identifier.hasPrefix("HKCategoryTypeIdentifier") ? "category" : "other")
+    try db.execute(
+      "INSERT OR IGNORE INTO health_types (identifier, kind) VALUES (?, ?)", [identifier, kind])
+    let id =
+      try db.row("SELECT id FROM health_types WHERE identifier = ?", [identifier])?.optionalInt64(0)
+      ?? 0
+    typeIDs[identifier] = id
+    lastType = (identifier, id)
+    return id
+  }
+
+  private func sourceID(_ name: String) throws(StoreError) -> Int64 {
+    if let last = lastSource, last.name == name { return last.id }
+    if let id = sourceIDs[name] {
+      lastSource = (name, id)
+      return id
+    }
+    let key = HealthProvenance.sourceKey(name)
+    try db.execute(
+      "INSERT OR IGNORE INTO health_sources (name, name_key) VALUES (?, ?)", [name, key])
+    let id =
+      try db.row("SELECT id FROM health_sources WHERE name_key = ?", [key])?.optionalInt64(0) ?? 0
+    sourceIDs[name] = id
+    lastSource = (name, id)
+    return id
+  }
+
+  private func deviceID(_ device: HealthDevice) throws(StoreError) -> Int64 {
+    if let last = lastDevice, last.device == device { return last.id }
+    if let id = deviceIDs[device] {
+      lastDevice = (device, id)
+      return id
+    }
+    let values: [any SQLiteBindable] = [
+      device.name, device.manufacturer, device.model, device.hardware, device.software,
+    ]
+    try db.execute(
+      "INSERT OR IGNORE INTO health_devices (name, manufacturer, model, hardware, software) VALUES (?, ?, ?, ?, ?)",
+      values)
+    let id =
+      try db.row(
+        "SELECT id FROM health_devices WHERE name = ? AND manufacturer = ? AND model = ? AND hardware = ? AND software = ?",
+        values)?.optionalInt64(0) ?? 0
+    deviceIDs[device] = id
+    lastDevice = (device, id)
+    return id
+  }
+}

@@ -1,0 +1,198 @@
+import Foundation
+import ResonanceIO
+import ResonanceModel
+import Testing
+
+@testable import ResonanceCLI
+@testable import ResonanceStore
+
+func healthFixturePath(_ name: String) -> String {
+  URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("Fixtures/health/\(name)").path
+}
+
+@Suite("ingest: Apple Health exports")
+struct IngestHealthTests {
+  func summary(_ db: String) throws -> StoreSummary { try Store(path: db).summary() }
+
+  @Test("the quirks fixture: per-type counts after de-duplication, beats, workouts, warnings")
+  func quirks() throws {
+    let folder = try TemporaryFolder()
+    let db = folder.file("s.sqlite")
+    let result = runResonance(["ingest", healthFixturePath("quirks.xml"), "--db", db])
+    #expect(result.status == .ok, "\(result.err)")
+    #expect(result.err.contains("quirks.xml:"))
+    #expect(result.err.contains("not imported: ClinicalRecord (1)"))
+    let health = try summary(db).health
+    #expect(
+      health.records == [
+        "HKQuantityTypeIdentifierHeartRate": 2,
+        "HKQuantityTypeIdentifierHeartRateVariabilitySDNN": 2,
+        "HKQuantityTypeIdentifierStepCount": 2, "HKQuantityTypeIdentifierActiveEnergyBurned": 1,
+        "HKQuantityTypeIdentifierDistanceWalkingRunning": 1, "HKQuantityTypeIdentifierBodyMass": 1,
+        "HKCategoryTypeIdentifierSleepAnalysis": 5, "HKCategoryTypeIdentifierMindfulSession": 2,
+        "HKQuantityTypeIdentifierBloodPressureSystolic": 1,
+        "HKQuantityTypeIdentifierBloodPressureDiastolic": 1,
+        "HKQuantityTypeIdentifierFutureThing": 1,
+      ])
+    #expect(health.heartbeats == 5 && health.workouts == 1)
+    #expect(health.first?.iso8601UTC == "2021-03-01T16:00:00Z")
+    let imports = try summary(db).imports
+    #expect(imports.count == 1 && imports[0].records == 19 && imports[0].warnings == 2)
+    let store = try Store(path: db)
+    #expect(
+      try store.connection.row(
+        "SELECT COUNT(*) FROM health_sources WHERE name_key LIKE 'Jane''s iPhone'")?.int(0) == 1)
+    #expect(
+      try store.connection.row(
+        "SELECT COUNT(*) FROM health_records WHERE correlation_id IS NOT NULL")?.int(0) == 2)
+    #expect(try store.connection.row("SELECT birth_year FROM person")?.int(0) == 1988)
+    #expect(
+      try store.connection.row("SELECT time_zone FROM workouts")?.string(0) == "America/Los_Angeles"
+    )
+    #expect(
+      try store.connection.row("SELECT file_path FROM workout_routes")?.string(0)
+        == "/workout-routes/route_2024-01-15_6.00pm.gpx")
+    #expect(try store.connection.row("SELECT COUNT(*) FROM health_devices")?.int(0) == 1)
+  }
+
+  @Test("identifiers never reach the store file")
+  func privacy() throws {
+    let folder = try TemporaryFolder()
+    let db = folder.file("p.sqlite")
+    _ = runResonance(["ingest", healthFixturePath("quirks.xml"), "--db", db, "-q"])
+    _ = try Store(path: db)  // closes and checkpoints the WAL into the file
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: db))
+    for secret in [
+      "12345", "userid", "0x2829f1e50", "0x2810aa3c0", "1988-07-03", "HKBloodTypeAPositive",
+    ] {
+      #expect(bytes.range(of: Data(secret.utf8)) == nil, "the store holds '\(secret)'")
+    }
+  }
+
+  @Test("re-importing the same file changes nothing and says so")
+  func reimport() throws {
+    let folder = try TemporaryFolder()
+    let db = folder.file("r.sqlite")
+    _ = runResonance(["ingest", healthFixturePath("quirks.xml"), "--db", db, "-q"])
+    let before = try summary(db)
+    let copy = folder.file("copy-of-export.xml")
+    try FileManager.default.copyItem(atPath: healthFixturePath("quirks.xml"), toPath: copy)
+    let again = runResonance(["ingest", copy, "--db", db])
+    #expect(again.status == .ok)
+    #expect(again.err.contains("already imported"))
+    #expect(try summary(db) == before)
+  }
+
+  @Test("a newer export that overlaps an older one adds only what is new")
+  func overlap() throws {
+    let folder = try TemporaryFolder()
+    let db = folder.file("o.sqlite")
+    let text = try String(contentsOfFile: healthFixturePath("quirks.xml"), encoding: .utf8)
+    let newRecord = """
+       <Record type="HKQuantityTypeIdentifierHeartRate" sourceName="Jane’s Apple Watch" unit="count/min" startDate="2024-01-19 08:30:00 -0800" endDate="2024-01-19 08:30:00 -0800" value="66"/>
+      </HealthData>
+      """
+    let newer = folder.file("newer.xml")
+    try text.replacingOccurrences(of: "</HealthData>", with: newRecord).write(
+      toFile: newer, atomically: true, encoding: .utf8)
+    _ = runResonance(["ingest", healthFixturePath("quirks.xml"), "--db", db, "-q"])
+    let result = runResonance(["ingest", newer, "--db", db])
+    #expect(result.status == .ok)
+    let imports = try summary(db).imports
+    #expect(imports.count == 2 && imports[1].records == 1)
+    #expect(try summary(db).health.records["HKQuantityTypeIdentifierHeartRate"] == 3)
+    #expect(try summary(db).health.heartbeats == 5)
+  }
+
+  @Test(
+    "truncated at several offsets: exit 65 with file:line:col, the store byte for byte as before")
+  func truncation() throws {
+    let folder = try TemporaryFolder()
+    let db = folder.file("t.sqlite")
+    _ = runResonance(["ingest", healthFixturePath("ios16-broken-dtd.xml"), "--db", db, "-q"])
+    _ = try Store(path: db)
+    let before = try Data(contentsOf: URL(fileURLWithPath: db))
+    let whole = try Data(contentsOf: URL(fileURLWithPath: healthFixturePath("quirks.xml")))
+    for offset in [200, 900, 2_000, 4_100, 7_000, whole.count - 30] {
+      let cut = folder.file("cut-\(offset).xml")
+      try whole.prefix(offset).write(to: URL(fileURLWithPath: cut))
+      let result = runResonance(["ingest", cut, "--db", db])
+      #expect(result.status == .dataError, "offset \(offset): \(result.err)")
+      #expect(result.err.contains("error: \(cut):"), "offset \(offset): \(result.err)")
+      _ = try Store(path: db)
+      #expect(
+        try Data(contentsOf: URL(fileURLWithPath: db)) == before,
+        "offset \(offset) changed the store")
+    }
+  }
+
+  @Test("--keep-partial keeps what parsed and marks the ledger row partial")
+  func keepPartial() throws {
+    let folder = try TemporaryFolder()
+    let db = folder.file("k.sqlite")
+    let whole = try Data(contentsOf: URL(fileURLWithPath: healthFixturePath("quirks.xml")))
+    let cut = folder.file("cut.xml")
+    try whole.prefix(whole.count / 2).write(to: URL(fileURLWithPath: cut))
+    let result = runResonance(["ingest", cut, "--db", db, "--keep-partial"])
+    #expect(result.status == .dataError)
+    let imports = try summary(db).imports
+    #expect(imports.count == 1 && imports[0].status == .partial && imports[0].records > 0)
+  }
+
+  @Test("a zip and its unpacked XML give the same store")
+  func zipEqualsXML() throws {
+    let folder = try TemporaryFolder()
+    let zip = folder.file("export.zip")
+    let writer = try ZipWriter(path: zip, modificationTime: 0)
+    try writer.add(
+      name: "apple_health_export/export.xml", contentsOfFile: healthFixturePath("quirks.xml"))
+    try writer.add(
+      name: "apple_health_export/export_cda.xml", bytes: Array("<ClinicalDocument/>".utf8))
+    try writer.add(
+      name: "apple_health_export/electrocardiograms/ecg_2024-01-15.csv", bytes: Array("x".utf8))
+    try writer.close()
+    let fromZip = folder.file("zip.sqlite")
+    let fromXML = folder.file("xml.sqlite")
+    let zipped = runResonance(["ingest", zip, "--db", fromZip])
+    #expect(zipped.status == .ok, "\(zipped.err)")
+    #expect(zipped.err.contains("electrocardiogram files (1)"))
+    _ = runResonance(["ingest", healthFixturePath("quirks.xml"), "--db", fromXML, "-q"])
+    let a = try summary(fromZip)
+    let b = try summary(fromXML)
+    #expect(a.health == b.health)
+    #expect(a.imports.map(\.sha256) == b.imports.map(\.sha256))
+    #expect(a.imports.first?.file == "\(zip)!apple_health_export/export.xml")
+    let dump =
+      "SELECT type_id, source_id, value_text, unit, start_ms, end_ms, value_normalized FROM health_records ORDER BY id"
+    #expect(
+      try Store(path: fromZip).connection.rows(dump) == Store(path: fromXML).connection.rows(dump))
+  }
+
+  @Test("iOS 16's broken DTD and stray 0x0B are tolerated with warnings")
+  func brokenExport() throws {
+    let folder = try TemporaryFolder()
+    let db = folder.file("b.sqlite")
+    let result = runResonance(["ingest", healthFixturePath("ios16-broken-dtd.xml"), "--db", db])
+    #expect(result.status == .ok, "\(result.err)")
+    #expect(result.err.contains("warning: ") && result.err.contains("DTD is malformed"))
+    #expect(result.err.contains("vertical-tab"))
+    #expect(try summary(db).imports.first?.warnings == 2)
+  }
+
+  @Test("several files: a bad one does not stop the rest; the exit code is the highest")
+  func severalFiles() throws {
+    let folder = try TemporaryFolder()
+    let db = folder.file("m.sqlite")
+    let notes = folder.file("notes.txt")
+    try "just some notes\n".write(toFile: notes, atomically: true, encoding: .utf8)
+    let result = runResonance(
+      [
+        "ingest", folder.file("missing.xml"), notes, healthFixturePath("quirks.xml"), "--db", db,
+        "-q",
+      ])
+    #expect(result.status == .noInput)
+    #expect(result.err.contains("expected an Apple Health export"))
+    #expect(try summary(db).imports.count == 1)
+  }
+}

@@ -1,0 +1,226 @@
+import Foundation
+import ResonanceIO
+import ResonanceModel
+import Testing
+
+@testable import ResonanceIngest
+
+/// Reads a fixture from `Tests/Fixtures/health/`.
+func healthFixture(_ name: String) -> String {
+  URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("Fixtures/health/\(name)").path
+}
+
+/// What the reader produced from a whole file.
+struct HealthRead: Sendable {
+  var items: [HealthItem]
+  var counts: HealthReadCounts
+  var diagnostics: [Diagnostic]
+  var warningCount: Int
+  var report: XMLPushParser.RepairReport
+}
+
+/// Parses a whole export with the Health reader and returns what it produced.
+func readHealth(_ path: String) throws -> HealthRead {
+  var items: [HealthItem] = []
+  let reader = AppleHealthReader(file: (path as NSString).lastPathComponent, batchSize: 3) {
+    items += $0
+  }
+  let parser = XMLPushParser(
+    handler: reader, repairs: .init(stripsInternalSubset: true, replacesVerticalTabs: true))
+  try InputFile(path: path).forEachChunk(chunkSize: 333) { try parser.feed($0) }
+  try parser.finish()
+  reader.flush()
+  return HealthRead(
+    items: items, counts: reader.counts, diagnostics: reader.diagnostics,
+    warningCount: reader.warningCount, report: parser.report)
+}
+
+@Suite("Apple Health reader")
+struct AppleHealthReaderTests {
+  static let quirks = Result { try readHealth(healthFixture("quirks.xml")) }
+
+  var records: [HealthRecord] {
+    get throws {
+      try Self.quirks.get().items.compactMap { if case .record(let r) = $0 { r } else { nil } }
+    }
+  }
+
+  @Test("reads every good Record, skips the bad ones with their line, and counts beats")
+  func counts() throws {
+    let reader = try Self.quirks.get()
+    #expect(reader.counts.records == 20)
+    #expect(reader.counts.beats == 5)
+    #expect(reader.counts.workouts == 1)
+    #expect(reader.counts.correlations == 1)
+    #expect(reader.counts.activitySummaries == 1)
+    #expect(reader.warningCount == 2)
+    let lines = reader.diagnostics.compactMap(\.location?.line)
+    #expect(lines.count == 2)
+    #expect(reader.diagnostics[0].message.contains("missing startDate"))
+    #expect(
+      reader.diagnostics[1].message.contains(
+        "expected a date like 2024-01-15 08:30:00 -0800, found startDate '2024-01-15 8:40'"))
+    #expect(reader.counts.notImported == ["ClinicalRecord": 1])
+  }
+
+  @Test("a quantity record keeps value, unit, offsets, device fields but never the address")
+  func quantity() throws {
+    let hr = try #require(try records.first { $0.type == "HKQuantityTypeIdentifierHeartRate" })
+    #expect(hr.value == 72 && hr.valueText == "72" && hr.unit == "count/min")
+    #expect(hr.start.iso8601UTC == "2024-01-15T16:30:00Z" && hr.start.utcOffsetSeconds == -28_800)
+    #expect(hr.creation?.iso8601UTC == "2024-01-15T16:31:02Z")
+    #expect(
+      hr.provenance.device
+        == HealthDevice(
+          name: "Apple Watch", manufacturer: "Apple Inc.", model: "Watch", hardware: "Watch6,2",
+          software: "10.2"))
+    #expect(hr.metadata == [MetadataEntry(key: "HKMetadataKeyHeartRateMotionContext", value: "1")])
+  }
+
+  @Test("units are normalised for analysis with the original kept")
+  func units() throws {
+    let all = try records
+    let energy = try #require(all.first { $0.type.hasSuffix("ActiveEnergyBurned") })
+    #expect(
+      energy.unit == "Cal" && energy.normalizedUnit == "kcal" && energy.normalizedValue == 4.5)
+    let distance = try #require(all.first { $0.type.hasSuffix("DistanceWalkingRunning") })
+    #expect(
+      distance.normalizedUnit == "km" && abs((distance.normalizedValue ?? 0) - 0.402_336) < 1e-9)
+    let mass = try #require(all.first { $0.type.hasSuffix("BodyMass") })
+    #expect(mass.normalizedUnit == "kg" && abs((mass.normalizedValue ?? 0) - 68.038_855_5) < 1e-6)
+  }
+
+  @Test("beat times become absolute: the record's date, three locale formats, midnight rollover")
+  func beats() throws {
+    let hrv = try records.filter { $0.type.hasSuffix("HeartRateVariabilitySDNN") }
+    #expect(hrv.count == 2)
+    let first = hrv[0].beats.map { Timestamp.iso8601UTC(millisecondsSinceEpoch: $0.timeMs) }
+    #expect(
+      first == ["2024-01-16T07:59:31.250Z", "2024-01-16T07:59:59.900Z", "2024-01-16T08:00:00.880Z"])
+    #expect(hrv[0].beats.map(\.bpm) == [61, 62, 60])
+    let second = hrv[1].beats.map { Timestamp.iso8601UTC(millisecondsSinceEpoch: $0.timeMs) }
+    #expect(second == ["2024-01-16T19:14:07.680Z", "2024-01-16T19:14:08.710Z"])
+  }
+
+  @Test("identifying metadata is dropped; the rest, unknown keys included, is kept")
+  func privacy() throws {
+    let reader = try Self.quirks.get()
+    #expect(reader.counts.metadataDropped == 2)
+    let mass = try #require(try records.first { $0.type.hasSuffix("BodyMass") })
+    #expect(
+      mass.metadata == [MetadataEntry(key: "Modified Date", value: "2024-01-15 15:56:05 +0000")])
+    let future = try #require(
+      try records.first { $0.type == "HKQuantityTypeIdentifierFutureThing" })
+    #expect(future.metadata == [MetadataEntry(key: "SomeNewKey", value: "kept")])
+  }
+
+  @Test("sleep in both eras, mindful sessions with and without a value")
+  func categories() throws {
+    let all = try records
+    let sleep = all.filter { $0.type == "HKCategoryTypeIdentifierSleepAnalysis" }.map(\.valueText)
+    #expect(
+      sleep.contains("HKCategoryValueSleepAnalysisAsleep")
+        && sleep.contains("HKCategoryValueSleepAnalysisAsleepREM"))
+    let mindful = all.filter { $0.type == "HKCategoryTypeIdentifierMindfulSession" }
+    #expect(mindful.map(\.valueText) == ["", "HKCategoryValueNotApplicable"])
+    #expect(mindful.allSatisfy { $0.value == nil })
+  }
+
+  @Test("a Correlation carries its Records, which are not counted a second time")
+  func correlation() throws {
+    let items = try Self.quirks.get().items
+    let correlation = try #require(
+      items.compactMap { if case .correlation(let c) = $0 { c } else { nil } }.first)
+    #expect(correlation.records.count == 2)
+    #expect(correlation.metadata == [MetadataEntry(key: "HKWasUserEntered", value: "0")])
+  }
+
+  @Test("a workout keeps events, statistics, its route's summary and HKTimeZone")
+  func workout() throws {
+    let items = try Self.quirks.get().items
+    let workout = try #require(
+      items.compactMap { if case .workout(let w) = $0 { w } else { nil } }.first)
+    #expect(workout.activityType == "HKWorkoutActivityTypeRunning" && workout.duration == 30.5)
+    #expect(
+      workout.events.map(\.type) == [
+        "HKWorkoutEventTypePause", "HKWorkoutEventTypeResume", "HKWorkoutEventTypeSegment",
+      ])
+    #expect(workout.statistics.first { $0.type.hasSuffix("HeartRate") }?.maximum == 171)
+    #expect(
+      workout.routes == [
+        .init(
+          sourceName: "Jane’s Apple Watch", start: workout.start, end: workout.end,
+          filePath: "/workout-routes/route_2024-01-15_6.00pm.gpx")
+      ])
+    #expect(workout.timeZone == "America/Los_Angeles")
+  }
+
+  @Test("from Me only the year of birth")
+  func me() throws {
+    let items = try Self.quirks.get().items
+    let years = items.compactMap { if case .birthYear(let y) = $0 { y } else { nil } }
+    #expect(years == [1988])
+  }
+
+  @Test("iOS 16's broken DTD and a stray vertical tab are repaired and reported")
+  func brokenExport() throws {
+    let read = try readHealth(healthFixture("ios16-broken-dtd.xml"))
+    let (items, reader, report) = (read.items, read, read.report)
+    #expect(report.internalSubsetWasMalformed)
+    #expect(report.verticalTabs == 1)
+    #expect(reader.counts.records == 3)
+    let steps = items.compactMap {
+      if case .record(let r) = $0, r.type.hasSuffix("StepCount") { r } else { nil }
+    }
+    #expect(steps.first?.provenance.sourceName == "Phone  Two")
+    let hrv = items.compactMap { if case .record(let r) = $0, !r.beats.isEmpty { r } else { nil } }
+    #expect(
+      hrv.first?.beats.map { Timestamp.iso8601UTC(millisecondsSinceEpoch: $0.timeMs) } == [
+        "2022-09-30T07:34:05.100Z", "2022-09-30T07:34:06.040Z",
+      ])
+    #expect(!items.contains { if case .birthYear = $0 { true } else { false } })
+  }
+}
+
+@Suite("Health details")
+struct HealthDetailTests {
+  @Test("device strings: commas inside values, identifiers ignored")
+  func device() {
+    let d = DeviceDescription.parse(
+      "<<HKDevice: 0x283c95f90>, name:Apple Watch, manufacturer:Apple Inc., model:Watch, hardware:Watch2,4, software:4.3.1, localIdentifier:ABC-123>"
+    )
+    #expect(
+      d
+        == HealthDevice(
+          name: "Apple Watch", manufacturer: "Apple Inc.", model: "Watch", hardware: "Watch2,4",
+          software: "4.3.1"))
+  }
+
+  @Test("Jane's and Jane’s are one source; a no-break space is a space")
+  func sourceKey() {
+    #expect(
+      HealthProvenance.sourceKey("Jane’s iPhone") == HealthProvenance.sourceKey("Jane's iPhone"))
+    #expect(HealthProvenance.sourceKey("Apple\u{00A0}Watch") == "Apple Watch")
+  }
+
+  @Test("the export XML is the largest non-CDA .xml, whatever its localised name")
+  func locator() {
+    let chosen = HealthExportLocator.choose([
+      ("apple_health_export/export_cda.xml", 900), ("apple_health_export/导出.xml", 500),
+      ("apple_health_export/workout-routes/route.gpx", 9000),
+    ])
+    #expect(chosen == "apple_health_export/导出.xml")
+    #expect(
+      HealthExportLocator.unimportedParts([
+        "a/electrocardiograms/ecg_1.csv", "a/clinical-records/x.json",
+      ]) == ["electrocardiogram files": 1, "clinical records": 1])
+  }
+
+  @Test("privacy rules: identifier keys and values are dropped")
+  func privacy() {
+    #expect(PrivacyFilter.dropsMetadata(key: "Withings User Identifier", value: "1"))
+    #expect(PrivacyFilter.dropsMetadata(key: "Link", value: "app://x?userid=9"))
+    #expect(!PrivacyFilter.dropsMetadata(key: "HKTimeZone", value: "Europe/Paris"))
+  }
+}
