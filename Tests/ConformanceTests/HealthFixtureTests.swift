@@ -47,17 +47,17 @@ struct HealthFixtureTests {
     #expect(summary.health.records == Self.expected)
     #expect(summary.health.workouts == 1)
     #expect(summary.health.first?.iso8601UTC == "2016-04-18T15:25:32Z")
-    let db_ = store.connection
-    #expect(try db_.row("SELECT inline_locations FROM workout_routes")?.int(0) == 2)
+    let connection = store.connection
+    #expect(try connection.row("SELECT inline_locations FROM workout_routes")?.int(0) == 2)
     #expect(
-      try db_.row("SELECT total_distance_unit, time_zone FROM workouts")?.values == [
+      try connection.row("SELECT total_distance_unit, time_zone FROM workouts")?.values == [
         .text("mi"), .text("America/Los_Angeles"),
       ])
-    #expect(try db_.row("SELECT COUNT(*) FROM activity_summaries")?.int(0) == 2)
-    #expect(try db_.row("SELECT birth_year FROM person")?.int(0) == 1990)
-    #expect(try db_.row("SELECT hardware FROM health_devices")?.string(0) == "Watch2,4")
+    #expect(try connection.row("SELECT COUNT(*) FROM activity_summaries")?.int(0) == 2)
+    #expect(try connection.row("SELECT birth_year FROM person")?.int(0) == 1990)
+    #expect(try connection.row("SELECT hardware FROM health_devices")?.string(0) == "Watch2,4")
     #expect(
-      try db_.row("SELECT COUNT(*) FROM health_sources WHERE name_key = 'Apple Watch'")?.int(0) == 1
+      try connection.row("SELECT COUNT(*) FROM health_sources WHERE name_key = 'Apple Watch'")?.int(0) == 1
     )
   }
 
