@@ -57,7 +57,8 @@ struct HealthFixtureTests {
     #expect(try connection.row("SELECT birth_year FROM person")?.int(0) == 1990)
     #expect(try connection.row("SELECT hardware FROM health_devices")?.string(0) == "Watch2,4")
     #expect(
-      try connection.row("SELECT COUNT(*) FROM health_sources WHERE name_key = 'Apple Watch'")?.int(0) == 1
+      try connection.row("SELECT COUNT(*) FROM health_sources WHERE name_key = 'Apple Watch'")?.int(
+        0) == 1
     )
   }
 
