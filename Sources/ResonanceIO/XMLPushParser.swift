@@ -343,9 +343,10 @@ package final class XMLPushParser {
   }
 }
 
-/// Holds the handler for the C callbacks, and the first error they saw.
+/// Holds the handler for the C callbacks, and the first error they saw. The parser owns the
+/// box and the box the handler; the handler does not refer back, so there is no cycle.
 private final class HandlerBox {
-  weak var handler: (any XMLEventHandler)?
+  let handler: (any XMLEventHandler)?
   var error: XMLParseError?
 
   init(_ handler: any XMLEventHandler) { self.handler = handler }

@@ -21,7 +21,6 @@ package final class HealthWriter {
   private var lastDevice: (device: HealthDevice, id: Int64)?
 
   private let insertRecord: Statement
-  private let insertMetadata: Statement
   private let insertBeat: Statement
   private let linkCorrelation: Statement
 
@@ -32,13 +31,9 @@ package final class HealthWriter {
       """
       INSERT OR IGNORE INTO health_records (import_id, type_id, source_id, source_version,
         device_id, unit, value_text, value, value_normalized, unit_normalized, creation_ms,
-        creation_offset_s, start_ms, start_offset_s, end_ms, end_offset_s, correlation_id)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-      """)
-    insertMetadata = try db.prepare(
-      """
-      INSERT INTO health_metadata (record_id, correlation_id, workout_id, key, value)
-      VALUES (?, ?, ?, ?, ?)
+        creation_offset_s, start_ms, start_offset_s, end_ms, end_offset_s, correlation_id,
+        metadata)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       """)
     insertBeat = try db.prepare(
       "INSERT INTO health_beats (record_id, beat_index, time_ms, bpm) VALUES (?, ?, ?, ?)")
@@ -86,11 +81,11 @@ package final class HealthWriter {
     s.bind(r.end.millisecondsSinceEpoch, at: 15)
     s.bind(Int64(r.end.utcOffsetSeconds), at: 16)
     s.bind(correlation, at: 17)
+    s.bind(MetadataJSON.encode(r.metadata), at: 18)
     try s.run()
     guard db.changes == 1 else { return nil }
     let id = db.lastInsertRowID
     recordsAdded += 1
-    for entry in r.metadata { try metadata(entry, record: id) }
     for (index, beat) in r.beats.enumerated() {
       insertBeat.bind(id, at: 1)
       insertBeat.bind(Int64(index), at: 2)
@@ -102,26 +97,13 @@ package final class HealthWriter {
     return id
   }
 
-  private func metadata(
-    _ entry: MetadataEntry, record: Int64? = nil, correlation: Int64? = nil, workout: Int64? = nil
-  )
-    throws(StoreError)
-  {
-    let s = insertMetadata
-    s.bind(record, at: 1)
-    s.bind(correlation, at: 2)
-    s.bind(workout, at: 3)
-    s.bind(entry.key, at: 4)
-    s.bind(entry.value, at: 5)
-    try s.run()
-  }
-
   private func write(_ c: HealthCorrelation) throws(StoreError) {
     try db.execute(
       """
       INSERT OR IGNORE INTO health_correlations (import_id, type_id, source_id, source_version,
-        device_id, creation_ms, creation_offset_s, start_ms, start_offset_s, end_ms, end_offset_s)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        device_id, creation_ms, creation_offset_s, start_ms, start_offset_s, end_ms, end_offset_s,
+        metadata)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       """,
       [
         importID, try typeID(c.type, kind: "correlation"), try sourceID(c.provenance.sourceName),
@@ -130,11 +112,10 @@ package final class HealthWriter {
         c.creation?.millisecondsSinceEpoch, c.creation.map { Int64($0.utcOffsetSeconds) },
         c.start.millisecondsSinceEpoch, Int64(c.start.utcOffsetSeconds),
         c.end.millisecondsSinceEpoch,
-        Int64(c.end.utcOffsetSeconds),
+        Int64(c.end.utcOffsetSeconds), MetadataJSON.encode(c.metadata),
       ])
     guard db.changes == 1 else { return }
     let id = db.lastInsertRowID
-    for entry in c.metadata { try metadata(entry, correlation: id) }
     for record in c.records {
       // The same Record also stands at top level: stored once, linked to its Correlation.
       if try write(record, correlation: id) == nil {
@@ -157,8 +138,8 @@ package final class HealthWriter {
       INSERT OR IGNORE INTO workouts (import_id, activity_type, source_id, source_version,
         device_id, duration, duration_unit, total_distance, total_distance_unit,
         total_energy_burned, total_energy_burned_unit, time_zone, creation_ms,
-        creation_offset_s, start_ms, start_offset_s, end_ms, end_offset_s)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        creation_offset_s, start_ms, start_offset_s, end_ms, end_offset_s, metadata)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       """,
       [
         importID, w.activityType, try sourceID(w.provenance.sourceName), w.provenance.sourceVersion,
@@ -169,12 +150,11 @@ package final class HealthWriter {
         w.creation.map { Int64($0.utcOffsetSeconds) },
         w.start.millisecondsSinceEpoch, Int64(w.start.utcOffsetSeconds),
         w.end.millisecondsSinceEpoch,
-        Int64(w.end.utcOffsetSeconds),
+        Int64(w.end.utcOffsetSeconds), MetadataJSON.encode(w.metadata),
       ])
     guard db.changes == 1 else { return }
     let id = db.lastInsertRowID
     workoutsAdded += 1
-    for entry in w.metadata { try metadata(entry, workout: id) }
     for s in w.statistics {
       try db.execute(
         """

@@ -17,7 +17,7 @@ struct MigrationTests {
         .map { $0.string(0) })
     for table in [
       "imports", "health_records", "health_beats", "workouts", "workout_statistics",
-      "workout_events", "health_metadata", "songs", "playlists", "playback_events",
+      "workout_events", "workout_routes", "songs", "playlists", "playback_events",
       "historical_sessions", "song_effects", "biometric_samples", "macos_contexts",
       "trace_recordings",
     ] {

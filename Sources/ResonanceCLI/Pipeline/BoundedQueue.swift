@@ -6,7 +6,8 @@ import Foundation
 final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
   // Checked by hand: every access to `items` and `isClosed` holds `condition`'s lock.
   private let condition = NSCondition()
-  private var items: [Element] = []
+  // Taken slots are set to nil at once, so a popped element is not kept alive by the queue.
+  private var items: [Element?] = []
   private var head = 0
   private var isClosed = false
   private let capacity: Int
@@ -35,8 +36,9 @@ final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
     while head == items.count && !isClosed { condition.wait() }
     guard head < items.count else { return nil }
     let element = items[head]
+    items[head] = nil
     head += 1
-    if head > 64 && head * 2 > items.count {
+    if head > 16 && head * 2 > items.count {
       items.removeFirst(head)
       head = 0
     }

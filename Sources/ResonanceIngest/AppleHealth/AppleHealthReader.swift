@@ -171,13 +171,14 @@ package final class AppleHealthReader: XMLEventHandler {
       let key = attributes.name(at: i)
       let v = attributes.value(at: i)
       switch key.bytes.count {
-      case 4 where key.equals("type"): type = string(v)
-      case 4 where key.equals("unit"): unit = string(v)
+      case 4 where key.equals("type"): type = strings.string(v.bytes, slot: .type)
+      case 4 where key.equals("unit"): unit = strings.string(v.bytes, slot: .unit)
       case 5 where key.equals("value"):
         valueText = v.string
         value = number(v)
-      case 10 where key.equals("sourceName"): sourceName = string(v)
-      case 13 where key.equals("sourceVersion"): sourceVersion = string(v)
+      case 10 where key.equals("sourceName"): sourceName = strings.string(v.bytes, slot: .source)
+      case 13 where key.equals("sourceVersion"):
+        sourceVersion = strings.string(v.bytes, slot: .version)
       case 6 where key.equals("device"): device = self.device(v)
       case 12 where key.equals("creationDate"):
         creation = FixedDateParser.healthDate(v.bytes)
@@ -217,8 +218,10 @@ package final class AppleHealthReader: XMLEventHandler {
   }
 
   private func metadataEntry(_ attributes: XMLAttributes) {
-    guard let key = attributes.value("key").map(string) else { return }
-    let value = attributes.value("value").map(string) ?? ""
+    guard let key = attributes.value("key").map({ strings.string($0.bytes, slot: .key) }) else {
+      return
+    }
+    let value = attributes.value("value").map { strings.string($0.bytes, slot: .value) } ?? ""
     let isIdentifying: Bool
     if let known = identifyingKeys[key] {
       isIdentifying = known
@@ -374,7 +377,7 @@ package final class AppleHealthReader: XMLEventHandler {
     {
       rest = UnsafeBufferPointer(rebasing: rest[(close + 1)...])
     }
-    let key = strings.string(rest)
+    let key = strings.string(rest, slot: .device)
     if let known = devices[key] { return known }
     let parsed = DeviceDescription.parse(Substring(text.string))
     devices[key] = parsed
@@ -402,8 +405,27 @@ package final class AppleHealthReader: XMLEventHandler {
 /// times), so the reader allocates each only once.
 struct Interner {
   private var table: [Int: [String]] = [:]
+  private var count = 0
+  /// Past this many distinct strings new ones are made but not kept, so a file of unique
+  /// values cannot grow the table without bound.
+  private let limit = 50_000
+  private var recent = [String](repeating: "", count: Slot.allCases.count)
 
-  mutating func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+  /// Which attribute a string is for: each remembers its last value, because exports group
+  /// records by type and the same source, unit and key come again and again.
+  enum Slot: Int, CaseIterable {
+    case type, source, version, unit, key, value, device, other
+  }
+
+  mutating func string(_ bytes: UnsafeBufferPointer<UInt8>, slot: Slot = .other) -> String {
+    let last = recent[slot.rawValue]
+    if Interner.equal(last, bytes) { return last }
+    let found = lookup(bytes)
+    recent[slot.rawValue] = found
+    return found
+  }
+
+  private mutating func lookup(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
     var hash = 14_695_981_039_346_656_037 as UInt64
     for byte in bytes { hash = (hash ^ UInt64(byte)) &* 1_099_511_628_211 }
     let key = Int(truncatingIfNeeded: hash)
@@ -411,7 +433,10 @@ struct Interner {
       for candidate in bucket where Interner.equal(candidate, bytes) { return candidate }
     }
     let string = String(decoding: bytes, as: UTF8.self)
-    table[key, default: []].append(string)
+    if count < limit {
+      table[key, default: []].append(string)
+      count += 1
+    }
     return string
   }
 

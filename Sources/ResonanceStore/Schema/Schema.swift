@@ -1,5 +1,8 @@
 /// The store's schema: every migration, in order. `docs/schema.md` documents each table.
 ///
+/// Metadata is a JSON object per row (`{"HKTimeZone":"Europe/Paris"}`; a key that repeats holds
+/// an array of its values), so a heart-rate sample with its motion context is one row, not two.
+///
 /// Conventions: instants are `*_ms` (UTC milliseconds since the epoch) with `*_offset_s` (the
 /// source's UTC offset in seconds) beside them; text columns used in uniqueness keys are
 /// `NOT NULL DEFAULT ''` because SQLite treats NULLs as distinct in unique indexes.
@@ -68,6 +71,7 @@ package enum Schema {
         start_offset_s INTEGER NOT NULL,
         end_ms INTEGER NOT NULL,
         end_offset_s INTEGER NOT NULL,
+        metadata TEXT,
         UNIQUE (type_id, source_id, start_ms, end_ms)
       );
       CREATE TABLE health_records (
@@ -88,7 +92,8 @@ package enum Schema {
         start_offset_s INTEGER NOT NULL,
         end_ms INTEGER NOT NULL,
         end_offset_s INTEGER NOT NULL,
-        correlation_id INTEGER REFERENCES health_correlations (id)
+        correlation_id INTEGER REFERENCES health_correlations (id),
+        metadata TEXT
       );
       CREATE UNIQUE INDEX health_records_identity
         ON health_records (type_id, source_id, start_ms, end_ms, value_text, unit);
@@ -119,6 +124,7 @@ package enum Schema {
         start_offset_s INTEGER NOT NULL,
         end_ms INTEGER NOT NULL,
         end_offset_s INTEGER NOT NULL,
+        metadata TEXT,
         UNIQUE (activity_type, source_id, start_ms, end_ms)
       );
       CREATE TABLE workout_statistics (
@@ -145,21 +151,6 @@ package enum Schema {
         duration_unit TEXT
       );
       CREATE INDEX workout_events_workout ON workout_events (workout_id);
-      CREATE TABLE health_metadata (
-        id INTEGER PRIMARY KEY,
-        record_id INTEGER REFERENCES health_records (id),
-        correlation_id INTEGER REFERENCES health_correlations (id),
-        workout_id INTEGER REFERENCES workouts (id),
-        key TEXT NOT NULL,
-        value TEXT NOT NULL,
-        CHECK ((record_id IS NOT NULL) + (correlation_id IS NOT NULL)
-               + (workout_id IS NOT NULL) = 1)
-      );
-      CREATE INDEX health_metadata_record ON health_metadata (record_id) WHERE record_id IS NOT NULL;
-      CREATE INDEX health_metadata_correlation ON health_metadata (correlation_id)
-        WHERE correlation_id IS NOT NULL;
-      CREATE INDEX health_metadata_workout ON health_metadata (workout_id)
-        WHERE workout_id IS NOT NULL;
       CREATE TABLE workout_routes (
         id INTEGER PRIMARY KEY,
         workout_id INTEGER NOT NULL REFERENCES workouts (id),
