@@ -13,7 +13,7 @@ TEST_PACKAGES := libxml2-utils python3
 FIXTURES ?= $(abspath ../shared/fixtures)
 RELEASE_BIN := .build/release/resonance
 
-.PHONY: help deps test-deps build test conformance demo sample sample-check lint clean
+.PHONY: help deps test-deps build test conformance demo sample sample-check lint bench bench-ingest bench-synth clean
 
 help:
 	@echo "make demo         build in release mode and run the whole pipeline on Datasets/sample"
@@ -23,6 +23,7 @@ help:
 	@echo "make build        release build only: $(RELEASE_BIN)"
 	@echo "make sample       regenerate Datasets/sample with resonance synth"
 	@echo "make sample-check check that Datasets/sample is exactly what resonance synth writes"
+	@echo "make bench        every benchmark (bench-ingest, bench-synth); figures go in docs/performance.md"
 	@echo "make clean        remove .build and the demo's outputs"
 
 deps:
@@ -56,6 +57,16 @@ sample-check: build
 	rm -rf .build/sample-check
 	$(RELEASE_BIN) synth --out .build/sample-check $(SAMPLE_ARGS) --quiet
 	diff -r Datasets/sample .build/sample-check && echo "Datasets/sample is what resonance synth writes"
+
+# Benchmarks need the test packages (xmllint, python3 for the Python peer's virtual env).
+bench: bench-synth bench-ingest
+
+bench-ingest: build test-deps
+	@python3 -m venv --help >/dev/null 2>&1 || scripts/require-packages.sh python3-venv
+	bench/ingest.sh
+
+bench-synth: build
+	bench/synth.sh
 
 lint:
 	$(SWIFT) format lint --strict -r Sources Tests Package.swift

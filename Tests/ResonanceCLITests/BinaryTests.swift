@@ -94,3 +94,63 @@ struct BinaryTests {
     #expect(message.contains("store is busy"))
   }
 }
+
+@Suite("The resonance executable, interrupted")
+struct InterruptedIngestTests {
+  @Test(
+    "Ctrl-C, a kill or a TERM in the middle of an import leaves the store as it was",
+    arguments: [SIGINT, SIGKILL, SIGTERM])
+  func killed(signal: Int32) throws {
+    let folder = try TemporaryFolder()
+    let db = folder.file("resonance.sqlite")
+    let xml = folder.file("big.xml")
+    // A plain export large enough to take a while: 200,000 heart-rate records.
+    var text = "<HealthData locale=\"en_US\">\n"
+    for i in 0..<200_000 {
+      let minute = i % 60
+      let hour = (i / 60) % 24
+      let day = 1 + (i / 1440) % 28
+      let month = 1 + (i / 40_320) % 12
+      text +=
+        " <Record type=\"HKQuantityTypeIdentifierHeartRate\" sourceName=\"Watch\" unit=\"count/min\" startDate=\"2023-\(month < 10 ? "0" : "")\(month)-\(day < 10 ? "0" : "")\(day) \(hour < 10 ? "0" : "")\(hour):\(minute < 10 ? "0" : "")\(minute):00 -0800\" endDate=\"2023-01-01 00:00:00 -0800\" value=\"\(60 + i % 40)\"/>\n"
+    }
+    text += "</HealthData>\n"
+    try text.write(toFile: xml, atomically: true, encoding: .utf8)
+    do {
+      let store = try Store(path: db)
+      try store.insertImport(
+        .init(
+          file: "earlier.xml", sha256: String(repeating: "a", count: 64), importer: "apple-health",
+          status: .complete, records: 0, warnings: 0),
+        bytes: 1, startedAt: 0, finishedAt: 0)
+    }
+    let before = try Data(contentsOf: URL(fileURLWithPath: db))
+    // Spawned directly with an empty signal mask and default dispositions: the test runner's
+    // threads block signals, and a child made by Foundation's Process would inherit that.
+    let binary = try #require(Binary.url as URL?).path
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var empty = sigset_t()
+    sigemptyset(&empty)
+    var all = sigset_t()
+    sigfillset(&all)
+    posix_spawnattr_setsigmask(&attributes, &empty)
+    posix_spawnattr_setsigdefault(&attributes, &all)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    let arguments = [binary, "ingest", xml, "--db", db, "--quiet"]
+    var argv = arguments.map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    var pid: pid_t = 0
+    #expect(posix_spawn(&pid, binary, nil, &attributes, &argv, environ) == 0)
+    Thread.sleep(forTimeInterval: 0.4)
+    kill(pid, signal)
+    var status: Int32 = 0
+    waitpid(pid, &status, 0)
+    #expect(status & 0x7F == signal, "the import ended by itself before the signal came")
+    let summary = try Store(path: db).summary()
+    #expect(summary.imports.map(\.file) == ["earlier.xml"])
+    #expect(summary.health.records.isEmpty)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
+  }
+}

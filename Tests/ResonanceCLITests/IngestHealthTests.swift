@@ -196,3 +196,35 @@ struct IngestHealthTests {
     #expect(try summary(db).imports.count == 1)
   }
 }
+
+@Suite("ingest: daily totals across overlapping sources")
+struct DailyTotalsTests {
+  @Test("the Watch is preferred where it overlaps the iPhone; iPhone-only spans still count")
+  func watchPreferred() throws {
+    let folder = try TemporaryFolder()
+    let xml = folder.file("steps.xml")
+    let watch =
+      "device=\"&lt;&lt;HKDevice: 0x1&gt;, name:Apple Watch, manufacturer:Apple Inc., model:Watch, hardware:Watch6,2, software:10.2&gt;\""
+    let phone =
+      "device=\"&lt;&lt;HKDevice: 0x2&gt;, name:iPhone, manufacturer:Apple Inc., model:iPhone, hardware:iPhone14,2, software:17.2&gt;\""
+    func step(_ source: String, _ device: String, _ start: String, _ end: String, _ value: Int)
+      -> String
+    {
+      " <Record type=\"HKQuantityTypeIdentifierStepCount\" sourceName=\"\(source)\" \(device) unit=\"count\" startDate=\"2024-01-15 \(start) -0800\" endDate=\"2024-01-15 \(end) -0800\" value=\"\(value)\"/>\n"
+    }
+    let text =
+      "<HealthData locale=\"en_US\">\n"
+      + step("Jane’s iPhone", phone, "09:00:00", "09:10:00", 1000)  // overlaps the Watch: dropped
+      + step("Jane’s Apple Watch", watch, "09:02:00", "09:09:00", 950)
+      + step("Jane’s iPhone", phone, "12:00:00", "12:05:00", 400)  // Watch off: counted
+      + step("Jane’s Apple Watch", watch, "23:50:00", "23:55:00", 100)
+      + "</HealthData>\n"
+    try text.write(toFile: xml, atomically: true, encoding: .utf8)
+    let db = folder.file("d.sqlite")
+    #expect(runResonance(["ingest", xml, "--db", db, "-q"]).status == .ok)
+    let rows = try Store(path: db).connection.rows(
+      "SELECT date, total, records FROM health_daily_totals WHERE type = 'HKQuantityTypeIdentifierStepCount'"
+    )
+    #expect(rows.map(\.values) == [[.text("2024-01-15"), .real(1450), .integer(3)]])
+  }
+}

@@ -13,6 +13,7 @@ package enum Schema {
     healthRaw,
     seedEntities,
     traceRecordings,
+    dailyTotals,
   ]
 
   /// The schema version a fully migrated store has.
@@ -311,5 +312,38 @@ package enum Schema {
         started_offset_s INTEGER,
         samples INTEGER NOT NULL DEFAULT 0
       );
+      """)
+
+  /// Daily totals of the cumulative Health types, one documented rule for overlapping
+  /// sources: a record from a source without a Watch device counts only where no Watch
+  /// record of the same type overlaps it in time (the Watch is preferred, as the Health app
+  /// does); every other record counts. Days are local: each record's start in its own offset.
+  static let dailyTotals = Migration(
+    "0005-health-daily-totals",
+    sql: """
+      CREATE VIEW health_watch_sources AS
+        SELECT DISTINCT r.source_id FROM health_records r
+        JOIN health_devices d ON d.id = r.device_id WHERE d.model = 'Watch';
+      CREATE VIEW health_daily_totals AS
+        SELECT date((r.start_ms / 1000) + r.start_offset_s, 'unixepoch') AS date,
+               t.identifier AS type,
+               SUM(r.value_normalized) AS total,
+               r.unit_normalized AS unit,
+               COUNT(*) AS records
+        FROM health_records r
+        JOIN health_types t ON t.id = r.type_id
+        WHERE t.identifier IN ('HKQuantityTypeIdentifierStepCount',
+                               'HKQuantityTypeIdentifierDistanceWalkingRunning',
+                               'HKQuantityTypeIdentifierActiveEnergyBurned',
+                               'HKQuantityTypeIdentifierBasalEnergyBurned',
+                               'HKQuantityTypeIdentifierFlightsClimbed')
+          AND (r.source_id IN (SELECT source_id FROM health_watch_sources)
+               OR NOT EXISTS (
+                 SELECT 1 FROM health_records w
+                 WHERE w.type_id = r.type_id
+                   AND w.source_id IN (SELECT source_id FROM health_watch_sources)
+                   AND w.start_ms < r.end_ms AND w.end_ms > r.start_ms
+                   AND w.start_ms > r.start_ms - 86400000))
+        GROUP BY 1, 2, 4;
       """)
 }
