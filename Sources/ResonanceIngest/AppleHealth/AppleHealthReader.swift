@@ -32,7 +32,9 @@ package final class AppleHealthReader: XMLEventHandler {
   private var depth = 0
   private var strings = Interner()
   private var devices: [String: HealthDevice] = [:]
+  private var lastDevice: (key: String, device: HealthDevice)?
   private var identifyingKeys: [String: Bool] = [:]
+  private var lastKey: (key: String, isIdentifying: Bool)?
 
   /// - Parameters:
   ///   - file: the name messages use.
@@ -223,12 +225,15 @@ package final class AppleHealthReader: XMLEventHandler {
     }
     let value = attributes.value("value").map { strings.string($0.bytes, slot: .value) } ?? ""
     let isIdentifying: Bool
-    if let known = identifyingKeys[key] {
+    if let last = lastKey, last.key == key {
+      isIdentifying = last.isIdentifying
+    } else if let known = identifyingKeys[key] {
       isIdentifying = known
     } else {
       isIdentifying = PrivacyFilter.isIdentifyingKey(key)
       identifyingKeys[key] = isIdentifying
     }
+    lastKey = (key, isIdentifying)
     if isIdentifying || PrivacyFilter.isIdentifyingValue(value) {
       counts.metadataDropped += 1
       return
@@ -378,10 +383,16 @@ package final class AppleHealthReader: XMLEventHandler {
       rest = UnsafeBufferPointer(rebasing: rest[(close + 1)...])
     }
     let key = strings.string(rest, slot: .device)
-    if let known = devices[key] { return known }
-    let parsed = DeviceDescription.parse(Substring(text.string))
-    devices[key] = parsed
-    return parsed
+    if let last = lastDevice, last.key == key { return last.device }
+    let device: HealthDevice
+    if let known = devices[key] {
+      device = known
+    } else {
+      device = DeviceDescription.parse(Substring(text.string))
+      devices[key] = device
+    }
+    lastDevice = (key, device)
+    return device
   }
 
   private func string(_ text: XMLText) -> String { strings.string(text.bytes) }
