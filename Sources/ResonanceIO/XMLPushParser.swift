@@ -102,7 +102,6 @@ package final class XMLPushParser {
 
   private var context: xmlParserCtxtPtr?
   private let box: HandlerBox
-  private var failure: XMLParseError?
   private let repairs: Repairs
   package private(set) var report = RepairReport()
   /// Bytes held back until the end of the internal subset has been seen.
@@ -257,7 +256,7 @@ package final class XMLPushParser {
       let n = min(bytes.count - offset, 1 << 30)
       let code = xmlParseChunk(
         context, base.advanced(by: offset).assumingMemoryBound(to: CChar.self), Int32(n), 0)
-      if code != 0 || failure != nil { throw currentError(code) }
+      if code != 0 || box.error != nil { throw currentError(code) }
       offset += n
     }
   }
@@ -272,7 +271,7 @@ package final class XMLPushParser {
       try feedPending()
     }
     let code = xmlParseChunk(context, nil, 0, 1)
-    if code != 0 || failure != nil { throw currentError(code) }
+    if code != 0 || box.error != nil { throw currentError(code) }
   }
 
   /// The line the parser has reached (1-based).
@@ -338,7 +337,6 @@ package final class XMLPushParser {
 
   private func currentError(_ code: Int32) -> XMLParseError {
     if let error = box.error { return error }
-    if let error = failure { return error }
     return XMLParseError(message: "malformed XML (libxml2 error \(code))", line: line, column: 0)
   }
 }

@@ -139,14 +139,8 @@ struct HealthExportWriter {
     openRecord(type: type, source: source, device: device, unit: unit, start: start, end: end)
     line.add(" value=\"")
     line.number(value, places)
-    if metadata.isEmpty {
-      line.add("\"/>\n")
-    } else {
-      line.add("\">\n")
-      for (key, value) in metadata { metadataEntry(key, value, indent: "  ") }
-      line.add(" </Record>\n")
-    }
-    try out.write(bytes: line.bytes)
+    line.add("\"")
+    try closeRecord(metadata: metadata)
   }
 
   private mutating func category(
@@ -160,6 +154,11 @@ struct HealthExportWriter {
       line.add(value)
       line.add("\"")
     }
+    try closeRecord(metadata: metadata)
+  }
+
+  /// Ends the open `<Record`: empty, or with its metadata entries; then writes the line.
+  private mutating func closeRecord(metadata: [(String, String)]) throws {
     if metadata.isEmpty {
       line.add("/>\n")
     } else {
