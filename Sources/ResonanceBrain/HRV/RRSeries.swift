@@ -1,0 +1,62 @@
+import ResonanceModel
+
+/// RR intervals from the sources resonance reads, and the artefact rule applied to them.
+package enum RRSeries {
+  /// How ectopic and missed beats are handled.
+  package enum ArtefactHandling: String, Sendable, CaseIterable {
+    /// The raw series, as NeuroKit2's plain definitions take it.
+    case off
+    /// Malik's rule: an interval differing by more than 20% from the reference — the median of
+    /// the last five accepted intervals, or of the whole series before five are accepted — is
+    /// dropped (an ectopic beat or a missed one), as are intervals outside 300–2000 ms.
+    case malik
+  }
+
+  /// The physiological range kept by `malik`, in ms (200–30 BPM).
+  package static let plausibleRange = 300.0...2000.0
+  /// The relative jump `malik` treats as an artefact.
+  package static let malikThreshold = 0.2
+
+  /// RR intervals from a Health beat list: differences of consecutive beat times (10 ms
+  /// resolution), or 60000 / bpm for a beat whose time does not advance.
+  package static func intervals(from beats: [HealthBeat]) -> [Double] {
+    guard beats.count >= 2 else { return [] }
+    var rr: [Double] = []
+    for (previous, beat) in zip(beats, beats.dropFirst()) {
+      let gap = Double(beat.timeMs - previous.timeMs)
+      if gap > 0 {
+        rr.append(gap)
+      } else if beat.bpm > 0 {
+        rr.append(60_000 / beat.bpm)
+      }
+    }
+    return rr
+  }
+
+  /// `rr` after the artefact rule, and how many intervals it removed.
+  package static func cleaned(_ rr: [Double], _ handling: ArtefactHandling) -> (
+    rr: [Double], removed: Int
+  ) {
+    switch handling {
+    case .off:
+      return (rr, 0)
+    case .malik:
+      let plausible = rr.filter { plausibleRange.contains($0) }
+      guard !plausible.isEmpty else { return ([], rr.count) }
+      let overall = median(plausible)
+      var kept: [Double] = []
+      for interval in plausible {
+        let reference = kept.count >= 5 ? median(Array(kept.suffix(5))) : overall
+        if abs(interval - reference) > malikThreshold * reference { continue }
+        kept.append(interval)
+      }
+      return (kept, rr.count - kept.count)
+    }
+  }
+
+  static func median(_ x: [Double]) -> Double {
+    let sorted = x.sorted()
+    let n = sorted.count
+    return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2
+  }
+}

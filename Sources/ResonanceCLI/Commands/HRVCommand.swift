@@ -1,0 +1,119 @@
+import Foundation
+import ResonanceBrain
+import ResonanceIO
+import ResonanceIngest
+import ResonanceModel
+
+/// `resonance hrv`: HRV metrics of one RR-interval file.
+struct HRVCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    name: "hrv",
+    abstract: "Compute HRV metrics (time domain and Poincaré) of an RR-interval file.",
+    discussion: """
+      Reads RR intervals in milliseconds — one per line as Polar and Elite HRV export them, a \
+      CSV column (RR, RR (ms), IBI, interval…), or a JSON array — and prints MeanNN, SDNN, \
+      RMSSD, SDSD, pNN50, pNN20, SD1, SD2 and mean HR, with NeuroKit2's definitions (see \
+      docs/hrv.md). A metric the series is too short for is null.
+
+      Artefacts: by default Malik's rule drops intervals outside 300–2000 ms or more than 20% \
+      from the median of the last five kept; --artefacts off keeps the raw series, which gives \
+      NeuroKit2's plain figures.
+      """,
+    arguments: [ArgumentDefinition("FILE", help: "The RR-interval file.")],
+    options: [
+      OptionDefinition(
+        "artefacts", .value(placeholder: "malik|off"),
+        help: "How ectopic and missed beats are handled. Default: malik."),
+      CommonOptions.json,
+    ],
+    examples: [
+      Example("resonance hrv rr.txt", "Metrics of a Polar RR export, with artefacts removed."),
+      Example("resonance hrv session.csv --artefacts off --json", "Raw-series metrics as JSON."),
+    ])
+
+  var path: String
+  var handling: RRSeries.ArtefactHandling
+  var isJSON: Bool
+
+  init(parsed: ParsedArguments, environment: [String: String]) throws(UsageError) {
+    path = parsed.positionals[0]
+    isJSON = parsed.flag("json")
+    let text = parsed.value("artefacts") ?? "malik"
+    guard let handling = RRSeries.ArtefactHandling(rawValue: text) else {
+      throw UsageError(
+        "invalid value '\(text)' for '--artefacts'", hint: "expected 'malik' or 'off'")
+    }
+    self.handling = handling
+  }
+
+  func run(in context: CommandContext) throws -> ExitCode {
+    var data = Data()
+    try InputFile(path: path).forEachChunk { data.append(contentsOf: $0) }
+    let (raw, diagnostics) = try RRFileReader.read(path: path, data: data)
+    for diagnostic in diagnostics.prefix(20) { context.report(diagnostic.description) }
+    let (rr, removed) = RRSeries.cleaned(raw, handling)
+    let metrics = HRVMetrics(rr: rr)
+    if isJSON {
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+      let report = Report(
+        file: path, intervals: raw.count, removed: removed, artefacts: handling.rawValue,
+        metrics: metrics)
+      context.console.out(String(decoding: try encoder.encode(report), as: UTF8.self) + "\n")
+    } else {
+      context.console.out(text(metrics, intervals: raw.count, removed: removed))
+    }
+    return .ok
+  }
+
+  /// The JSON form: metric keys in snake case, absent ones `null`.
+  struct Report: Encodable {
+    var file: String
+    var intervals: Int
+    var removed: Int
+    var artefacts: String
+    var metrics: HRVMetrics
+
+    enum CodingKeys: String, CodingKey { case file, intervals, removed, artefacts, metrics }
+    enum MetricKeys: String, CodingKey {
+      case meanNN = "mean_nn", sdnn, rmssd, sdsd, pnn50, pnn20, sd1, sd2, meanHR = "mean_hr"
+    }
+
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(file, forKey: .file)
+      try container.encode(intervals, forKey: .intervals)
+      try container.encode(removed, forKey: .removed)
+      try container.encode(artefacts, forKey: .artefacts)
+      var m = container.nestedContainer(keyedBy: MetricKeys.self, forKey: .metrics)
+      try m.encode(metrics.meanNN, forKey: .meanNN)
+      try m.encode(metrics.sdnn, forKey: .sdnn)
+      try m.encode(metrics.rmssd, forKey: .rmssd)
+      try m.encode(metrics.sdsd, forKey: .sdsd)
+      try m.encode(metrics.pnn50, forKey: .pnn50)
+      try m.encode(metrics.pnn20, forKey: .pnn20)
+      try m.encode(metrics.sd1, forKey: .sd1)
+      try m.encode(metrics.sd2, forKey: .sd2)
+      try m.encode(metrics.meanHR, forKey: .meanHR)
+    }
+  }
+
+  private func text(_ m: HRVMetrics, intervals: Int, removed: Int) -> String {
+    func value(_ x: Double?, _ unit: String) -> String {
+      x.map { ProgressReporter.fixed($0, 2) + unit } ?? "null (series too short)"
+    }
+    let rows: [(String, String)] = [
+      ("MeanNN", value(m.meanNN, " ms")), ("SDNN", value(m.sdnn, " ms")),
+      ("RMSSD", value(m.rmssd, " ms")), ("SDSD", value(m.sdsd, " ms")),
+      ("pNN50", value(m.pnn50, " %")), ("pNN20", value(m.pnn20, " %")),
+      ("SD1", value(m.sd1, " ms")), ("SD2", value(m.sd2, " ms")),
+      ("mean HR", value(m.meanHR, " BPM")),
+    ]
+    var out =
+      "\(path): \(intervals) intervals, \(removed) removed (artefacts: \(handling.rawValue))\n"
+    for (name, text) in rows {
+      out += name.padding(toLength: 9, withPad: " ", startingAt: 0) + text + "\n"
+    }
+    return out
+  }
+}

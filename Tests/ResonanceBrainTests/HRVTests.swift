@@ -1,0 +1,82 @@
+import Foundation
+import ResonanceModel
+import Testing
+
+@testable import ResonanceBrain
+
+func hrvFixture(_ name: String) -> String {
+  URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("Fixtures/hrv/\(name)").path
+}
+
+@Suite("HRV metrics")
+struct HRVTests {
+  func close(_ a: Double?, _ b: Double?, _ tolerance: Double = 1e-9) -> Bool {
+    guard let a, let b else { return false }
+    return abs(a - b) <= tolerance * max(1, abs(b))
+  }
+
+  // Reference values computed with NeuroKit2 0.3.0 on the same series:
+  //   peaks = concatenate([[0], cumsum(rr)]); nk.hrv_time(peaks, sampling_rate=1000)
+  //   and nk.hrv_nonlinear(peaks, sampling_rate=1000) — saved beside the series as
+  //   Tests/Fixtures/hrv/rr-synthetic.neurokit2.json.
+  @Test("time-domain and Poincaré metrics equal NeuroKit2's on the same series")
+  func neurokit2() throws {
+    let rr = try String(contentsOfFile: hrvFixture("rr-synthetic.txt"), encoding: .utf8)
+      .split(separator: "\n").compactMap { Double($0) }
+    let reference = try #require(
+      try JSONSerialization.jsonObject(
+        with: Data(contentsOf: URL(fileURLWithPath: hrvFixture("rr-synthetic.neurokit2.json"))))
+        as? [String: Any])
+    func nk(_ key: String) -> Double? { reference[key] as? Double }
+    let m = HRVMetrics(rr: rr)
+    #expect(m.count == 300)
+    #expect(close(m.meanNN, nk("HRV_MeanNN")))
+    #expect(close(m.sdnn, nk("HRV_SDNN")))
+    #expect(close(m.rmssd, nk("HRV_RMSSD")))
+    #expect(close(m.sdsd, nk("HRV_SDSD")))
+    #expect(close(m.pnn50, nk("HRV_pNN50")))
+    #expect(close(m.pnn20, nk("HRV_pNN20")))
+    #expect(close(m.sd1, nk("HRV_SD1")))
+    #expect(close(m.sd2, nk("HRV_SD2")))
+    #expect(close(m.meanHR, 60_000 / (nk("HRV_MeanNN") ?? .nan)))
+  }
+
+  @Test("an empty series gives no metrics; one interval only MeanNN and HR")
+  func short() {
+    let empty = HRVMetrics(rr: [])
+    #expect(empty.count == 0 && empty.meanNN == nil && empty.sdnn == nil && empty.meanHR == nil)
+    let one = HRVMetrics(rr: [800])
+    #expect(one.meanNN == 800 && one.meanHR == 75)
+    #expect(one.sdnn == nil && one.rmssd == nil && one.pnn50 == nil && one.sd1 == nil)
+    let two = HRVMetrics(rr: [800, 900])
+    #expect(two.rmssd == 100 && two.pnn50 == 50 && two.sdsd == nil && two.sd1 == nil)
+  }
+
+  @Test("a constant series has zero variability; NaN is left out")
+  func constantAndNaN() {
+    let constant = HRVMetrics(rr: [1000, 1000, 1000, 1000])
+    #expect(constant.sdnn == 0 && constant.rmssd == 0 && constant.pnn20 == 0 && constant.sd1 == 0)
+    let withNaN = HRVMetrics(rr: [800, .nan, 820, 810])
+    #expect(withNaN.count == 3 && withNaN.meanNN == 810)
+  }
+
+  @Test("Malik's rule drops implausible and jumping intervals; off keeps everything")
+  func artefacts() {
+    let rr: [Double] = [800, 810, 1620, 805, 400, 815, 250, 812]
+    #expect(RRSeries.cleaned(rr, .off).rr == rr)
+    let (kept, removed) = RRSeries.cleaned(rr, .malik)
+    #expect(kept == [800, 810, 805, 815, 812])
+    #expect(removed == 3)
+  }
+
+  @Test("RR from a Health beat list: beat-time differences, 60000/bpm where time stands still")
+  func fromBeats() {
+    let beats = [
+      HealthBeat(timeMs: 1_000, bpm: 60), HealthBeat(timeMs: 1_980, bpm: 61),
+      HealthBeat(timeMs: 1_980, bpm: 75), HealthBeat(timeMs: 2_790, bpm: 74),
+    ]
+    #expect(RRSeries.intervals(from: beats) == [980, 800, 810])
+    #expect(RRSeries.intervals(from: [beats[0]]).isEmpty)
+  }
+}
