@@ -23,13 +23,17 @@ let package = Package(
     .systemLibrary(
       name: "CXML", pkgConfig: "libxml-2.0",
       providers: [.apt(["libxml2-dev"])]),
+    .systemLibrary(
+      name: "CFFT", pkgConfig: "fftw3",
+      providers: [.apt(["libfftw3-dev"])]),
 
     .target(name: "ResonanceModel"),
     .target(
       name: "ResonanceIO", dependencies: ["ResonanceModel", "CCrypto", "CArchive", "CXML"]),
     .target(name: "ResonanceIngest", dependencies: ["ResonanceModel", "ResonanceIO"]),
     .target(name: "ResonanceStore", dependencies: ["ResonanceModel", "CSQLite"]),
-    .target(name: "ResonanceBrain", dependencies: ["ResonanceModel"]),
+    .target(name: "ResonanceLinear", dependencies: ["CFFT"]),
+    .target(name: "ResonanceBrain", dependencies: ["ResonanceModel", "ResonanceLinear"]),
     .target(
       name: "ResonanceSynth", dependencies: ["ResonanceModel", "ResonanceIO", "ResonanceBrain"]),
     .target(name: "ResonanceReports", dependencies: ["ResonanceModel"]),
@@ -46,6 +50,7 @@ let package = Package(
     .testTarget(name: "ResonanceIOTests", dependencies: ["ResonanceIO"]),
     .testTarget(name: "ResonanceStoreTests", dependencies: ["ResonanceStore"]),
     .testTarget(name: "ResonanceIngestTests", dependencies: ["ResonanceIngest", "ResonanceIO"]),
+    .testTarget(name: "ResonanceLinearTests", dependencies: ["ResonanceLinear"]),
     .testTarget(name: "ResonanceBrainTests", dependencies: ["ResonanceBrain"]),
     .testTarget(name: "ResonanceSynthTests", dependencies: ["ResonanceSynth", "ResonanceBrain"]),
     .testTarget(

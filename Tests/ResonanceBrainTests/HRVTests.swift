@@ -80,3 +80,49 @@ struct HRVTests {
     #expect(RRSeries.intervals(from: [beats[0]]).isEmpty)
   }
 }
+
+@Suite("HRV frequency domain")
+struct HRVFrequencyTests {
+  // Reference: SciPy's welch on the same resampled series (the call is stored beside the values
+  // in Tests/Fixtures/hrv/rr-synthetic.scipy-welch.json).
+  @Test("LF, HF and LF/HF equal SciPy's Welch on the same series")
+  func scipy() throws {
+    let rr = try String(contentsOfFile: hrvFixture("rr-synthetic.txt"), encoding: .utf8)
+      .split(separator: "\n").compactMap { Double($0) }
+    let reference = try #require(
+      try JSONSerialization.jsonObject(
+        with: Data(contentsOf: URL(fileURLWithPath: hrvFixture("rr-synthetic.scipy-welch.json"))))
+        as? [String: Any])
+    let f = HRVFrequency(rr: rr)
+    #expect(f.reason == nil)
+    for (value, key) in [(f.lf, "LF"), (f.hf, "HF"), (f.lfhf, "LFHF")] {
+      let expected = try #require(reference[key] as? Double)
+      #expect(abs((value ?? .nan) - expected) <= 1e-8 * expected, "\(key)")
+    }
+  }
+
+  @Test("a minute of beats, as Apple's lists hold, is too short: nil with the reason")
+  func tooShort() {
+    let f = HRVFrequency(rr: [Double](repeating: 800, count: 75))
+    #expect(f.lf == nil && f.hf == nil && f.lfhf == nil)
+    #expect(f.reason == "needs at least 120 s of intervals; this series spans 59 s")
+  }
+
+  @Test("a 0.1 Hz oscillation lands in LF, a 0.25 Hz one in HF")
+  func bands() {
+    func series(_ hz: Double) -> [Double] {
+      var rr: [Double] = []
+      var t = 0.0
+      while t < 300 {
+        let interval = 850 + 60 * sin(2 * Double.pi * hz * t)
+        rr.append(interval)
+        t += interval / 1000
+      }
+      return rr
+    }
+    let slow = HRVFrequency(rr: series(0.1))
+    let fast = HRVFrequency(rr: series(0.25))
+    #expect((slow.lfhf ?? 0) > 10)
+    #expect((fast.lfhf ?? 1) < 0.1)
+  }
+}

@@ -8,12 +8,13 @@ import ResonanceModel
 struct HRVCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     name: "hrv",
-    abstract: "Compute HRV metrics (time domain and Poincaré) of an RR-interval file.",
+    abstract: "Compute HRV metrics (time domain, Poincaré, LF/HF) of an RR-interval file.",
     discussion: """
       Reads RR intervals in milliseconds — one per line as Polar and Elite HRV export them, a \
       CSV column (RR, RR (ms), IBI, interval…), or a JSON array — and prints MeanNN, SDNN, \
-      RMSSD, SDSD, pNN50, pNN20, SD1, SD2 and mean HR, with NeuroKit2's definitions (see \
-      docs/hrv.md). A metric the series is too short for is null.
+      RMSSD, SDSD, pNN50, pNN20, SD1, SD2 and mean HR, with NeuroKit2's definitions, and LF, HF \
+      and LF/HF by Welch's method on the series resampled at 4 Hz, for series of 120 s or more \
+      (see docs/hrv.md). A metric the series is too short for is null, with the reason.
 
       Artefacts: by default Malik's rule drops intervals outside 300–2000 ms or more than 20% \
       from the median of the last five kept; --artefacts off keeps the raw series, which gives \
@@ -53,15 +54,16 @@ struct HRVCommand: ParsableCommand {
     for diagnostic in diagnostics.prefix(20) { context.report(diagnostic.description) }
     let (rr, removed) = RRSeries.cleaned(raw, handling)
     let metrics = HRVMetrics(rr: rr)
+    let frequency = HRVFrequency(rr: rr)
     if isJSON {
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
       let report = Report(
         file: path, intervals: raw.count, removed: removed, artefacts: handling.rawValue,
-        metrics: metrics)
+        metrics: metrics, frequency: frequency)
       context.console.out(String(decoding: try encoder.encode(report), as: UTF8.self) + "\n")
     } else {
-      context.console.out(text(metrics, intervals: raw.count, removed: removed))
+      context.console.out(text(metrics, frequency, intervals: raw.count, removed: removed))
     }
     return .ok
   }
@@ -73,10 +75,12 @@ struct HRVCommand: ParsableCommand {
     var removed: Int
     var artefacts: String
     var metrics: HRVMetrics
+    var frequency: HRVFrequency
 
     enum CodingKeys: String, CodingKey { case file, intervals, removed, artefacts, metrics }
     enum MetricKeys: String, CodingKey {
       case meanNN = "mean_nn", sdnn, rmssd, sdsd, pnn50, pnn20, sd1, sd2, meanHR = "mean_hr"
+      case lf, hf, lfhf = "lf_hf", frequencyReason = "frequency_null_reason"
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -95,10 +99,14 @@ struct HRVCommand: ParsableCommand {
       try m.encode(metrics.sd1, forKey: .sd1)
       try m.encode(metrics.sd2, forKey: .sd2)
       try m.encode(metrics.meanHR, forKey: .meanHR)
+      try m.encode(frequency.lf, forKey: .lf)
+      try m.encode(frequency.hf, forKey: .hf)
+      try m.encode(frequency.lfhf, forKey: .lfhf)
+      try m.encode(frequency.reason, forKey: .frequencyReason)
     }
   }
 
-  private func text(_ m: HRVMetrics, intervals: Int, removed: Int) -> String {
+  private func text(_ m: HRVMetrics, _ f: HRVFrequency, intervals: Int, removed: Int) -> String {
     func value(_ x: Double?, _ unit: String) -> String {
       x.map { ProgressReporter.fixed($0, 2) + unit } ?? "null (series too short)"
     }
@@ -108,6 +116,9 @@ struct HRVCommand: ParsableCommand {
       ("pNN50", value(m.pnn50, " %")), ("pNN20", value(m.pnn20, " %")),
       ("SD1", value(m.sd1, " ms")), ("SD2", value(m.sd2, " ms")),
       ("mean HR", value(m.meanHR, " BPM")),
+      ("LF", f.lf.map { ProgressReporter.fixed($0, 2) + " ms²" } ?? "null (\(f.reason ?? ""))"),
+      ("HF", f.hf.map { ProgressReporter.fixed($0, 2) + " ms²" } ?? "null (\(f.reason ?? ""))"),
+      ("LF/HF", f.lfhf.map { ProgressReporter.fixed($0, 3) } ?? "null"),
     ]
     var out =
       "\(path): \(intervals) intervals, \(removed) removed (artefacts: \(handling.rawValue))\n"
