@@ -52,7 +52,9 @@ let package = Package(
     .testTarget(name: "ResonanceIngestTests", dependencies: ["ResonanceIngest", "ResonanceIO"]),
     .testTarget(name: "ResonanceLinearTests", dependencies: ["ResonanceLinear"]),
     .testTarget(name: "ResonanceBrainTests", dependencies: ["ResonanceBrain"]),
-    .testTarget(name: "ResonanceSynthTests", dependencies: ["ResonanceSynth", "ResonanceBrain"]),
+    .testTarget(
+      name: "ResonanceSynthTests",
+      dependencies: ["ResonanceSynth", "ResonanceBrain", "ResonanceIngest"]),
     .testTarget(
       name: "ResonanceReportsTests", dependencies: ["ResonanceReports"], exclude: ["Golden"]),
     .testTarget(

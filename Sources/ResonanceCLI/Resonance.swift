@@ -6,7 +6,10 @@ package enum Resonance {
 
   /// Every command, in the order `--help` lists them.
   static var commands: [any ParsableCommand.Type] {
-    [SynthCommand.self, IngestCommand.self, StatusCommand.self, HRVCommand.self, DemoCommand.self]
+    [
+      SynthCommand.self, IngestCommand.self, StatusCommand.self, HRVCommand.self,
+      BreathingCommand.self, DemoCommand.self,
+    ]
   }
 
   /// Runs the program on `arguments` (without the program name) and returns its exit status.

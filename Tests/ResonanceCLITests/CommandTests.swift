@@ -207,3 +207,40 @@ struct HRVCommandTests {
     #expect(runResonance(["hrv", csv, "--artefacts", "maybe"]).status == .usage)
   }
 }
+
+@Suite("breathing command")
+struct BreathingCommandTests {
+  @Test("analyses recordings: a row per session, the pattern comparison, JSON with nulls and notes")
+  func sample() throws {
+    let folder = try TemporaryFolder()
+    let file = folder.file("b.jsonl")
+    let lines = [
+      #"{"format":"resonance.breathing","version":1,"session":7,"pattern":"relaxed","phases":[{"phase":"inhale","seconds":5},{"phase":"exhale","seconds":5}],"started":"2022-06-02T14:23:26.561Z","offset":-25200,"duration_s":20,"trace_rate_hz":30}"#,
+      #"{"t":0,"hrv":50}"#, #"{"t":0,"pacer":"inhale"}"#, #"{"t":5,"pacer":"exhale"}"#,
+      #"{"t":10,"pacer":"inhale"}"#, #"{"t":15,"pacer":"exhale"}"#, #"not json"#,
+    ]
+    var text = lines.joined(separator: "\n") + "\n"
+    for i in 0...600 {
+      let t = Double(i) / 30
+      let cycle = t.truncatingRemainder(dividingBy: 10)
+      let v = cycle < 5 ? cycle / 5 : 1 - (cycle - 5) / 5
+      text += "{\"t\":\(t),\"trace\":\(v)}\n"
+    }
+    text += #"{"t":20,"hrv":55,"expression":"calm"}"# + "\n"
+    try text.write(toFile: file, atomically: true, encoding: .utf8)
+    let result = runResonance(["breathing", file])
+    #expect(result.status == .ok)
+    #expect(result.err.contains("b.jsonl:7: line skipped"))
+    #expect(result.out.contains("7        relaxed  100"))
+    let json = runResonance(["breathing", file, "--json"])
+    let object = try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any]
+    let session = (object?["sessions"] as? [[String: Any]])?.first
+    #expect(session?["resonance_score"] as? Double == 100)
+    #expect(session?["coherence"] is NSNull)
+    #expect(
+      (session?["notes"] as? [String])?.contains { $0.hasPrefix("coherence needs 64 s") } == true)
+    #expect(session?["dominant_expression"] as? String == "calm")
+    let missing = runResonance(["breathing", folder.file("none.jsonl")])
+    #expect(missing.status == .noInput)
+  }
+}

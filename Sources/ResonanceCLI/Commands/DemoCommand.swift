@@ -1,4 +1,5 @@
 import Foundation
+import ResonanceBrain
 import ResonanceIngest
 import ResonanceModel
 import ResonanceReports
@@ -71,10 +72,18 @@ struct DemoCommand: ParsableCommand {
     say(context, "store \(storePath) (new, schema version \(try store.schemaVersion()))")
 
     var stages: [IndexReport.StageNote] = []
+    let breathingFiles = dataFiles().filter {
+      $0.hasPrefix("resonance/breathing/") && $0.hasSuffix(".jsonl")
+    }
     let ingest = try ingestStage(
       dataExists: dataExists && isDirectory.boolValue, store: store, context: context)
     stages.append(IndexReport.StageNote(stage: "ingest", outcome: ingest))
     say(context, "ingest: \(ingest)")
+    if !breathingFiles.isEmpty {
+      let breathing = breathingStage(breathingFiles)
+      stages.append(IndexReport.StageNote(stage: "breathing", outcome: breathing))
+      say(context, "breathing: \(breathing)")
+    }
 
     let report = IndexReport(
       summary: try store.summary(), storePath: storePath, dataPath: dataPath, stages: stages)
@@ -115,9 +124,11 @@ struct DemoCommand: ParsableCommand {
         covered.insert(String(path.dropFirst(dataPath.count + 1)))
       }
     }
-    // Files in the Health export's folder that the export does not need (routes, the CDA file).
+    // Files in the Health export's folder that the export does not need (routes, the CDA file),
+    // and the breathing recordings, which the breathing stage reads.
     let others = found.filter { name in
       !covered.contains(name) && !name.hasPrefix("apple_health_export/") && name != "truth.json"
+        && !name.hasPrefix("resonance/breathing/")
     }
     var outcome = read.isEmpty ? "no file this build can read" : read.joined(separator: "; ")
     if !others.isEmpty {
@@ -125,6 +136,32 @@ struct DemoCommand: ParsableCommand {
         "; no reader yet for \(others.count) other files (listening histories and the apps' recordings)"
     }
     return outcome
+  }
+
+  /// Analyses the breathing recordings and sums them up: sessions, then per pattern the mean
+  /// Resonance Score, breathing rate and phase locking.
+  private func breathingStage(_ files: [String]) -> String {
+    var rows: [(BreathingRecording, BreathingAnalysis)] = []
+    var skipped = 0
+    for file in files {
+      let path = (dataPath as NSString).appendingPathComponent(file)
+      guard let data = FileManager.default.contents(atPath: path),
+        let (recording, _) = try? BreathingRecordingReader.read(path: path, data: data)
+      else {
+        skipped += 1
+        continue
+      }
+      rows.append((recording, BreathingAnalysis(recording)))
+    }
+    let groups = BreathingCommand.comparison(rows).map { group in
+      "\(group["pattern"] as? String ?? "") (\(group["sessions"] as? Int ?? 0)): score "
+        + BreathingCommand.number(group["mean_score"] as? Double, 0) + ", "
+        + BreathingCommand.number(group["mean_rate"] as? Double, 1) + " breaths/min, PLV "
+        + BreathingCommand.number(group["mean_plv"] as? Double, 2)
+    }
+    return "\(rows.count) sessions analysed" + (skipped > 0 ? " (\(skipped) unreadable)" : "")
+      + "; by pattern, mean Resonance Score, rate and phase locking: "
+      + groups.joined(separator: "; ")
   }
 
   /// Data files under the data folder, relative to it, sorted; READMEs are documentation.

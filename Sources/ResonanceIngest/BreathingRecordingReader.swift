@@ -1,0 +1,117 @@
+import Foundation
+import ResonanceModel
+
+/// Reads a breathing-pacer recording (`resonance.breathing`, JSON Lines, `docs/formats.md`).
+///
+/// A line that is not a JSON object, or an object this format does not know, is skipped with a
+/// warning naming its line; out-of-order samples are put in order, with a warning.
+package enum BreathingRecordingReader {
+  package static let format = "resonance.breathing"
+
+  /// - Throws: `IngestError` when the first line is not a `resonance.breathing` header.
+  package static func read(path: String, data: Data) throws -> (BreathingRecording, [Diagnostic]) {
+    var diagnostics: [Diagnostic] = []
+    let lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+    guard let first = lines.first,
+      let header = try? JSONSerialization.jsonObject(with: Data(first)) as? [String: Any],
+      header["format"] as? String == format
+    else {
+      throw IngestError(
+        .unrecognized, at: SourceLocation(file: path, line: 1, column: 1),
+        "expected a header line with \"format\":\"\(format)\"")
+    }
+    var recording = BreathingRecording(
+      session: header["session"] as? Int ?? 0, pattern: header["pattern"] as? String ?? "unknown")
+    recording.durationSeconds = header["duration_s"] as? Double
+    if let started = header["started"] as? String {
+      recording.started = isoTimestamp(started, offset: header["offset"] as? Int)
+    }
+    for phase in header["phases"] as? [[String: Any]] ?? [] {
+      if let name = (phase["phase"] as? String).flatMap(BreathingRecording.Phase.init),
+        let seconds = phase["seconds"] as? Double
+      {
+        recording.schedule.append((name, seconds))
+      }
+    }
+    var inOrder = true
+    var lastTrace = -Double.infinity
+    for (index, line) in lines.enumerated().dropFirst() where !line.isEmpty {
+      let location = SourceLocation(file: path, line: index + 1)
+      guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
+        let t = object["t"] as? Double, t.isFinite
+      else {
+        diagnostics.append(
+          Diagnostic(.warning, "line skipped: expected an object with a time \"t\"", at: location))
+        continue
+      }
+      var known = false
+      if let phase = object["pacer"] as? String {
+        known = true
+        if let phase = BreathingRecording.Phase(rawValue: phase) {
+          recording.pacer.append((t, phase))
+        } else {
+          diagnostics.append(
+            Diagnostic(.warning, "unknown pacer phase '\(phase)' skipped", at: location))
+        }
+      }
+      if let value = object["trace"] as? Double, value.isFinite {
+        known = true
+        if t < lastTrace { inOrder = false }
+        lastTrace = t
+        recording.trace.append(.init(t, value))
+      }
+      if let value = object["pulse"] as? Double, value.isFinite {
+        known = true
+        recording.pulse.append(.init(t, value))
+      }
+      if let value = object["rate"] as? Double, value.isFinite {
+        known = true
+        recording.sdkRate.append(.init(t, value))
+      }
+      if let value = object["hrv"] as? Double, value.isFinite {
+        known = true
+        recording.hrv.append(.init(t, value))
+      }
+      if let label = object["expression"] as? String {
+        known = true
+        recording.expressions.append((t, label))
+      }
+      if !known {
+        diagnostics.append(
+          Diagnostic(.warning, "line skipped: no field this format knows", at: location))
+      }
+    }
+    if !inOrder {
+      recording.trace.sort { $0.t < $1.t }
+      diagnostics.append(
+        Diagnostic(
+          .warning, "waveform timestamps were out of order; put in order",
+          at: SourceLocation(file: path)))
+    }
+    recording.pacer.sort { $0.t < $1.t }
+    return (recording, diagnostics)
+  }
+
+  /// `2022-06-02T14:23:26.561Z` with the header's offset beside it.
+  static func isoTimestamp(_ text: String, offset: Int?) -> Timestamp? {
+    let bytes = Array(text.utf8)
+    guard bytes.count >= 20 else { return nil }
+    func number(_ range: Range<Int>) -> Int64? {
+      var value: Int64 = 0
+      for i in range {
+        guard bytes[i] >= 48, bytes[i] <= 57 else { return nil }
+        value = value * 10 + Int64(bytes[i] - 48)
+      }
+      return value
+    }
+    guard let y = number(0..<4), let mo = number(5..<7), let d = number(8..<10),
+      let h = number(11..<13), let mi = number(14..<16), let s = number(17..<19)
+    else { return nil }
+    var ms =
+      Timestamp.days(fromYear: y, month: mo, day: d) * 86_400_000 + ((h * 60 + mi) * 60 + s) * 1000
+    if bytes[19] == UInt8(ascii: "."), bytes.count >= 23, let fraction = number(20..<23) {
+      ms += fraction
+    }
+    return Timestamp(millisecondsSinceEpoch: ms, utcOffsetSeconds: Int32(offset ?? 0))
+  }
+}
