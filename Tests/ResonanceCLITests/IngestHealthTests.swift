@@ -228,3 +228,82 @@ struct DailyTotalsTests {
     #expect(rows.map(\.values) == [[.text("2024-01-15"), .real(1450), .integer(3)]])
   }
 }
+
+@Suite("ingest: the apps' own recordings")
+struct IngestTraceTests {
+  var sample: String {
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("Datasets/sample/resonance").path
+  }
+
+  @Test(
+    "every format lands in its table; status counts recordings and samples; re-import is a no-op")
+  func formats() throws {
+    let folder = try TemporaryFolder()
+    let db = folder.file("t.sqlite")
+    let files = [
+      "decisions/decisions-2022-06.jsonl", "watch/watch-2022-06.jsonl", "mac/mac-2022-06.jsonl",
+      "mood/mood-inputs.jsonl", "breathing/breathing-0004.jsonl",
+    ].map { sample + "/" + $0 }
+    let result = runResonance(["ingest"] + files + ["--db", db])
+    #expect(result.status == .ok, "\(result.err)")
+    let store = try Store(path: db)
+    let lines = try files.map {
+      try String(contentsOfFile: $0, encoding: .utf8).split(separator: "\n").count - 1
+    }
+    let summary = try store.summary()
+    #expect(summary.traces.recordings == 5)
+    #expect(summary.traces.samples == lines.reduce(0, +))
+    #expect(
+      summary.imports.map(\.importer).sorted() == [
+        "resonance.breathing", "resonance.decision-log", "resonance.mac-context", "resonance.mood",
+        "resonance.watch-trace",
+      ])
+    #expect(try store.connection.row("SELECT COUNT(*) FROM biometric_samples")?.int(0) == lines[1])
+    #expect(try store.connection.row("SELECT COUNT(*) FROM macos_contexts")?.int(0) == lines[2])
+    #expect(try store.connection.row("SELECT COUNT(*) FROM mood_inputs")?.int(0) == lines[3])
+    #expect(try store.connection.row("SELECT COUNT(*) FROM dj_decisions")?.int(0) == lines[0])
+    let again = runResonance(["ingest", files[1], "--db", db])
+    #expect(again.err.contains("already imported"))
+    #expect(try Store(path: db).summary().traces == summary.traces)
+  }
+
+  @Test("a gzipped recording reads the same; a bad line is a warning with file:line")
+  func gzipAndBadLines() throws {
+    let folder = try TemporaryFolder()
+    let plain = folder.file("mood.jsonl")
+    let text =
+      try String(contentsOfFile: sample + "/mood/mood-inputs.jsonl", encoding: .utf8)
+      + "this is not json\n"
+    try text.write(toFile: plain, atomically: true, encoding: .utf8)
+    let gzip = Process()
+    gzip.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    gzip.arguments = ["gzip", "-k", plain]
+    try gzip.run()
+    gzip.waitUntilExit()
+    let db = folder.file("g.sqlite")
+    let result = runResonance(["ingest", plain + ".gz", "--db", db])
+    #expect(result.status == .ok, "\(result.err)")
+    let badLine = text.split(separator: "\n").count
+    #expect(result.err.contains("mood.jsonl.gz:\(badLine): line skipped"))
+    #expect(try Store(path: db).summary().traces.samples == badLine - 2)
+  }
+
+  @Test("the breathing command reads sessions from the store, all or one")
+  func breathingFromStore() throws {
+    let folder = try TemporaryFolder()
+    let db = folder.file("b.sqlite")
+    _ = runResonance([
+      "ingest", sample + "/breathing/breathing-0004.jsonl",
+      sample + "/breathing/breathing-0007.jsonl", "--db", db, "-q",
+    ])
+    let all = runResonance(["breathing", "--db", db, "--json"])
+    let object = try JSONSerialization.jsonObject(with: Data(all.out.utf8)) as? [String: Any]
+    #expect((object?["sessions"] as? [Any])?.count == 2)
+    let fromFile = runResonance(["breathing", sample + "/breathing/breathing-0004.jsonl"])
+    let fromStore = runResonance(["breathing", "--db", db, "--session", "4"])
+    #expect(fromStore.out == fromFile.out)
+    #expect(runResonance(["breathing", "--db", db, "--session", "99"]).status == .noInput)
+    #expect(runResonance(["breathing", "x.jsonl", "--session", "4", "--db", db]).status == .usage)
+  }
+}

@@ -11,7 +11,8 @@ struct BreathingCommand: ParsableCommand {
     abstract:
       "Analyse breathing-pacer recordings: Resonance Score, rate, phase locking, coherence.",
     discussion: """
-      For each recording (resonance.breathing JSON Lines, docs/formats.md): the app's \
+      For each recording (resonance.breathing JSON Lines, docs/formats.md) — the files given, \
+      or without files the sessions `resonance ingest` put in the store: the app's \
       Resonance Score exactly as the app computes it, the breathing rate measured from the \
       chest waveform and its variability, phase locking to the pacer and the lag, the share of \
       the session the live nudge would have said "In sync", heart-rhythm coherence with its peak \
@@ -19,25 +20,63 @@ struct BreathingCommand: ParsableCommand {
       comparison across the three patterns. docs/breathing.md gives every formula; a metric \
       that cannot be computed is null, and the notes say why.
       """,
-    arguments: [ArgumentDefinition("FILE", help: "Recording files.", variadic: true)],
-    options: [CommonOptions.json],
+    arguments: [
+      ArgumentDefinition(
+        "FILE", help: "Recording files; without any, the sessions in the store.", required: false,
+        variadic: true)
+    ],
+    options: [
+      CommonOptions.db,
+      OptionDefinition(
+        "session", .value(placeholder: "ID"), help: "Only the store's session with this number."),
+      CommonOptions.json,
+    ],
     examples: [
       Example(
         "resonance breathing Datasets/sample/resonance/breathing/*.jsonl",
-        "Analyse the sample's sessions, one row each, then compare the patterns.")
+        "Analyse the sample's sessions, one row each, then compare the patterns."),
+      Example(
+        "resonance breathing --session 4", "Analyse session 4 as imported into ./resonance.sqlite."),
     ])
 
   var paths: [String]
+  var storePath: String
+  var session: Int?
   var isJSON: Bool
 
-  init(parsed: ParsedArguments, environment: [String: String]) {
+  init(parsed: ParsedArguments, environment: [String: String]) throws(UsageError) {
     paths = parsed.positionals
+    storePath = CommonOptions.storePath(parsed, environment)
+    session = try parsed.integer("session", in: 0...Int(Int32.max))
     isJSON = parsed.flag("json")
+  }
+
+  func validate() throws(UsageError) {
+    if session != nil && !paths.isEmpty {
+      throw UsageError(
+        "'--session' picks from the store; give it without files",
+        hint: "resonance breathing --session ID")
+    }
   }
 
   func run(in context: CommandContext) throws -> ExitCode {
     var worst = ExitCode.ok
     var rows: [(file: String, recording: BreathingRecording, analysis: BreathingAnalysis)] = []
+    if paths.isEmpty {
+      let store = try CommonOptions.openStore(path: storePath, environment: context.environment)
+      let recordings = try store.breathingRecordings(session: session)
+      if recordings.isEmpty {
+        throw CommandError(
+          .noInput,
+          session.map { "\(storePath): no breathing session \($0)" }
+            ?? "\(storePath): no breathing sessions imported (resonance ingest adds them)")
+      }
+      for (file, recording) in recordings {
+        let analysis = BreathingAnalysis(recording)
+        for note in analysis.notes { context.report("note: \(file): \(note)") }
+        rows.append((file, recording, analysis))
+      }
+    }
     for path in paths {
       do {
         var data = Data()

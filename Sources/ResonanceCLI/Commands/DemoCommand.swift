@@ -80,7 +80,7 @@ struct DemoCommand: ParsableCommand {
     stages.append(IndexReport.StageNote(stage: "ingest", outcome: ingest))
     say(context, "ingest: \(ingest)")
     if !breathingFiles.isEmpty {
-      let breathing = breathingStage(breathingFiles)
+      let breathing = try breathingStage(store)
       stages.append(IndexReport.StageNote(stage: "breathing", outcome: breathing))
       say(context, "breathing: \(breathing)")
     }
@@ -124,34 +124,40 @@ struct DemoCommand: ParsableCommand {
         covered.insert(String(path.dropFirst(dataPath.count + 1)))
       }
     }
-    // Files in the Health export's folder that the export does not need (routes, the CDA file),
-    // and the breathing recordings, which the breathing stage reads.
+    // The apps' own recordings, recognised by their header line.
+    var traces = 0
+    var traceSamples = 0
+    for name in found
+    where !covered.contains(name) && (name.hasSuffix(".jsonl") || name.hasSuffix(".jsonl.gz")) {
+      let path = (dataPath as NSString).appendingPathComponent(name)
+      guard let trace = try TraceImport.recognize(path: path) else { continue }
+      let result = try TraceImport.run(path: path, raw: trace.raw, text: trace.text, store: store)
+      traces += 1
+      traceSamples += result.samples
+      covered.insert(name)
+    }
+    if traces > 0 {
+      read.append(
+        "\(traces) app recordings (decision log, Watch and Mac traces, mood, breathing), \(ProgressReporter.grouped(Int64(traceSamples))) samples"
+      )
+    }
+    // Files in the Health export's folder that the export does not need (routes, the CDA file).
     let others = found.filter { name in
       !covered.contains(name) && !name.hasPrefix("apple_health_export/") && name != "truth.json"
-        && !name.hasPrefix("resonance/breathing/")
     }
     var outcome = read.isEmpty ? "no file this build can read" : read.joined(separator: "; ")
     if !others.isEmpty {
       outcome +=
-        "; no reader yet for \(others.count) other files (listening histories and the apps' recordings)"
+        "; no reader yet for \(others.count) other files (the listening histories)"
     }
     return outcome
   }
 
-  /// Analyses the breathing recordings and sums them up: sessions, then per pattern the mean
-  /// Resonance Score, breathing rate and phase locking.
-  private func breathingStage(_ files: [String]) -> String {
-    var rows: [(BreathingRecording, BreathingAnalysis)] = []
-    var skipped = 0
-    for file in files {
-      let path = (dataPath as NSString).appendingPathComponent(file)
-      guard let data = FileManager.default.contents(atPath: path),
-        let (recording, _) = try? BreathingRecordingReader.read(path: path, data: data)
-      else {
-        skipped += 1
-        continue
-      }
-      rows.append((recording, BreathingAnalysis(recording)))
+  /// Analyses the breathing sessions the store holds and sums them up: sessions, then per
+  /// pattern the mean Resonance Score, breathing rate and phase locking.
+  private func breathingStage(_ store: Store) throws -> String {
+    let rows = try store.breathingRecordings().map {
+      ($0.recording, BreathingAnalysis($0.recording))
     }
     let groups = BreathingCommand.comparison(rows).map { group in
       "\(group["pattern"] as? String ?? "") (\(group["sessions"] as? Int ?? 0)): score "
@@ -159,7 +165,7 @@ struct DemoCommand: ParsableCommand {
         + BreathingCommand.number(group["mean_rate"] as? Double, 1) + " breaths/min, PLV "
         + BreathingCommand.number(group["mean_plv"] as? Double, 2)
     }
-    return "\(rows.count) sessions analysed" + (skipped > 0 ? " (\(skipped) unreadable)" : "")
+    return "\(rows.count) sessions analysed"
       + "; by pattern, mean Resonance Score, rate and phase locking: "
       + groups.joined(separator: "; ")
   }

@@ -20,6 +20,9 @@ struct IngestCommand: ParsableCommand {
       largest .xml that is not export_cda.xml, whatever its localised name. iOS 16's broken DTD \
       and stray vertical tabs are tolerated with a warning. Parts not imported (ECG files, \
       clinical records, route GPS points) are named in the summary.
+
+      The Resonance apps' recordings (the DJ's decision log, Watch and Mac traces, mood inputs, \
+      breathing sessions; JSON Lines, plain or .gz) are recognised by their header line.
       """,
     arguments: [ArgumentDefinition("PATH", help: "Files or folders to read.", variadic: true)],
     options: [
@@ -39,6 +42,9 @@ struct IngestCommand: ParsableCommand {
       Example(
         "resonance ingest Datasets/sample/apple_health_export --db /tmp/sample.sqlite",
         "Import the unpacked export folder into another store."),
+      Example(
+        "resonance ingest Datasets/sample/resonance/*/*.jsonl",
+        "Import the apps' recordings: decisions, Watch and Mac traces, mood, breathing."),
     ])
 
   var paths: [String]
@@ -61,6 +67,16 @@ struct IngestCommand: ParsableCommand {
     var results: [HealthImportResult] = []
     for path in paths {
       do {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
+          !isDirectory.boolValue,
+          let trace = try TraceImport.recognize(path: path)
+        {
+          let result = try TraceImport.run(
+            path: path, raw: trace.raw, text: trace.text, store: store)
+          report(result, context: context)
+          continue
+        }
         let (location, parts) = try locate(path)
         let total: Int64? =
           switch location {
@@ -123,6 +139,19 @@ struct IngestCommand: ParsableCommand {
         "expected an Apple Health export (XML with a HealthData root), found '\(start)'")
     }
     return (.file(path: path), [:])
+  }
+
+  private func report(_ r: TraceImport.Result, context: CommandContext) {
+    guard !isQuiet else { return }
+    if let previous = r.previousImport {
+      context.report(
+        "ingest: \(r.file): already imported as \(previous.file) (same SHA-256); nothing changed")
+      return
+    }
+    for diagnostic in r.diagnostics.prefix(20) { context.report(diagnostic.description) }
+    context.report(
+      "ingest: \(r.file): \(r.format), \(ProgressReporter.grouped(Int64(r.samples))) samples, \(r.diagnostics.count) warnings"
+    )
   }
 
   private func report(_ r: HealthImportResult, context: CommandContext) {

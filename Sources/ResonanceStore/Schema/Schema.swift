@@ -14,6 +14,7 @@ package enum Schema {
     seedEntities,
     traceRecordings,
     dailyTotals,
+    traceContents,
   ]
 
   /// The schema version a fully migrated store has.
@@ -345,5 +346,53 @@ package enum Schema {
                    AND w.start_ms < r.end_ms AND w.end_ms > r.start_ms
                    AND w.start_ms > r.start_ms - 86400000))
         GROUP BY 1, 2, 4;
+      """)
+
+  /// What the apps' own recordings hold, beyond BiometricSample and MacOSContext: mood inputs,
+  /// the DJ's decisions, and breathing sessions with their samples.
+  static let traceContents = Migration(
+    "0006-trace-contents",
+    sql: """
+      CREATE TABLE mood_inputs (
+        id INTEGER PRIMARY KEY,
+        import_id INTEGER NOT NULL REFERENCES imports (id),
+        time_ms INTEGER NOT NULL,
+        offset_s INTEGER NOT NULL,
+        device TEXT NOT NULL,
+        tap INTEGER CHECK (tap IN (-1, 0, 1)),
+        valence REAL,
+        energy REAL
+      );
+      CREATE TABLE dj_decisions (
+        id INTEGER PRIMARY KEY,
+        import_id INTEGER NOT NULL REFERENCES imports (id),
+        decision INTEGER NOT NULL,
+        session INTEGER,
+        time_ms INTEGER NOT NULL,
+        offset_s INTEGER NOT NULL,
+        need TEXT,
+        context TEXT,
+        chosen TEXT,
+        line TEXT NOT NULL
+      );
+      CREATE INDEX dj_decisions_time ON dj_decisions (time_ms);
+      CREATE TABLE breathing_sessions (
+        id INTEGER PRIMARY KEY,
+        import_id INTEGER NOT NULL UNIQUE REFERENCES imports (id),
+        session INTEGER,
+        pattern TEXT NOT NULL,
+        started_ms INTEGER,
+        started_offset_s INTEGER,
+        duration_s REAL,
+        schedule TEXT
+      );
+      CREATE TABLE breathing_samples (
+        session_id INTEGER NOT NULL REFERENCES breathing_sessions (id),
+        t REAL NOT NULL,
+        channel TEXT NOT NULL,
+        value REAL,
+        label TEXT
+      );
+      CREATE INDEX breathing_samples_session ON breathing_samples (session_id, channel, t);
       """)
 }

@@ -1,0 +1,162 @@
+import ResonanceModel
+
+extension Store {
+  /// Writes one recording of our formats, inside the caller's transaction: its
+  /// `trace_recordings` row and its content (BiometricSample, MacOSContext, mood inputs,
+  /// decisions, or a breathing session with its samples).
+  ///
+  /// - Returns: the domain records added (the lines after the header that were read).
+  @discardableResult
+  package func insertTrace(_ file: TraceFile, importID: Int64) throws(StoreError) -> Int {
+    let db = connection
+    try db.execute(
+      """
+      INSERT INTO trace_recordings (import_id, format, format_version, started_ms, started_offset_s, samples)
+      VALUES (?, ?, ?, ?, ?, ?)
+      """,
+      [
+        importID, file.format, file.version, file.started?.millisecondsSinceEpoch,
+        file.started.map { Int64($0.utcOffsetSeconds) }, file.samples,
+      ])
+    func flag(_ value: Bool?) -> Int64? { value.map { $0 ? 1 : 0 } }
+    switch file.content {
+    case .watch(let readings):
+      let insert = try db.prepare(
+        "INSERT INTO biometric_samples (import_id, time_ms, offset_s, hr, hrv, is_stationary, is_workout) VALUES (?, ?, ?, ?, ?, ?, ?)"
+      )
+      for r in readings {
+        insert.bind(importID, at: 1)
+        insert.bind(r.time.millisecondsSinceEpoch, at: 2)
+        insert.bind(Int64(r.time.utcOffsetSeconds), at: 3)
+        insert.bind(r.heartRate, at: 4)
+        insert.bind(r.hrv, at: 5)
+        insert.bind(flag(r.isStationary), at: 6)
+        insert.bind(flag(r.isWorkout), at: 7)
+        try insert.run()
+      }
+    case .mac(let snapshots):
+      let insert = try db.prepare(
+        "INSERT INTO macos_contexts (import_id, time_ms, offset_s, focus_mode, active_app_category, in_meeting) VALUES (?, ?, ?, ?, ?, ?)"
+      )
+      for s in snapshots {
+        insert.bind(importID, at: 1)
+        insert.bind(s.time.millisecondsSinceEpoch, at: 2)
+        insert.bind(Int64(s.time.utcOffsetSeconds), at: 3)
+        insert.bind(s.focusMode, at: 4)
+        insert.bind(s.appCategory, at: 5)
+        insert.bind(flag(s.inMeeting), at: 6)
+        try insert.run()
+      }
+    case .mood(let inputs):
+      for m in inputs {
+        try db.execute(
+          "INSERT INTO mood_inputs (import_id, time_ms, offset_s, device, tap, valence, energy) VALUES (?, ?, ?, ?, ?, ?, ?)",
+          [
+            importID, m.time.millisecondsSinceEpoch, Int64(m.time.utcOffsetSeconds), m.device,
+            m.tap, m.valence, m.energy,
+          ])
+      }
+    case .decisions(let records):
+      let insert = try db.prepare(
+        "INSERT INTO dj_decisions (import_id, decision, session, time_ms, offset_s, need, context, chosen, line) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+      )
+      for d in records {
+        insert.bind(importID, at: 1)
+        insert.bind(Int64(d.decision), at: 2)
+        insert.bind(d.session.map(Int64.init), at: 3)
+        insert.bind(d.time.millisecondsSinceEpoch, at: 4)
+        insert.bind(Int64(d.time.utcOffsetSeconds), at: 5)
+        insert.bind(d.need, at: 6)
+        insert.bind(d.context, at: 7)
+        insert.bind(d.chosen, at: 8)
+        insert.bind(d.line, at: 9)
+        try insert.run()
+      }
+    case .breathing(let recording):
+      let schedule = recording.schedule.map { "\($0.phase.rawValue):\($0.seconds)" }.joined(
+        separator: ",")
+      try db.execute(
+        """
+        INSERT INTO breathing_sessions (import_id, session, pattern, started_ms, started_offset_s, duration_s, schedule)
+        VALUES (?, ?, ?, ?, ?, ?, ?)
+        """,
+        [
+          importID, recording.session, recording.pattern, recording.started?.millisecondsSinceEpoch,
+          recording.started.map { Int64($0.utcOffsetSeconds) }, recording.durationSeconds, schedule,
+        ])
+      let session = db.lastInsertRowID
+      let insert = try db.prepare(
+        "INSERT INTO breathing_samples (session_id, t, channel, value, label) VALUES (?, ?, ?, ?, ?)"
+      )
+      func add(_ t: Double, _ channel: String, _ value: Double?, _ label: String?)
+        throws(StoreError)
+      {
+        insert.bind(session, at: 1)
+        insert.bind(t, at: 2)
+        insert.bind(channel, at: 3)
+        insert.bind(value, at: 4)
+        insert.bind(label, at: 5)
+        try insert.run()
+      }
+      for p in recording.pacer { try add(p.t, "pacer", nil, p.phase.rawValue) }
+      for s in recording.trace { try add(s.t, "trace", s.value, nil) }
+      for s in recording.pulse { try add(s.t, "pulse", s.value, nil) }
+      for s in recording.sdkRate { try add(s.t, "rate", s.value, nil) }
+      for s in recording.hrv { try add(s.t, "hrv", s.value, nil) }
+      for e in recording.expressions { try add(e.t, "expression", nil, e.label) }
+    }
+    return file.samples
+  }
+
+  /// The breathing sessions in the store, rebuilt as recordings, in the order they were
+  /// imported (only `session`, when given).
+  package func breathingRecordings(session: Int? = nil) throws(StoreError) -> [(
+    file: String, recording: BreathingRecording
+  )] {
+    let db = connection
+    var result: [(String, BreathingRecording)] = []
+    let sessions = try db.rows(
+      """
+      SELECT b.id, b.session, b.pattern, b.started_ms, b.started_offset_s, b.duration_s, b.schedule, i.file
+      FROM breathing_sessions b JOIN imports i ON i.id = b.import_id
+      WHERE (? IS NULL OR b.session = ?) ORDER BY b.id
+      """, [session, session])
+    for row in sessions {
+      var recording = BreathingRecording(session: row.int(1), pattern: row.string(2))
+      if let ms = row.optionalInt64(3) {
+        recording.started = Timestamp(
+          millisecondsSinceEpoch: ms, utcOffsetSeconds: Int32(row.int(4)))
+      }
+      recording.durationSeconds = row[5].double
+      for part in row.string(6).split(separator: ",") {
+        let pieces = part.split(separator: ":")
+        if pieces.count == 2, let phase = BreathingRecording.Phase(rawValue: String(pieces[0])),
+          let seconds = Double(pieces[1])
+        {
+          recording.schedule.append((phase, seconds))
+        }
+      }
+      for sample in try db.rows(
+        "SELECT t, channel, value, label FROM breathing_samples WHERE session_id = ? ORDER BY channel, t",
+        [row.optionalInt64(0)])
+      {
+        let t = sample[0].double ?? 0
+        let value = sample[2].double
+        switch sample.string(1) {
+        case "pacer":
+          if let phase = BreathingRecording.Phase(rawValue: sample.string(3)) {
+            recording.pacer.append((t, phase))
+          }
+        case "trace": if let value { recording.trace.append(.init(t, value)) }
+        case "pulse": if let value { recording.pulse.append(.init(t, value)) }
+        case "rate": if let value { recording.sdkRate.append(.init(t, value)) }
+        case "hrv": if let value { recording.hrv.append(.init(t, value)) }
+        case "expression": recording.expressions.append((t, sample.string(3)))
+        default: break
+        }
+      }
+      result.append((row.string(7), recording))
+    }
+    return result
+  }
+}
