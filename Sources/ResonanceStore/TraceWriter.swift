@@ -110,11 +110,11 @@ extension Store {
 
   /// The breathing sessions in the store, rebuilt as recordings, in the order they were
   /// imported (only `session`, when given).
-  package func breathingRecordings(session: Int? = nil) throws(StoreError) -> [(
-    file: String, recording: BreathingRecording
-  )] {
+  package func breathingRecordings(session: Int? = nil) throws(StoreError)
+    -> [(id: Int64, file: String, recording: BreathingRecording)]
+  {
     let db = connection
-    var result: [(String, BreathingRecording)] = []
+    var result: [(Int64, String, BreathingRecording)] = []
     let sessions = try db.rows(
       """
       SELECT b.id, b.session, b.pattern, b.started_ms, b.started_offset_s, b.duration_s, b.schedule, i.file
@@ -155,8 +155,31 @@ extension Store {
         default: break
         }
       }
-      result.append((row.string(7), recording))
+      result.append((row.optionalInt64(0) ?? 0, row.string(7), recording))
     }
     return result
+  }
+}
+
+extension Store {
+  /// Stores (replacing) what the breathing analysis measured in the stored session `id` (a
+  /// `breathing_sessions` row).
+  package func saveBreathingResult(_ r: BreathingResult, forSessionRow id: Int64, now: Int64)
+    throws(StoreError)
+  {
+    try connection.execute(
+      """
+      INSERT OR REPLACE INTO breathing_results (session_id, resonance_score, events, matched,
+        breaths, breaths_per_minute, rate_variability, pacer_breaths_per_minute, phase_locking,
+        lag_s, in_sync_share, coherence, coherence_peak_hz, rsa_amplitude, hrv_before, hrv_after,
+        dominant_expression, notes, analysed_at_ms)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      """,
+      [
+        id, r.resonanceScore, r.events, r.matched, r.breaths, r.breathsPerMinute, r.rateVariability,
+        r.pacerBreathsPerMinute, r.phaseLocking, r.lagSeconds, r.inSyncShare, r.coherence,
+        r.coherencePeakHz, r.rsaAmplitude, r.hrvBefore, r.hrvAfter, r.dominantExpression,
+        r.notes.isEmpty ? nil : r.notes.joined(separator: "; "), now,
+      ])
   }
 }

@@ -307,3 +307,31 @@ struct IngestTraceTests {
     #expect(runResonance(["breathing", "x.jsonl", "--session", "4", "--db", db]).status == .usage)
   }
 }
+
+@Suite("validate command")
+struct ValidateCommandTests {
+  @Test("the sample's breathing sessions meet the goals; a store without them is exit 66")
+  func sample() throws {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("Datasets/sample").path
+    let folder = try TemporaryFolder()
+    let db = folder.file("v.sqlite")
+    let files = try FileManager.default.contentsOfDirectory(atPath: root + "/resonance/breathing")
+      .sorted()
+      .map { root + "/resonance/breathing/" + $0 }
+    #expect(runResonance(["ingest"] + files + ["--db", db, "-q"]).status == .ok)
+    let result = runResonance(["validate", "--truth", root + "/truth.json", "--db", db, "--json"])
+    #expect(result.status == .ok, "\(result.err)")
+    let object = try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any]
+    let breathing = object?["breathing"] as? [String: Any]
+    #expect(breathing?["sessions"] as? Int == 11)
+    #expect(breathing?["goals_met"] as? Bool == true)
+    #expect((breathing?["spearman_plv_adherence"] as? Double ?? 0) >= 0.8)
+    let empty = runResonance([
+      "validate", "--truth", root + "/truth.json", "--db", folder.file("e.sqlite"),
+    ])
+    #expect(empty.status == .noInput)
+    #expect(runResonance(["validate"]).status == .usage)
+  }
+}

@@ -6,29 +6,7 @@ import Testing
 
 @testable import ResonanceSynth
 
-/// Spearman's rank correlation (average ranks for ties).
-func spearman(_ x: [Double], _ y: [Double]) -> Double {
-  func ranks(_ v: [Double]) -> [Double] {
-    let order = v.indices.sorted { v[$0] < v[$1] }
-    var r = [Double](repeating: 0, count: v.count)
-    var i = 0
-    while i < order.count {
-      var j = i
-      while j + 1 < order.count && v[order[j + 1]] == v[order[i]] { j += 1 }
-      for k in i...j { r[order[k]] = Double(i + j) / 2 + 1 }
-      i = j + 1
-    }
-    return r
-  }
-  let a = ranks(x)
-  let b = ranks(y)
-  let ma = a.reduce(0, +) / Double(a.count)
-  let mb = b.reduce(0, +) / Double(b.count)
-  let cov = zip(a, b).reduce(0) { $0 + ($1.0 - ma) * ($1.1 - mb) }
-  let va = a.reduce(0) { $0 + ($1 - ma) * ($1 - ma) }
-  let vb = b.reduce(0) { $0 + ($1 - mb) * ($1 - mb) }
-  return cov / (va * vb).squareRoot()
-}
+func spearman(_ x: [Double], _ y: [Double]) -> Double { Statistics.spearman(x, y) ?? .nan }
 
 /// The breathing analysis recovers what the simulated person planted.
 @Suite("breathing: recovering the planted adherence and rate")

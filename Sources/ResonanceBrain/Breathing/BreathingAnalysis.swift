@@ -66,6 +66,15 @@ package struct BreathingAnalysis: Sendable {
       notes.append("the waveform is flat: no breathing rate or phase locking")
       return
     }
+    // A camera trace pinned at its extremes (clipped) still counts, with a note.
+    let top = values.max() ?? 0
+    let bottom = values.min() ?? 0
+    let pinned = values.filter { $0 >= top - 1e-9 || $0 <= bottom + 1e-9 }.count
+    if Double(pinned) / Double(values.count) >= 0.05 {
+      notes.append(
+        "the waveform is clipped: \(Int((100 * Double(pinned) / Double(values.count)).rounded()))% of samples sit at its maximum or minimum"
+      )
+    }
     let gaps = zip(trace.dropFirst(), trace).filter { $0.t - $1.t > 1 }.count
     if gaps > 0 {
       notes.append("\(gaps) gaps of more than 1 s in the waveform (interpolated across)")
@@ -118,6 +127,17 @@ package struct BreathingAnalysis: Sendable {
         "coherence needs \(Int(Self.coherenceMinimumSeconds)) s of pulse; this session has \(Int(((pulse.last?.t ?? 0) - (pulse.first?.t ?? 0)).rounded())) s"
       )
     }
+  }
+
+  /// The figures as the store keeps them.
+  package var result: BreathingResult {
+    BreathingResult(
+      resonanceScore: score.score, events: score.events.count, matched: score.matched,
+      breaths: breaths, breathsPerMinute: breathsPerMinute, rateVariability: rateVariability,
+      pacerBreathsPerMinute: pacerBreathsPerMinute, phaseLocking: phaseLocking,
+      lagSeconds: lagSeconds, inSyncShare: inSyncShare, coherence: coherence,
+      coherencePeakHz: coherencePeakHz, rsaAmplitude: rsaAmplitude, hrvBefore: hrvBefore,
+      hrvAfter: hrvAfter, dominantExpression: dominantExpression, notes: notes)
   }
 
   /// Breath cycles: from one rising zero crossing of the filtered waveform to the next, cycles

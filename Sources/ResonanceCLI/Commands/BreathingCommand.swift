@@ -3,6 +3,7 @@ import ResonanceBrain
 import ResonanceIO
 import ResonanceIngest
 import ResonanceModel
+import ResonanceStore
 
 /// `resonance breathing`: analyses breathing-pacer recordings given as files.
 struct BreathingCommand: ParsableCommand {
@@ -71,10 +72,14 @@ struct BreathingCommand: ParsableCommand {
           session.map { "\(storePath): no breathing session \($0)" }
             ?? "\(storePath): no breathing sessions imported (resonance ingest adds them)")
       }
-      for (file, recording) in recordings {
-        let analysis = BreathingAnalysis(recording)
-        for note in analysis.notes { context.report("note: \(file): \(note)") }
-        rows.append((file, recording, analysis))
+      let now = Clock.nowMilliseconds()
+      try store.connection.transaction {
+        for (id, file, recording) in recordings {
+          let analysis = BreathingAnalysis(recording)
+          for note in analysis.notes { context.report("note: \(file): \(note)") }
+          try store.saveBreathingResult(analysis.result, forSessionRow: id, now: now)
+          rows.append((file, recording, analysis))
+        }
       }
     }
     for path in paths {
@@ -96,6 +101,7 @@ struct BreathingCommand: ParsableCommand {
         withJSONObject: [
           "sessions": sessions,
           "patterns": BreathingCommand.comparison(rows.map { ($0.recording, $0.analysis) }),
+          "months": BreathingCommand.overTime(rows.map { ($0.recording, $0.analysis) }),
         ],
         options: [.prettyPrinted, .sortedKeys])
       context.console.out(String(decoding: data, as: UTF8.self) + "\n")
@@ -132,6 +138,18 @@ struct BreathingCommand: ParsableCommand {
           a.dominantExpression ?? "–",
         ].joined(separator: " ") + "\n"
     }
+    let months = overTime(rows)
+    if !months.isEmpty {
+      out += "\nmonth    sessions  mean score  mean PLV\n"
+      for month in months {
+        out +=
+          "\(month["month"] as? String ?? "")".padding(toLength: 9, withPad: " ", startingAt: 0)
+          + "\(month["sessions"] as? Int ?? 0)".padding(toLength: 10, withPad: " ", startingAt: 0)
+          + number(month["mean_score"] as? Double, 1).padding(
+            toLength: 12, withPad: " ", startingAt: 0)
+          + number(month["mean_plv"] as? Double, 2) + "\n"
+      }
+    }
     out += "\npattern  sessions  mean score  mean rate/min  mean PLV\n"
     for group in comparison(rows) {
       out +=
@@ -144,6 +162,28 @@ struct BreathingCommand: ParsableCommand {
         + number(group["mean_plv"] as? Double, 2) + "\n"
     }
     return out
+  }
+
+  /// Per local month of the sessions' starts: sessions, mean score and mean phase locking.
+  static func overTime(_ rows: [(BreathingRecording, BreathingAnalysis)]) -> [[String: Any]] {
+    var groups: [String: [BreathingAnalysis]] = [:]
+    for (recording, analysis) in rows {
+      guard let started = recording.started else { continue }
+      let local = started.millisecondsSinceEpoch + Int64(started.utcOffsetSeconds) * 1000
+      let month = String(Timestamp.iso8601UTC(millisecondsSinceEpoch: local).prefix(7))
+      groups[month, default: []].append(analysis)
+    }
+    return groups.keys.sorted().map { month in
+      let group = groups[month] ?? []
+      func mean(_ values: [Double?]) -> Any {
+        let present = values.compactMap { $0 }
+        return present.isEmpty ? NSNull() : present.reduce(0, +) / Double(present.count)
+      }
+      return [
+        "month": month, "sessions": group.count, "mean_score": mean(group.map(\.score.score)),
+        "mean_plv": mean(group.map(\.phaseLocking)),
+      ]
+    }
   }
 
   /// Per pattern: sessions, and the means of score, rate and phase locking over the sessions

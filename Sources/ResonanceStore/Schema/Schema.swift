@@ -15,6 +15,7 @@ package enum Schema {
     traceRecordings,
     dailyTotals,
     traceContents,
+    breathingResults,
   ]
 
   /// The schema version a fully migrated store has.
@@ -394,5 +395,32 @@ package enum Schema {
         label TEXT
       );
       CREATE INDEX breathing_samples_session ON breathing_samples (session_id, channel, t);
+      """)
+
+  /// What `resonance breathing` measured in each stored session, for the reports.
+  static let breathingResults = Migration(
+    "0007-breathing-results",
+    sql: """
+      CREATE TABLE breathing_results (
+        session_id INTEGER PRIMARY KEY REFERENCES breathing_sessions (id),
+        resonance_score REAL,
+        events INTEGER NOT NULL,
+        matched INTEGER NOT NULL,
+        breaths INTEGER NOT NULL,
+        breaths_per_minute REAL,
+        rate_variability REAL,
+        pacer_breaths_per_minute REAL,
+        phase_locking REAL,
+        lag_s REAL,
+        in_sync_share REAL,
+        coherence REAL,
+        coherence_peak_hz REAL,
+        rsa_amplitude REAL,
+        hrv_before REAL,
+        hrv_after REAL,
+        dominant_expression TEXT,
+        notes TEXT,
+        analysed_at_ms INTEGER NOT NULL
+      );
       """)
 }
