@@ -224,3 +224,34 @@ struct HealthDetailTests {
     #expect(!PrivacyFilter.dropsMetadata(key: "HKTimeZone", value: "Europe/Paris"))
   }
 }
+
+@Suite("Breathing recording reader")
+struct BreathingRecordingReaderTests {
+  @Test("out-of-order samples are put in order with a warning; unknown lines are named")
+  func disorder() throws {
+    let text = """
+      {"format":"resonance.breathing","version":1,"session":3,"pattern":"box","phases":[{"phase":"inhale","seconds":4}]}
+      {"t":0,"pacer":"inhale"}
+      {"t":0.066,"trace":0.2}
+      {"t":0.033,"trace":0.1}
+      {"t":1,"mystery":true}
+      """
+    let (recording, diagnostics) = try BreathingRecordingReader.read(
+      path: "r.jsonl", data: Data(text.utf8))
+    #expect(recording.trace.map(\.t) == [0.033, 0.066])
+    #expect(
+      diagnostics.map(\.description).contains(
+        "warning: r.jsonl: waveform timestamps were out of order; put in order"))
+    #expect(
+      diagnostics.map(\.description).contains(
+        "warning: r.jsonl:5: line skipped: no field this format knows"))
+    #expect(recording.schedule.count == 1 && recording.session == 3)
+  }
+
+  @Test("a file without our header is refused")
+  func notOurs() {
+    #expect(throws: IngestError.self) {
+      try BreathingRecordingReader.read(path: "x", data: Data("{\"t\":0}\n".utf8))
+    }
+  }
+}
