@@ -56,3 +56,36 @@ extension Store {
     try connection.row("SELECT COUNT(*) FROM \(table)")?.int(0) ?? 0
   }
 }
+
+extension Store {
+  /// The beat-to-beat lists of the HRV records that start in [from, to), UTC milliseconds, in
+  /// time order, each with its record's start.
+  package func beatLists(fromMs: Int64, toMs: Int64) throws(StoreError) -> [(
+    start: Timestamp, beats: [HealthBeat]
+  )] {
+    var lists: [(Timestamp, [HealthBeat])] = []
+    var current: Int64?
+    for row in try connection.rows(
+      """
+      SELECT r.id, r.start_ms, r.start_offset_s, b.time_ms, b.bpm
+      FROM health_records r JOIN health_beats b ON b.record_id = r.id
+      WHERE r.start_ms >= ? AND r.start_ms < ?
+      ORDER BY r.start_ms, r.id, b.beat_index
+      """, [fromMs, toMs])
+    {
+      let id = row.optionalInt64(0) ?? 0
+      if id != current {
+        current = id
+        lists.append(
+          (
+            Timestamp(
+              millisecondsSinceEpoch: row.optionalInt64(1) ?? 0, utcOffsetSeconds: Int32(row.int(2))
+            ), []
+          ))
+      }
+      lists[lists.count - 1].1.append(
+        HealthBeat(timeMs: row.optionalInt64(3) ?? 0, bpm: row[4].double ?? 0))
+    }
+    return lists
+  }
+}

@@ -335,3 +335,33 @@ struct ValidateCommandTests {
     #expect(runResonance(["validate"]).status == .usage)
   }
 }
+
+@Suite("hrv over the store")
+struct HRVStoreTests {
+  @Test("each Health beat list in the range, then the mean; usage errors for half a range")
+  func beatLists() throws {
+    let folder = try TemporaryFolder()
+    let db = folder.file("h.sqlite")
+    _ = runResonance(["ingest", healthFixturePath("quirks.xml"), "--db", db, "-q"])
+    let result = runResonance([
+      "hrv", "--from", "2024-01-15", "--to", "2024-01-18", "--db", db, "--artefacts", "off",
+    ])
+    #expect(result.status == .ok, "\(result.err)")
+    #expect(result.out.contains("2024-01-16T07:59:30Z  2"))
+    #expect(result.out.contains("mean over 2 lists"))
+    let json = runResonance([
+      "hrv", "--from", "2024-01-15", "--to", "2024-01-18", "--db", db, "--json", "--artefacts",
+      "off",
+    ])
+    let object = try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any]
+    let lists = object?["lists"] as? [[String: Any]] ?? []
+    #expect(lists.count == 2)
+    // 31.25 → 59.90 → 00.88: intervals 28650 and 980 ms; the second list 1030 ms.
+    #expect(lists.first?["mean_nn"] as? Double == 14_815.0)
+    #expect(
+      runResonance(["hrv", "--from", "2030-01-01", "--to", "2030-01-02", "--db", db]).status
+        == .noInput)
+    #expect(runResonance(["hrv", "--from", "2024-01-15", "--db", db]).status == .usage)
+    #expect(runResonance(["hrv"]).status == .usage)
+  }
+}
