@@ -54,7 +54,7 @@ let package = Package(
     .testTarget(name: "ResonanceBrainTests", dependencies: ["ResonanceBrain"]),
     .testTarget(
       name: "ResonanceSynthTests",
-      dependencies: ["ResonanceSynth", "ResonanceBrain", "ResonanceIngest"]),
+      dependencies: ["ResonanceSynth", "ResonanceBrain", "ResonanceIngest", "ResonanceIO"]),
     .testTarget(
       name: "ResonanceReportsTests", dependencies: ["ResonanceReports"], exclude: ["Golden"]),
     .testTarget(

@@ -77,8 +77,7 @@ package enum FixedDateParser {
     return ((hour * 60 + minute) * 60 + second) * 1000 + millis
   }
 
-  private static func digits(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ count: Int) -> Int64?
-  {
+  static func digits(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ count: Int) -> Int64? {
     var value: Int64 = 0
     for i in start..<(start + count) {
       let d = b[i] &- 48
@@ -86,5 +85,25 @@ package enum FixedDateParser {
       value = value * 10 + Int64(d)
     }
     return value
+  }
+}
+
+extension FixedDateParser {
+  /// `yyyy-MM-ddTHH:mm:ss[.SSS]Z` (the apps' recordings, Apple Music, Spotify) → UTC
+  /// milliseconds since the epoch.
+  package static func isoUTC(_ b: UnsafeBufferPointer<UInt8>) -> Int64? {
+    guard b.count >= 20, b[10] == UInt8(ascii: "T"), b[13] == 58, b[16] == 58,
+      let days = date(b), let hour = digits(b, 11, 2), let minute = digits(b, 14, 2),
+      let second = digits(b, 17, 2), hour < 24, minute < 60, second < 61
+    else { return nil }
+    var ms = days * 86_400_000 + ((hour * 60 + minute) * 60 + second) * 1000
+    if b[19] == UInt8(ascii: "."), b.count >= 23, let fraction = digits(b, 20, 3) { ms += fraction }
+    return ms
+  }
+
+  /// The same, from a `String`.
+  package static func isoUTC(_ text: String) -> Int64? {
+    var text = text
+    return text.withUTF8 { isoUTC($0) }
   }
 }

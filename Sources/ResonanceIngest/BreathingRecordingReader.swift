@@ -1,4 +1,5 @@
 import Foundation
+import ResonanceIO
 import ResonanceModel
 
 /// Reads a breathing-pacer recording (`resonance.breathing`, JSON Lines, `docs/formats.md`).
@@ -94,24 +95,8 @@ package enum BreathingRecordingReader {
 
   /// `2022-06-02T14:23:26.561Z` with the header's offset beside it.
   static func isoTimestamp(_ text: String, offset: Int?) -> Timestamp? {
-    let bytes = Array(text.utf8)
-    guard bytes.count >= 20 else { return nil }
-    func number(_ range: Range<Int>) -> Int64? {
-      var value: Int64 = 0
-      for i in range {
-        guard bytes[i] >= 48, bytes[i] <= 57 else { return nil }
-        value = value * 10 + Int64(bytes[i] - 48)
-      }
-      return value
+    FixedDateParser.isoUTC(text).map {
+      Timestamp(millisecondsSinceEpoch: $0, utcOffsetSeconds: Int32(offset ?? 0))
     }
-    guard let y = number(0..<4), let mo = number(5..<7), let d = number(8..<10),
-      let h = number(11..<13), let mi = number(14..<16), let s = number(17..<19)
-    else { return nil }
-    var ms =
-      Timestamp.days(fromYear: y, month: mo, day: d) * 86_400_000 + ((h * 60 + mi) * 60 + s) * 1000
-    if bytes[19] == UInt8(ascii: "."), bytes.count >= 23, let fraction = number(20..<23) {
-      ms += fraction
-    }
-    return Timestamp(millisecondsSinceEpoch: ms, utcOffsetSeconds: Int32(offset ?? 0))
   }
 }

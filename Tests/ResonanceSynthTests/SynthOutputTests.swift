@@ -1,5 +1,6 @@
 import Foundation
 import ResonanceBrain
+import ResonanceIO
 import ResonanceModel
 import Testing
 
@@ -109,7 +110,7 @@ struct SynthOutputTests {
   private func replay(_ d: [String: Any], weights: ScoringWeights) throws {
     func time(_ text: String?) -> Int64? {
       guard let text else { return nil }
-      return ISO8601.milliseconds(text)
+      return FixedDateParser.isoUTC(text)
     }
     let previous = (d["previous"] as? [String: Double]).map {
       SongFeatures(bpm: $0["bpm"] ?? 0, energy: $0["energy"] ?? 0, valence: $0["valence"] ?? 0)
@@ -164,23 +165,6 @@ struct SynthOutputTests {
         FileManager.default.fileExists(
           atPath: folder.path + "/" + (session["file"] as? String ?? "")))
     }
-  }
-}
-
-/// ISO 8601 with `Z` and optional milliseconds, for reading the logs back.
-enum ISO8601 {
-  static func milliseconds(_ text: String) -> Int64? {
-    let bytes = Array(text.utf8)
-    guard bytes.count >= 20 else { return nil }
-    func number(_ range: Range<Int>) -> Int64 {
-      bytes[range].reduce(0) { $0 * 10 + Int64($1 - 48) }
-    }
-    let days = Timestamp.days(fromYear: number(0..<4), month: number(5..<7), day: number(8..<10))
-    var ms =
-      days * 86_400_000 + number(11..<13) * 3_600_000 + number(14..<16) * 60_000
-      + number(17..<19) * 1000
-    if bytes[19] == UInt8(ascii: ".") { ms += number(20..<23) }
-    return ms
   }
 }
 

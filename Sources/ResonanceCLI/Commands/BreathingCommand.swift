@@ -164,6 +164,12 @@ struct BreathingCommand: ParsableCommand {
     return out
   }
 
+  /// The mean of the values present, or JSON null when there are none.
+  static func mean(_ values: [Double?]) -> Any {
+    let present = values.compactMap { $0 }
+    return present.isEmpty ? NSNull() : present.reduce(0, +) / Double(present.count)
+  }
+
   /// Per local month of the sessions' starts: sessions, mean score and mean phase locking.
   static func overTime(_ rows: [(BreathingRecording, BreathingAnalysis)]) -> [[String: Any]] {
     var groups: [String: [BreathingAnalysis]] = [:]
@@ -175,10 +181,6 @@ struct BreathingCommand: ParsableCommand {
     }
     return groups.keys.sorted().map { month in
       let group = groups[month] ?? []
-      func mean(_ values: [Double?]) -> Any {
-        let present = values.compactMap { $0 }
-        return present.isEmpty ? NSNull() : present.reduce(0, +) / Double(present.count)
-      }
       return [
         "month": month, "sessions": group.count, "mean_score": mean(group.map(\.score.score)),
         "mean_plv": mean(group.map(\.phaseLocking)),
@@ -192,10 +194,6 @@ struct BreathingCommand: ParsableCommand {
     let patterns = Array(Set(rows.map(\.0.pattern))).sorted()
     return patterns.map { pattern in
       let group = rows.filter { $0.0.pattern == pattern }.map(\.1)
-      func mean(_ values: [Double?]) -> Any {
-        let present = values.compactMap { $0 }
-        return present.isEmpty ? NSNull() : present.reduce(0, +) / Double(present.count)
-      }
       return [
         "pattern": pattern, "sessions": group.count, "mean_score": mean(group.map(\.score.score)),
         "mean_rate": mean(group.map(\.breathsPerMinute)),
