@@ -57,6 +57,16 @@ package struct XMLAttributes {
 package protocol XMLEventHandler: AnyObject {
   func startElement(_ name: XMLText, attributes: XMLAttributes, line: Int)
   func endElement(_ name: XMLText)
+  /// Whether the handler wants text content; when false (the default) `characters` is never
+  /// called and the parser skips the callback altogether.
+  var wantsCharacters: Bool { get }
+  /// A run of text content (possibly one of several for one text node; entities decoded).
+  func characters(_ text: XMLText)
+}
+
+extension XMLEventHandler {
+  package var wantsCharacters: Bool { false }
+  package func characters(_ text: XMLText) {}
 }
 
 /// A document that is not well-formed XML, with where the parser gave up.
@@ -307,6 +317,14 @@ package final class XMLPushParser {
           bytes: UnsafeBufferPointer(
             start: localname,
             count: strlen(UnsafeRawPointer(localname).assumingMemoryBound(to: CChar.self)))))
+    }
+    if box.handler?.wantsCharacters == true {
+      handler.characters = { context, bytes, count in
+        guard let context, let bytes else { return }
+        let parser = context.assumingMemoryBound(to: xmlParserCtxt.self)
+        let box = Unmanaged<HandlerBox>.fromOpaque(parser.pointee._private).takeUnretainedValue()
+        box.handler?.characters(XMLText(bytes: UnsafeBufferPointer(start: bytes, count: Int(count))))
+      }
     }
     // Structured errors carry line and column; the variadic callbacks cannot be set from Swift.
     handler.serror = { context, error in

@@ -1,0 +1,170 @@
+/// A fast RFC 4180 tokenizer over bytes in memory: fields separated by commas, records by
+/// `\n` or `\r\n`, quoted fields with `""` for a quote and line breaks inside them.
+///
+/// Fields are handed out as byte ranges into the buffer; only quoted fields holding a doubled
+/// quote are copied. A UTF-8 byte-order mark at the start is skipped.
+///
+/// ```swift
+/// var reader = CSVReader(bytes: data)
+/// while let record = reader.next() {
+///   print(reader.line, record.string(0))
+/// }
+/// ```
+package struct CSVReader {
+  private let bytes: [UInt8]
+  private var position: Int
+  private var nextLine = 1
+  /// The line (1-based) the last record returned by `next()` began on.
+  package private(set) var line = 0
+  private var ranges: [Range<Int>] = []
+  private var unescaped: [Int: [UInt8]] = [:]
+
+  package init(bytes: [UInt8]) {
+    self.bytes = bytes
+    position = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+  }
+
+  /// Whether the record ended inside a quoted field (the file is cut short).
+  package private(set) var endedInsideQuotes = false
+
+  /// The next record, or nil at the end of the input. Blank lines are skipped.
+  package mutating func next() -> CSVRecord? {
+    ranges.removeAll(keepingCapacity: true)
+    unescaped.removeAll(keepingCapacity: true)
+    let count = bytes.count
+    // Skip blank lines.
+    while position < count, bytes[position] == 0x0A || bytes[position] == 0x0D {
+      if bytes[position] == 0x0A { nextLine += 1 }
+      position += 1
+    }
+    guard position < count else { return nil }
+    line = nextLine
+    let data = bytes
+    return data.withUnsafeBufferPointer { b in
+      var i = position
+      while true {
+        if i < count, b[i] == 0x22 {
+          // Quoted field.
+          i += 1
+          let start = i
+          var hasEscapes = false
+          var closed = false
+          while i < count {
+            let c = b[i]
+            if c == 0x22 {
+              if i + 1 < count, b[i + 1] == 0x22 {
+                hasEscapes = true
+                i += 2
+                continue
+              }
+              closed = true
+              break
+            }
+            if c == 0x0A { nextLine += 1 }
+            i += 1
+          }
+          if !closed { endedInsideQuotes = true }
+          let end = i
+          if closed { i += 1 }
+          if hasEscapes {
+            var copy: [UInt8] = []
+            copy.reserveCapacity(end - start)
+            var j = start
+            while j < end {
+              copy.append(b[j])
+              j += b[j] == 0x22 ? 2 : 1
+            }
+            unescaped[ranges.count] = copy
+          }
+          ranges.append(start..<end)
+          // Anything between the closing quote and the separator is kept out.
+          while i < count, b[i] != 0x2C, b[i] != 0x0A { i += 1 }
+        } else {
+          let start = i
+          while i < count, b[i] != 0x2C, b[i] != 0x0A { i += 1 }
+          var end = i
+          if end > start, b[end - 1] == 0x0D { end -= 1 }
+          ranges.append(start..<end)
+        }
+        if i < count, b[i] == 0x2C {
+          i += 1
+          if i == count { ranges.append(i..<i) }
+          continue
+        }
+        if i < count { i += 1 }  // the newline
+        nextLine += 1
+        break
+      }
+      position = i
+      return CSVRecord(reader: self)
+    }
+  }
+
+  fileprivate func fieldCount() -> Int { ranges.count }
+
+  fileprivate func withField<R>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    if let copy = unescaped[index] { return copy.withUnsafeBufferPointer(body) }
+    let range = ranges[index]
+    return bytes.withUnsafeBufferPointer { b in
+      body(UnsafeBufferPointer(rebasing: b[range]))
+    }
+  }
+}
+
+/// One record of a `CSVReader`: valid until the reader's next call to `next()`.
+package struct CSVRecord {
+  fileprivate let reader: CSVReader
+
+  /// The number of fields.
+  package var count: Int { reader.fieldCount() }
+
+  /// Field `index` as bytes (empty when the record has fewer fields).
+  package func withBytes<R>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    guard index >= 0, index < count else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
+    return reader.withField(index, body)
+  }
+
+  /// Field `index` as a string; empty when absent.
+  package func string(_ index: Int) -> String {
+    withBytes(index) { String(decoding: $0, as: UTF8.self) }
+  }
+
+  /// Field `index` as a string, or nil when absent or empty.
+  package func nonEmpty(_ index: Int) -> String? {
+    withBytes(index) { $0.isEmpty ? nil : String(decoding: $0, as: UTF8.self) }
+  }
+
+  /// Field `index` as a signed decimal integer (no spaces, no fraction), or nil.
+  package func int(_ index: Int) -> Int64? {
+    withBytes(index) { b in
+      guard !b.isEmpty else { return nil }
+      var i = 0
+      var negative = false
+      if b[0] == UInt8(ascii: "-") {
+        negative = true
+        i = 1
+      }
+      guard i < b.count else { return nil }
+      var value: Int64 = 0
+      while i < b.count {
+        let d = b[i] &- 48
+        guard d < 10 else { return nil }
+        let (m, o1) = value.multipliedReportingOverflow(by: 10)
+        let (a, o2) = m.addingReportingOverflow(Int64(d))
+        guard !o1, !o2 else { return nil }
+        value = a
+        i += 1
+      }
+      return negative ? -value : value
+    }
+  }
+
+  /// Whether field `index` equals `literal` byte for byte.
+  package func equals(_ index: Int, _ literal: StaticString) -> Bool {
+    withBytes(index) { b in
+      literal.withUTF8Buffer { l in
+        l.count == b.count && (b.isEmpty || zip(l, b).allSatisfy { $0 == $1 })
+      }
+    }
+  }
+}
