@@ -84,6 +84,42 @@ package final class ZipReader {
     if !found { throw IOError(.missing, path: "\(path)!\(name)", reason: "no such entry") }
   }
 
+  /// Visits every entry once, in archive order; `read` inflates the current entry whole (call
+  /// it at most once, and only during the visit). One pass over the archive, however many
+  /// entries are read.
+  package func forEachEntry(
+    _ body: (Entry, _ read: () throws(IOError) -> [UInt8]) throws -> Void
+  ) throws {
+    var failure: (any Error)?
+    try withArchive { (archive) throws(IOError) in
+      while let entry = try next(archive) {
+        let name = entry.name
+        let read = { () throws(IOError) -> [UInt8] in
+          var bytes: [UInt8] = []
+          if let size = entry.size { bytes.reserveCapacity(Int(size)) }
+          let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+          defer { buffer.deallocate() }
+          while true {
+            let n = archive_read_data(archive, buffer.baseAddress, buffer.count)
+            if n == 0 { break }
+            if n < 0 {
+              throw IOError(.failed, path: "\(self.path)!\(name)", reason: self.message(archive))
+            }
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+          }
+          return bytes
+        }
+        do {
+          try body(entry, read)
+        } catch {
+          failure = error
+          return
+        }
+      }
+    }
+    if let failure { throw failure }
+  }
+
   /// The whole inflated entry (for small members, such as a zip inside a zip).
   package func data(entry name: String) throws -> [UInt8] {
     var bytes: [UInt8] = []

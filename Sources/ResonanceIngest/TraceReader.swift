@@ -90,11 +90,21 @@ package enum TraceReader {
             Diagnostic(.warning, "line skipped: a decision without its number", at: location))
           continue
         }
+        let chosen = object["chosen"] as? String
+        let candidates = object["candidates"] as? [[String: Any]] ?? []
+        let chosenArtist = candidates.first { $0["song"] as? String == chosen }?["artist"] as? String
+        var outcome: DecisionOutcome?
+        if let o = object["outcome"] as? [String: Any], let listened = o["listened_ms"] as? Int {
+          outcome = DecisionOutcome(
+            listenedMs: Int64(max(0, listened)), durationMs: (o["duration_ms"] as? Int).map(Int64.init),
+            skipped: o["skipped"] as? Bool ?? false, completed: o["completed"] as? Bool)
+        }
         decisions.append(
           DecisionRecord(
             time: time, decision: decision, session: object["session"] as? Int,
             need: object["need"] as? String, context: object["context"] as? String,
-            chosen: object["chosen"] as? String, line: String(decoding: line, as: UTF8.self)))
+            chosen: chosen, chosenArtist: chosenArtist, outcome: outcome,
+            line: String(decoding: line, as: UTF8.self)))
       }
     }
     let content: TraceContent =

@@ -57,11 +57,15 @@ package struct DecisionRecord: Sendable, Equatable {
   package var need: String?
   package var context: String?
   package var chosen: String?
+  /// The chosen candidate's artist, as the candidate list gives it.
+  package var chosenArtist: String?
+  /// What happened to the chosen song, when the line says.
+  package var outcome: DecisionOutcome?
   package var line: String
 
   package init(
     time: Timestamp, decision: Int, session: Int?, need: String?, context: String?, chosen: String?,
-    line: String
+    chosenArtist: String? = nil, outcome: DecisionOutcome? = nil, line: String
   ) {
     self.time = time
     self.decision = decision
@@ -69,7 +73,24 @@ package struct DecisionRecord: Sendable, Equatable {
     self.need = need
     self.context = context
     self.chosen = chosen
+    self.chosenArtist = chosenArtist
+    self.outcome = outcome
     self.line = line
+  }
+}
+
+/// The `outcome` of a decision: how long the chosen song was listened to, and how it ended.
+package struct DecisionOutcome: Sendable, Equatable {
+  package var listenedMs: Int64
+  package var durationMs: Int64?
+  package var skipped: Bool
+  package var completed: Bool?
+
+  package init(listenedMs: Int64, durationMs: Int64?, skipped: Bool, completed: Bool?) {
+    self.listenedMs = listenedMs
+    self.durationMs = durationMs
+    self.skipped = skipped
+    self.completed = completed
   }
 }
 

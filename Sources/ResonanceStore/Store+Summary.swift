@@ -89,3 +89,20 @@ extension Store {
     return lists
   }
 }
+
+extension Store {
+  /// The UTC offsets the Health data shows: one point per hour and offset in which a record
+  /// starts. For sources that record no offset of their own.
+  package func healthOffsetTimeline() throws(StoreError) -> UTCOffsetTimeline {
+    var points: [(ms: Int64, offset: Int32)] = []
+    for row in try connection.rows(
+      """
+      SELECT (start_ms / 3600000) * 3600000, start_offset_s FROM health_records
+      GROUP BY 1, 2
+      """)
+    {
+      points.append((row.optionalInt64(0) ?? 0, Int32(row.int(1))))
+    }
+    return UTCOffsetTimeline(points: points)
+  }
+}

@@ -9,17 +9,28 @@ struct IngestCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     name: "ingest",
     abstract:
-      "Read export files into the store: Apple Health export.zip, export.xml or its folder.",
+      "Read export files into the store: Apple Health, Apple Music, Music.app, Spotify, Last.fm and the apps' recordings.",
     discussion: """
-      Each file is recognised by its content and read in one transaction: a file that fails \
-      leaves the store exactly as it was (not even a ledger row), and the command goes on with \
-      the next, exiting with the most severe code it met. A file already imported (the same \
-      SHA-256) changes nothing; an export that overlaps an earlier one adds only what is new.
+      Each file is recognised by its content, not its name (--as forces a kind), and read in \
+      one transaction: a file that fails leaves the store exactly as it was (not even a ledger \
+      row), and the command goes on with the next, exiting with the most severe code it met. \
+      A file already imported (the same SHA-256) changes nothing; an export that overlaps an \
+      earlier one adds only what is new. A folder is read file by file (an unpacked Health \
+      export folder as one export); files no reader knows are named and skipped.
 
       Apple Health: export.zip is read in place (never unpacked to disk); its XML is the \
       largest .xml that is not export_cda.xml, whatever its localised name. iOS 16's broken DTD \
       and stray vertical tabs are tolerated with a warning. Parts not imported (ECG files, \
       clinical records, route GPS points) are named in the summary.
+
+      Listening: Apple Music Play Activity, Play History Daily Tracks, Track Play History and \
+      Library Tracks; Music.app Library.xml; Spotify Extended Streaming History and account \
+      StreamingHistory*.json; Last.fm scrobble CSV. Apple_Media_Services.zip and \
+      my_spotify_data.zip are read in place, zips inside zips too, each member its own ledger \
+      row (ZIP!MEMBER). One song is one song across sources; one listen reported by several \
+      sources is one play (docs/formats.md gives every rule). Spotify and Last.fm record no \
+      UTC offset: a play takes the offset the Health data shows at that moment, else \
+      --time-zone, else TZ, else UTC.
 
       The Resonance apps' recordings (the DJ's decision log, Watch and Mac traces, mood inputs, \
       breathing sessions; JSON Lines, plain or .gz) are recognised by their header line.
@@ -28,9 +39,19 @@ struct IngestCommand: ParsableCommand {
     options: [
       CommonOptions.db,
       OptionDefinition(
+        "as", .value(placeholder: "KIND"),
+        help:
+          "Read every PATH as this kind instead of recognising it: apple-health, \(ListeningFileKind.allCases.map(\.rawValue).joined(separator: ", "))."
+      ),
+      OptionDefinition(
+        "time-zone", .value(placeholder: "ZONE"),
+        help:
+          "UTC offset (+02:00) or zone name (Europe/Paris) for plays whose source records none and whose moment the Health data does not cover. Default: $TZ, else UTC."
+      ),
+      OptionDefinition(
         "keep-partial", .flag,
         help:
-          "When a file breaks part-way, keep what parsed before the break (ledger status 'partial'); it still exits 65."
+          "When a Health export breaks part-way, keep what parsed before the break (ledger status 'partial'); it still exits 65."
       ),
       CommonOptions.json,
       CommonOptions.quiet,
@@ -40,15 +61,23 @@ struct IngestCommand: ParsableCommand {
         "resonance ingest ~/Downloads/export.zip",
         "Import a Health export as the Health app delivers it."),
       Example(
-        "resonance ingest Datasets/sample/apple_health_export --db /tmp/sample.sqlite",
-        "Import the unpacked export folder into another store."),
+        "resonance ingest ~/Downloads/Apple_Media_Services.zip ~/Downloads/my_spotify_data.zip",
+        "Import Apple Music and Spotify histories as downloaded, zips inside zips and all."),
       Example(
-        "resonance ingest Datasets/sample/resonance/*/*.jsonl",
-        "Import the apps' recordings: decisions, Watch and Mac traces, mood, breathing."),
+        "resonance ingest Datasets/sample --db /tmp/sample.sqlite",
+        "Import every file of a folder the tool knows into another store."),
+      Example(
+        "resonance ingest --as last-fm-scrobbles --time-zone Europe/Berlin scrobbles.csv",
+        "Import a Last.fm CSV, placing plays the Health data does not cover in Berlin time."),
     ])
+
+  /// The kinds `--as` accepts.
+  static let kinds = ["apple-health"] + ListeningFileKind.allCases.map(\.rawValue)
 
   var paths: [String]
   var storePath: String
+  var forcedKind: String?
+  var zoneText: String?
   var keepPartial: Bool
   var isJSON: Bool
   var isQuiet: Bool
@@ -56,145 +85,37 @@ struct IngestCommand: ParsableCommand {
   init(parsed: ParsedArguments, environment: [String: String]) {
     paths = parsed.positionals
     storePath = CommonOptions.storePath(parsed, environment)
+    forcedKind = parsed.value("as")
+    zoneText = parsed.value("time-zone") ?? environment["TZ"].flatMap { $0.isEmpty ? nil : $0 }
     keepPartial = parsed.flag("keep-partial")
     isJSON = parsed.flag("json")
     isQuiet = parsed.flag("quiet")
   }
 
+  func validate() throws(UsageError) {
+    if let kind = forcedKind, !Self.kinds.contains(kind) {
+      throw UsageError(
+        "--as: unknown kind '\(kind)'",
+        hint: Spelling.nearest(to: kind, among: Self.kinds).map { "did you mean '\($0)'?" }
+          ?? "one of: \(Self.kinds.joined(separator: ", "))")
+    }
+    if let zoneText, ListeningImport.ZoneFallback.parse(zoneText) == nil {
+      throw UsageError(
+        "--time-zone: expected an offset like +02:00 or a zone name like Europe/Paris, found '\(zoneText)'"
+      )
+    }
+  }
+
+  /// What one run met, across files: results for --json, the worst exit code, skipped names.
   func run(in context: CommandContext) throws -> ExitCode {
     let store = try CommonOptions.openStore(path: storePath, environment: context.environment)
-    var worst = ExitCode.ok
-    var results: [HealthImportResult] = []
-    for path in paths {
-      do {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
-          !isDirectory.boolValue,
-          let trace = try TraceImport.recognize(path: path)
-        {
-          let result = try TraceImport.run(
-            path: path, raw: trace.raw, text: trace.text, store: store)
-          report(result, context: context)
-          continue
-        }
-        let (location, parts) = try locate(path)
-        let total: Int64? =
-          switch location {
-          case .file(let file): (try? InputFile(path: file))?.byteCount
-          case .zipMember(_, _, let size): size
-          }
-        let progress = ProgressReporter(
-          label: "ingest \((location.displayName as NSString).lastPathComponent)", total: total,
-          unit: .bytes, console: context.console, isEnabled: !isQuiet)
-        defer { progress.finish() }
-        let result = try HealthImport.run(
-          location, notImported: parts, store: store, keepPartial: keepPartial, progress: progress)
-        progress.finish()
-        report(result, context: context)
-        results.append(result)
-      } catch let partial as PartialImport {
-        report(partial.result, context: context)
-        results.append(partial.result)
-        worst = max(worst, Resonance.fail(partial.error, context: context))
-      } catch {
-        worst = max(worst, Resonance.fail(error, context: context))
-      }
-    }
-    if isJSON { context.console.out(json(results) + "\n") }
-    return worst
-  }
-
-  /// Where the Health export XML is for a path given on the command line.
-  private func locate(_ path: String) throws -> (HealthExportLocation, [String: Int]) {
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-      throw IOError(.missing, path: path, reason: "no such file or directory")
-    }
-    if isDirectory.boolValue {
-      guard let found = HealthExportLocator.locate(folder: path) else {
-        throw IngestError(
-          .unrecognized, at: SourceLocation(file: path),
-          "expected a folder holding an Apple Health export (export.xml), found none")
-      }
-      return found
-    }
-    let file = try InputFile(path: path)
-    var prefix = [UInt8](repeating: 0, count: 65_536)
-    let n = try prefix.withUnsafeMutableBytes { (raw) throws(IOError) in try file.read(into: raw) }
-    prefix.removeSubrange(n...)
-    if prefix.starts(with: [0x50, 0x4B, 0x03, 0x04]) {
-      guard let found = try HealthExportLocator.locate(zip: path) else {
-        throw IngestError(
-          .unrecognized, at: SourceLocation(file: path),
-          "expected a zip holding an Apple Health export (an .xml other than export_cda.xml), found none"
-        )
-      }
-      return found
-    }
-    guard HealthExportLocator.looksLikeHealthExport(prefix) else {
-      let start = String(decoding: prefix.prefix(40), as: UTF8.self).replacingOccurrences(
-        of: "\n", with: " ")
-      throw IngestError(
-        .unrecognized, at: SourceLocation(file: path, line: 1, column: 1),
-        "expected an Apple Health export (XML with a HealthData root), found '\(start)'")
-    }
-    return (.file(path: path), [:])
-  }
-
-  private func report(_ r: TraceImport.Result, context: CommandContext) {
-    guard !isQuiet else { return }
-    if let previous = r.previousImport {
-      context.report(
-        "ingest: \(r.file): already imported as \(previous.file) (same SHA-256); nothing changed")
-      return
-    }
-    for diagnostic in r.diagnostics.prefix(20) { context.report(diagnostic.description) }
-    context.report(
-      "ingest: \(r.file): \(r.format), \(ProgressReporter.grouped(Int64(r.samples))) samples, \(r.diagnostics.count) warnings"
-    )
-  }
-
-  private func report(_ r: HealthImportResult, context: CommandContext) {
-    guard !isQuiet else { return }
-    let count = { (n: Int) in ProgressReporter.grouped(Int64(n)) }
-    if let previous = r.previousImport {
-      context.report(
-        "ingest: \(r.file): already imported as \(previous.file) (same SHA-256); nothing changed")
-      return
-    }
-    for diagnostic in r.diagnostics.prefix(20) { context.report(diagnostic.description) }
-    if r.diagnostics.count > 20 { context.report("… and \(r.warnings - 20) more warnings") }
-    let duplicates = r.recordsRead - r.recordsAdded
-    let rate = r.seconds > 0 ? Double(r.bytes) / 1e6 / r.seconds : 0
-    var line =
-      "ingest: \(r.file): \(count(r.recordsAdded)) records"
-      + (duplicates > 0 ? " (\(count(duplicates)) already stored)" : "")
-      + ", \(count(r.beatsAdded)) beats, \(count(r.workoutsAdded)) workouts, \(count(r.warnings)) warnings"
-      + (r.status == .partial ? ", PARTIAL" : "")
-      + " in \(ProgressReporter.fixed(r.seconds, 1)) s (\(ProgressReporter.fixed(rate, 0)) MB/s)"
-    if r.metadataDropped > 0 {
-      line += "; \(count(r.metadataDropped)) identifying metadata entries dropped"
-    }
-    context.report(line)
-    if !r.notImported.isEmpty {
-      let parts = r.notImported.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value))" }
-      context.report("ingest: not imported: " + parts.joined(separator: ", "))
-    }
-  }
-
-  private func json(_ results: [HealthImportResult]) -> String {
-    let objects: [[String: Any]] = results.map { r in
-      [
-        "file": r.file, "sha256": r.sha256, "bytes": r.bytes, "importer": HealthImport.importer,
-        "status": r.previousImport == nil ? r.status.rawValue : "already-imported",
-        "records_read": r.recordsRead, "records_added": r.recordsAdded, "beats_added": r.beatsAdded,
-        "workouts_added": r.workoutsAdded, "warnings": r.warnings,
-        "not_imported": r.notImported, "seconds": r.seconds,
-      ]
-    }
-    let data =
-      (try? JSONSerialization.data(withJSONObject: objects, options: [.prettyPrinted, .sortedKeys]))
-      ?? Data()
-    return String(decoding: data, as: UTF8.self)
+    let ingestor = Ingestor(
+      store: store, context: context,
+      zone: zoneText.flatMap { ListeningImport.ZoneFallback.parse($0) } ?? .none,
+      forcedKind: forcedKind, keepPartial: keepPartial, isQuiet: isQuiet)
+    for path in paths { ingestor.ingest(path) }
+    ingestor.reportSkipped()
+    if isJSON { context.console.out(Ingestor.json(ingestor.json) + "\n") }
+    return ingestor.worst
   }
 }

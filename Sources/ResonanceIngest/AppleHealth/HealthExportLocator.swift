@@ -62,7 +62,7 @@ package enum HealthExportLocator {
     let files = FileManager.default
     var candidates: [(String, Int64)] = []
     var names: [String] = []
-    for folder in [path, path + "/apple_health_export"] {
+    for folder in [path] {
       guard let items = try? files.contentsOfDirectory(atPath: folder) else { continue }
       for item in items {
         let full = folder + "/" + item
@@ -89,5 +89,27 @@ package enum HealthExportLocator {
   package static func looksLikeHealthExport(_ prefix: [UInt8]) -> Bool {
     let text = String(decoding: prefix, as: UTF8.self)
     return text.contains("<HealthData")
+  }
+
+  /// Whether the export a locator chose really is one: its first bytes hold a `HealthData`
+  /// root (a zip of listening files may hold some other `.xml`, a Music library say).
+  package static func isHealthExport(_ location: HealthExportLocation) throws -> Bool {
+    struct Enough: Error {}
+    var prefix: [UInt8] = []
+    do {
+      switch location {
+      case .file(let path):
+        try InputFile(path: path).forEachChunk {
+          prefix.append(contentsOf: $0.prefix(65_536))
+          throw Enough()
+        }
+      case .zipMember(let zip, let member, _):
+        try ZipReader(path: zip).read(entry: member) {
+          prefix.append(contentsOf: $0.prefix(65_536))
+          throw Enough()
+        }
+      }
+    } catch is Enough {}
+    return looksLikeHealthExport(prefix)
   }
 }

@@ -16,6 +16,7 @@ package enum Schema {
     dailyTotals,
     traceContents,
     breathingResults,
+    listening,
   ]
 
   /// The schema version a fully migrated store has.
@@ -422,5 +423,46 @@ package enum Schema {
         notes TEXT,
         analysed_at_ms INTEGER NOT NULL
       );
+      """)
+
+  /// Plays as the listening histories report them, merged across sources, and what song
+  /// identity needs. No earlier version wrote `playback_events`, so it is recreated in its
+  /// final shape: `played_ms` may be unknown (Last.fm), `sources` lists every source that
+  /// reported the listen, `offset_source` says where the UTC offset came from. Per-play heart
+  /// rate and HRV are derived by the analysis stage, not stored with the raw play.
+  static let listening = Migration(
+    "0008-listening",
+    sql: """
+      DROP TABLE playback_events;
+      CREATE TABLE playback_events (
+        id INTEGER PRIMARY KEY,
+        import_id INTEGER NOT NULL REFERENCES imports (id),
+        song_id INTEGER NOT NULL REFERENCES songs (id),
+        session_id INTEGER REFERENCES historical_sessions (id) ON DELETE SET NULL,
+        source TEXT NOT NULL,
+        sources TEXT NOT NULL,
+        start_ms INTEGER NOT NULL,
+        start_offset_s INTEGER NOT NULL,
+        offset_source TEXT NOT NULL CHECK (offset_source IN ('source', 'health', 'user', 'utc')),
+        end_ms INTEGER NOT NULL,
+        end_offset_s INTEGER NOT NULL,
+        played_ms INTEGER CHECK (played_ms IS NULL OR played_ms >= 0),
+        media_duration_ms INTEGER,
+        listen_fraction REAL,
+        was_skipped INTEGER NOT NULL CHECK (was_skipped IN (0, 1)),
+        completed INTEGER CHECK (completed IN (0, 1)),
+        end_reason TEXT,
+        start_reason TEXT,
+        shuffle INTEGER CHECK (shuffle IN (0, 1)),
+        decision INTEGER
+      );
+      CREATE INDEX playback_events_start ON playback_events (start_ms);
+      CREATE INDEX playback_events_song ON playback_events (song_id, start_ms);
+      ALTER TABLE songs ADD COLUMN title_key TEXT NOT NULL DEFAULT '';
+      ALTER TABLE songs ADD COLUMN album_key TEXT NOT NULL DEFAULT '';
+      ALTER TABLE songs ADD COLUMN first_import_id INTEGER REFERENCES imports (id);
+      CREATE INDEX songs_catalog ON songs (apple_catalog_id);
+      CREATE INDEX songs_spotify ON songs (spotify_uri);
+      CREATE INDEX songs_library ON songs (library_persistent_id);
       """)
 }

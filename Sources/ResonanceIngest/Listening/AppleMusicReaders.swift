@@ -1,0 +1,323 @@
+import Foundation
+import ResonanceIO
+import ResonanceModel
+
+/// What an Apple Music `End Reason Type` says about a play: the one mapping table, which
+/// `docs/formats.md` reproduces.
+package enum AppleMusicEndReason {
+  /// How a play that ended with `reason` is marked.
+  package enum Outcome: String, Sendable {
+    /// The listener skipped forward: the only source-marked skip.
+    case skipped
+    /// Played to its natural end.
+    case completed
+    /// Paused, suspended, scrubbed, timed out: a chain of rows may continue the listen.
+    case interrupted
+    /// Stopped for another reason (another item chosen, skipped back, failed, app exited…):
+    /// neither a marked skip nor a completion.
+    case stopped
+  }
+
+  /// End reasons after which the next row of the same song continues the same listen.
+  package static let continuing: Set<String> = [
+    "PLAYBACK_MANUALLY_PAUSED", "PLAYBACK_SUSPENDED", "PAUSED_ON_TIMEOUT",
+    "PLAYBACK_PAUSED_DUE_TO_INACTIVITY", "SCRUB_BEGIN", "SCRUB_END",
+  ]
+
+  package static func outcome(_ reason: String) -> Outcome {
+    switch reason {
+    case "TRACK_SKIPPED_FORWARDS": .skipped
+    case "NATURAL_END_OF_TRACK": .completed
+    case _ where continuing.contains(reason): .interrupted
+    default: .stopped
+    }
+  }
+}
+
+/// Apple Music's `Apple Music Play Activity.csv`: one row per player event. Only `PLAY_END`
+/// rows with a song name are plays; a listen split by pauses or scrubs (consecutive `PLAY_END`
+/// rows of one song, the earlier ended by a pause or scrub, the later starting within 30
+/// minutes of its end) is one play. Durations are clamped to [0, media duration].
+package enum AppleMusicPlayActivityReader {
+  /// The longest gap between a pause and the resumed row that still continues one listen.
+  package static let resumeWindowMs: Int64 = 30 * 60_000
+
+  /// Whether a file starting with `prefix` is a Play Activity CSV, by its header.
+  package static func looksLike(_ prefix: [UInt8]) -> Bool {
+    guard let header = CSVHeader.firstLine(of: prefix) else { return false }
+    return header.has("Event Type", "Play Duration Milliseconds")
+      && header.index("Song Name", "Content Name") != nil
+  }
+
+  private struct Row {
+    var title: String
+    var album: String?
+    var artist: String?
+    var startMs: Int64
+    var endMs: Int64
+    var offset: Int32?
+    var playedMs: Int64
+    var mediaMs: Int64?
+    var endReason: String
+    var shuffle: Bool?
+    var line: Int
+  }
+
+  /// - Throws: `IngestError(.unrecognized)` when the header lacks the columns a play needs.
+  package static func read(path: String, bytes: [UInt8]) throws -> (ListeningFile, [Diagnostic]) {
+    var reader = CSVReader(bytes: bytes)
+    guard let first = reader.next() else {
+      throw IngestError(
+        .unrecognized, at: SourceLocation(file: path, line: 1, column: 1),
+        "expected an Apple Music Play Activity header, found an empty file")
+    }
+    let header = CSVHeader(first)
+    guard let eventType = header.index("Event Type"),
+      let title = header.index("Song Name", "Content Name"),
+      let start = header.index("Event Start Timestamp"),
+      let played = header.index("Play Duration Milliseconds")
+    else {
+      throw IngestError(
+        .unrecognized, at: SourceLocation(file: path, line: 1, column: 1),
+        "expected the Play Activity columns 'Event Type', 'Song Name', 'Event Start Timestamp' and 'Play Duration Milliseconds', found '\(header.names.prefix(6).joined(separator: ","))…'"
+      )
+    }
+    let end = header.index("Event End Timestamp")
+    let offset = header.index("UTC Offset In Seconds")
+    let media = header.index("Media Duration In Milliseconds")
+    let reason = header.index("End Reason Type")
+    let album = header.index("Album Name", "Container Album Name")
+    let artist = header.index("Artist Name", "Container Artist Name")
+    let shuffle = header.index("Shuffle Play")
+
+    var diagnostics: [Diagnostic] = []
+    var rows: [Row] = []
+    var count = 0
+    while let record = reader.next() {
+      count += 1
+      guard record.equals(eventType, "PLAY_END"), let name = record.nonEmpty(title) else {
+        continue
+      }
+      let location = SourceLocation(file: path, line: reader.line)
+      guard let playedRaw = record.int(played) else {
+        diagnostics.append(
+          Diagnostic(
+            .warning,
+            "row skipped: expected a whole number in 'Play Duration Milliseconds', found '\(record.string(played))'",
+            at: location))
+        continue
+      }
+      let mediaMs = media.flatMap { record.int($0) }.flatMap { $0 > 0 ? $0 : nil }
+      let playedMs = min(max(playedRaw, 0), mediaMs ?? Int64.max)
+      let startMs = record.withBytes(start) { FixedDateParser.isoUTC($0) }
+      let endMs = end.flatMap { i in record.withBytes(i) { FixedDateParser.isoUTC($0) } }
+      guard let startMs = startMs ?? endMs.map({ $0 - playedMs }) else {
+        diagnostics.append(
+          Diagnostic(
+            .warning,
+            "row skipped: expected an ISO UTC time in 'Event Start Timestamp' or 'Event End Timestamp', found '\(record.string(start))'",
+            at: location))
+        continue
+      }
+      let offsetSeconds = offset.flatMap { record.int($0) }.flatMap { abs($0) <= 18 * 3600 ? Int32($0) : nil }
+      rows.append(
+        Row(
+          title: name, album: album.flatMap { record.nonEmpty($0) },
+          artist: artist.flatMap { record.nonEmpty($0) }, startMs: startMs,
+          endMs: endMs ?? startMs + playedMs, offset: offsetSeconds, playedMs: playedMs,
+          mediaMs: mediaMs, endReason: reason.map { record.string($0) } ?? "",
+          shuffle: shuffle.flatMap { i in
+            record.equals(i, "SHUFFLE_ON") ? true : record.equals(i, "SHUFFLE_OFF") ? false : nil
+          }, line: reader.line))
+    }
+    if reader.endedInsideQuotes {
+      throw IngestError(
+        .malformed, at: SourceLocation(file: path, line: reader.line),
+        "expected a closing quote, found the end of the file (is it cut short?)")
+    }
+    // Chronological, so a paused listen's rows are neighbours whatever the file's order.
+    rows.sort { ($0.startMs, $0.line) < ($1.startMs, $1.line) }
+    var plays: [PlayReport] = []
+    plays.reserveCapacity(rows.count)
+    var open: Row?
+    var openPlayed: Int64 = 0
+    var openStart: Int64 = 0
+    func close() {
+      guard let last = open else { return }
+      let outcome = AppleMusicEndReason.outcome(last.endReason)
+      plays.append(
+        PlayReport(
+          song: SongReference(
+            title: last.title, artist: last.artist, album: last.album, durationMs: last.mediaMs),
+          source: .appleMusic, startMs: openStart, utcOffsetSeconds: last.offset,
+          endMs: max(last.endMs, openStart), playedMs: openPlayed, mediaDurationMs: last.mediaMs,
+          wasSkipped: outcome == .skipped,
+          completed: outcome == .interrupted ? false : outcome == .completed,
+          endReason: last.endReason.isEmpty ? nil : last.endReason, shuffle: last.shuffle,
+          line: last.line))
+      open = nil
+    }
+    for row in rows {
+      if let previous = open, previous.title == row.title, previous.album == row.album,
+        AppleMusicEndReason.continuing.contains(previous.endReason),
+        row.startMs >= previous.startMs, row.startMs - previous.endMs <= resumeWindowMs
+      {
+        openPlayed += row.playedMs
+        if let media = row.mediaMs { openPlayed = min(openPlayed, media) }
+        var merged = row
+        merged.artist = row.artist ?? previous.artist
+        open = merged
+        continue
+      }
+      close()
+      open = row
+      openPlayed = row.playedMs
+      openStart = row.startMs
+    }
+    close()
+    return (ListeningFile(kind: .applePlayActivity, plays: plays, rows: count), diagnostics)
+  }
+}
+
+/// Splits Apple's `Artist - Title` descriptions on the first " - " (titles may hold more).
+package func splitArtistTitle(_ text: String) -> (artist: String, title: String)? {
+  guard let range = text.range(of: " - ") else { return nil }
+  let artist = String(text[..<range.lowerBound])
+  let title = String(text[range.upperBound...])
+  guard !artist.isEmpty, !title.isEmpty else { return nil }
+  return (artist, title)
+}
+
+/// Apple Music's `Play History Daily Tracks.csv` and `Track Play History.csv`: per-day or
+/// last-played summaries of the same listening the Play Activity file holds. They are read
+/// only for the artist each `Artist - Title` description gives, never counted as plays.
+package enum AppleMusicHistorySummaryReader {
+  /// Whether a file starting with `prefix` is one of the two summaries, and which.
+  package static func kind(of prefix: [UInt8]) -> ListeningFileKind? {
+    guard let header = CSVHeader.firstLine(of: prefix) else { return nil }
+    if header.has("Track Description"), header.index("Date Played", "Last Played Date") != nil {
+      return .appleDailyTracks
+    }
+    if header.has("Track Name", "Last Played Date") { return .appleTrackPlayHistory }
+    return nil
+  }
+
+  package static func read(path: String, bytes: [UInt8]) throws -> (ListeningFile, [Diagnostic]) {
+    var reader = CSVReader(bytes: bytes)
+    guard let first = reader.next() else {
+      throw IngestError(
+        .unrecognized, at: SourceLocation(file: path, line: 1, column: 1),
+        "expected an Apple Music play history header, found an empty file")
+    }
+    let header = CSVHeader(first)
+    let isDaily = header.has("Track Description")
+    guard let description = header.index("Track Description", "Track Name") else {
+      throw IngestError(
+        .unrecognized, at: SourceLocation(file: path, line: 1, column: 1),
+        "expected a 'Track Description' or 'Track Name' column, found '\(header.names.prefix(6).joined(separator: ","))…'"
+      )
+    }
+    var songs: [SongReference] = []
+    var seen: Set<String> = []
+    var diagnostics: [Diagnostic] = []
+    var count = 0
+    while let record = reader.next() {
+      count += 1
+      let text = record.string(description)
+      guard let (artist, title) = splitArtistTitle(text) else {
+        diagnostics.append(
+          Diagnostic(
+            .warning, "row skipped: expected 'Artist - Title', found '\(text)'",
+            at: SourceLocation(file: path, line: reader.line)))
+        continue
+      }
+      if seen.insert(text).inserted { songs.append(SongReference(title: title, artist: artist)) }
+    }
+    return (
+      ListeningFile(
+        kind: isDaily ? .appleDailyTracks : .appleTrackPlayHistory, songs: songs, rows: count),
+      diagnostics
+    )
+  }
+}
+
+/// Apple Music's `Apple Music Library Tracks.json`: the library with genre, duration, tempo
+/// (when not 0), play and skip counts, and the catalog ID that links it to the decision log.
+package enum AppleMusicLibraryTracksReader {
+  package static func looksLike(_ prefix: [UInt8]) -> Bool {
+    let text = String(decoding: prefix.prefix(4096), as: UTF8.self)
+    return text.drop { $0.isWhitespace }.first == "["
+      && text.contains("\"Track Identifier\"") && text.contains("\"Title\"")
+  }
+
+  package static func read(path: String, bytes: [UInt8]) throws -> (ListeningFile, [Diagnostic]) {
+    let objects = try JSONArrayReading.objects(path: path, bytes: bytes, what: "Library Tracks")
+    var songs: [SongReference] = []
+    var diagnostics: [Diagnostic] = []
+    for (i, object) in objects.enumerated() {
+      guard let title = object["Title"] as? String, !title.isEmpty else {
+        diagnostics.append(
+          Diagnostic(
+            .warning, "entry \(i + 1) skipped: no \"Title\"", at: SourceLocation(file: path)))
+        continue
+      }
+      if let type = object["Content Type"] as? String, type != "Song" { continue }
+      let bpm = JSONArrayReading.number(object["Beats Per Minute"])
+      songs.append(
+        SongReference(
+          title: title, artist: object["Artist"] as? String, album: object["Album"] as? String,
+          genre: (object["Genre"] as? String).flatMap { $0.isEmpty ? nil : $0 },
+          durationMs: JSONArrayReading.number(object["Track Duration"]).map { Int64($0) },
+          appleCatalogID: JSONArrayReading.identifier(object["Apple Music Track Identifier"]),
+          bpm: bpm.flatMap { $0 > 0 ? $0 : nil },
+          playCount: JSONArrayReading.number(object["Track Play Count"]).map { Int($0) },
+          skipCount: JSONArrayReading.number(object["Skip Count"]).map { Int($0) }))
+    }
+    return (
+      ListeningFile(kind: .appleLibraryTracks, songs: songs, rows: objects.count), diagnostics
+    )
+  }
+}
+
+/// Helpers for the services' JSON arrays of flat objects.
+package enum JSONArrayReading {
+  /// The top-level array's objects.
+  ///
+  /// - Throws: `IngestError(.malformed)` for invalid JSON, `.unrecognized` for JSON that is
+  ///   not an array of objects.
+  package static func objects(path: String, bytes: [UInt8], what: String) throws -> [[String: Any]] {
+    let value: Any
+    do {
+      value = try JSONSerialization.jsonObject(with: Data(bytes), options: [])
+    } catch {
+      throw IngestError(
+        .malformed, at: SourceLocation(file: path, line: 1, column: 1),
+        "expected a JSON array (\(what)), found invalid JSON (is the file cut short?)")
+    }
+    guard let array = value as? [Any] else {
+      throw IngestError(
+        .unrecognized, at: SourceLocation(file: path, line: 1, column: 1),
+        "expected a JSON array (\(what)), found a JSON \(value is [String: Any] ? "object" : "value")"
+      )
+    }
+    return array.compactMap { $0 as? [String: Any] }
+  }
+
+  /// A JSON number (or numeric string) as a Double.
+  package static func number(_ value: Any?) -> Double? {
+    switch value {
+    case let n as NSNumber: n.doubleValue
+    case let s as String: Double(s)
+    default: nil
+    }
+  }
+
+  /// An identifier that exports write as a number or a string; nil for 0 and empty.
+  package static func identifier(_ value: Any?) -> String? {
+    switch value {
+    case let n as NSNumber: n.int64Value == 0 ? nil : String(n.int64Value)
+    case let s as String: s.isEmpty || s == "0" ? nil : s
+    default: nil
+    }
+  }
+}

@@ -1,0 +1,563 @@
+import ResonanceModel
+
+/// Writes listening files into the store inside the caller's transaction: one Song row per
+/// real song across every source, and one play per listen however many sources report it.
+///
+/// **Song identity.** A reference resolves, in order, by a shared identifier (Apple catalog
+/// ID, Spotify URI, library Persistent ID), by its artist and title keys (`SongIdentity`), and
+/// — for Apple's play log, which names no artist — by title and album, or by title alone when
+/// exactly one known song has it and the albums do not contradict. A reference that resolves
+/// to nothing becomes a new song; one without an artist stays *unresolved* until a later
+/// file (a library, Apple's daily summaries) names its artist, when it is merged into the
+/// song that file describes, plays and all.
+///
+/// **One listen, one play.** A play whose song already has a play from *another* source
+/// starting within `mergeToleranceMs` is the same listen: the rows merge, and the source that
+/// ranks higher (Apple Music and Spotify, then Spotify's account history, then Last.fm, then
+/// the decision log) decides start, duration and skip; the other fills what is missing. A
+/// play from a source that already reported a play of the song at the same instant is a
+/// duplicate (two downloads of one history) and is not stored again.
+package final class ListeningWriter {
+  /// How far apart two sources' start times of one listen may be.
+  package static let mergeToleranceMs: Int64 = 90_000
+
+  /// What one file did to the store.
+  package struct Counts: Sendable, Equatable {
+    package init() {}
+    package var playsAdded = 0
+    package var playsMerged = 0
+    package var playsAlreadyStored = 0
+    package var songsAdded = 0
+    package var songsMerged = 0
+    package var playlists = 0
+  }
+
+  package private(set) var counts = Counts()
+
+  private struct SongState {
+    var id: Int64
+    var title: String
+    var artist: String?
+    var album: String?
+    var genre: String?
+    var durationMs: Int64?
+    var catalogID: String?
+    var spotifyURI: String?
+    var persistentID: String?
+    var bpm: Double?
+    var playCount: Int
+    var skipCount: Int
+    var titleKey: String
+    var albumKey: String
+  }
+
+  private struct PlayRow {
+    var id: Int64
+    var songID: Int64
+    var source: ListeningSource
+    var sources: Set<ListeningSource>
+    var startMs: Int64
+    var startOffset: Int32
+    var offsetSource: String
+    var endMs: Int64
+    var endOffset: Int32
+    var playedMs: Int64?
+    var mediaMs: Int64?
+    var wasSkipped: Bool
+    var completed: Bool?
+    var endReason: String?
+    var startReason: String?
+    var shuffle: Bool?
+    var decision: Int64?
+  }
+
+  private let db: Connection
+  private let importID: Int64
+  private var songs: [Int64: SongState] = [:]
+  private var byCatalog: [String: Int64] = [:]
+  private var bySpotify: [String: Int64] = [:]
+  private var byLibrary: [String: Int64] = [:]
+  private var byName: [String: Int64] = [:]
+  private var byTitleAlbum: [String: [Int64]] = [:]
+  private var byTitle: [String: [Int64]] = [:]
+  private var unresolved: [String: Int64] = [:]
+  private var keyCache: [String: String] = [:]
+
+  private let findPlays: Statement
+  private let insertPlay: Statement
+  private let updatePlay: Statement
+
+  /// Loads the songs the store knows, for resolving the file's references.
+  package init(store: Store, importID: Int64) throws(StoreError) {
+    db = store.connection
+    self.importID = importID
+    findPlays = try db.prepare(
+      """
+      SELECT id, song_id, source, sources, start_ms, start_offset_s, offset_source, end_ms,
+             end_offset_s, played_ms, media_duration_ms, was_skipped, completed, end_reason,
+             start_reason, shuffle, decision
+      FROM playback_events WHERE song_id = ? AND start_ms BETWEEN ? AND ? ORDER BY start_ms
+      """)
+    insertPlay = try db.prepare(
+      """
+      INSERT INTO playback_events (import_id, song_id, source, sources, start_ms, start_offset_s,
+        offset_source, end_ms, end_offset_s, played_ms, media_duration_ms, listen_fraction,
+        was_skipped, completed, end_reason, start_reason, shuffle, decision)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      """)
+    updatePlay = try db.prepare(
+      """
+      UPDATE playback_events SET song_id = ?, source = ?, sources = ?, start_ms = ?,
+        start_offset_s = ?, offset_source = ?, end_ms = ?, end_offset_s = ?, played_ms = ?,
+        media_duration_ms = ?, listen_fraction = ?, was_skipped = ?, completed = ?,
+        end_reason = ?, start_reason = ?, shuffle = ?, decision = ?
+      WHERE id = ?
+      """)
+    for row in try db.rows(
+      """
+      SELECT id, title, artist, album, genre, duration_ms, apple_catalog_id, spotify_uri,
+             library_persistent_id, bpm, play_count, skip_count, title_key, album_key
+      FROM songs
+      """)
+    {
+      let song = SongState(
+        id: row.optionalInt64(0) ?? 0, title: row.string(1), artist: row[2].string,
+        album: row[3].string, genre: row[4].string, durationMs: row.optionalInt64(5),
+        catalogID: row[6].string, spotifyURI: row[7].string, persistentID: row[8].string,
+        bpm: row[9].double, playCount: row.int(10), skipCount: row.int(11),
+        titleKey: row.string(12), albumKey: row.string(13))
+      register(song)
+    }
+  }
+
+  // MARK: - Songs
+
+  /// The song a reference names, created or completed as needed.
+  @discardableResult
+  package func song(for reference: SongReference) throws(StoreError) -> Int64 {
+    if let id = find(reference) { return try enrich(id, with: reference) }
+    return try create(reference)
+  }
+
+  /// Adds a library's or summary's songs (no plays).
+  package func addSongs(_ references: [SongReference]) throws(StoreError) {
+    for reference in references { try song(for: reference) }
+  }
+
+  /// Adds playlists, replacing the songs of one already stored under the same Persistent ID.
+  package func addPlaylists(_ playlists: [PlaylistReference]) throws(StoreError) {
+    for playlist in playlists {
+      var playlistID: Int64?
+      if let pid = playlist.libraryPersistentID {
+        playlistID = try db.row(
+          "SELECT id FROM playlists WHERE library_persistent_id = ?", [pid])?.optionalInt64(0)
+      }
+      if let id = playlistID {
+        try db.execute("UPDATE playlists SET name = ? WHERE id = ?", [playlist.name, id])
+        try db.execute("DELETE FROM playlist_songs WHERE playlist_id = ?", [id])
+      } else {
+        try db.execute(
+          "INSERT INTO playlists (name, library_persistent_id) VALUES (?, ?)",
+          [playlist.name, playlist.libraryPersistentID])
+        playlistID = db.lastInsertRowID
+      }
+      for (position, reference) in playlist.songs.enumerated() {
+        let songID = try song(for: reference)
+        try db.execute(
+          "INSERT INTO playlist_songs (playlist_id, position, song_id) VALUES (?, ?, ?)",
+          [playlistID ?? 0, position, songID])
+      }
+      counts.playlists += 1
+    }
+  }
+
+  private func key(_ text: String, _ make: (String) -> String, tag: Character) -> String {
+    let cacheKey = "\(tag)\u{1F}\(text)"
+    if let cached = keyCache[cacheKey] { return cached }
+    let value = make(text)
+    keyCache[cacheKey] = value
+    return value
+  }
+
+  private func titleKey(_ title: String) -> String { key(title, SongIdentity.titleKey, tag: "t") }
+  private func artistKey(_ artist: String) -> String {
+    key(artist, SongIdentity.artistKey, tag: "a")
+  }
+  private func albumKey(_ album: String?) -> String {
+    album.map { key($0, SongIdentity.albumKey, tag: "b") } ?? ""
+  }
+
+  private func nameKey(artist: String, titleKey: String) -> String {
+    artistKey(artist) + "|" + titleKey
+  }
+
+  private func find(_ reference: SongReference) -> Int64? {
+    if let c = reference.appleCatalogID, let id = byCatalog[c] { return id }
+    if let u = reference.spotifyURI, let id = bySpotify[u] { return id }
+    if let p = reference.libraryPersistentID, let id = byLibrary[p] { return id }
+    guard let title = nonEmpty(reference.title) else { return nil }
+    let tk = titleKey(title)
+    if let artist = nonEmpty(reference.artist) {
+      return byName[nameKey(artist: artist, titleKey: tk)]
+    }
+    let ak = albumKey(reference.album)
+    return match(titleKey: tk, albumKey: ak) ?? unresolved[tk + "|" + ak]
+  }
+
+  /// The one song with an artist that an artistless title (and album) can only mean.
+  private func match(titleKey tk: String, albumKey ak: String) -> Int64? {
+    if !ak.isEmpty, let ids = byTitleAlbum[tk + "|" + ak] {
+      return ids.count == 1 ? ids[0] : nil
+    }
+    guard let ids = byTitle[tk], ids.count == 1, let song = songs[ids[0]] else { return nil }
+    return ak.isEmpty || song.albumKey.isEmpty ? song.id : nil
+  }
+
+  private func nonEmpty(_ text: String?) -> String? {
+    guard let text, !text.isEmpty else { return nil }
+    return text
+  }
+
+  private func identityKey(_ song: SongState) -> String {
+    if let artist = song.artist, !song.title.isEmpty {
+      return "name:" + nameKey(artist: artist, titleKey: song.titleKey)
+    }
+    if !song.title.isEmpty { return "title:" + song.titleKey + "|" + song.albumKey }
+    if let c = song.catalogID { return "apple:" + c }
+    if let u = song.spotifyURI { return "spotify:" + u }
+    if let p = song.persistentID { return "library:" + p }
+    return "song:\(song.id)"
+  }
+
+  private func register(_ song: SongState) {
+    songs[song.id] = song
+    if let c = song.catalogID { byCatalog[c] = song.id }
+    if let u = song.spotifyURI { bySpotify[u] = song.id }
+    if let p = song.persistentID { byLibrary[p] = song.id }
+    guard !song.title.isEmpty else { return }
+    if let artist = song.artist {
+      byName[nameKey(artist: artist, titleKey: song.titleKey)] = song.id
+      if !song.albumKey.isEmpty {
+        byTitleAlbum[song.titleKey + "|" + song.albumKey, default: []].append(song.id)
+      }
+      byTitle[song.titleKey, default: []].append(song.id)
+    } else {
+      unresolved[song.titleKey + "|" + song.albumKey] = song.id
+    }
+  }
+
+  private func unregister(_ song: SongState) {
+    songs[song.id] = nil
+    if let c = song.catalogID, byCatalog[c] == song.id { byCatalog[c] = nil }
+    if let u = song.spotifyURI, bySpotify[u] == song.id { bySpotify[u] = nil }
+    if let p = song.persistentID, byLibrary[p] == song.id { byLibrary[p] = nil }
+    guard !song.title.isEmpty else { return }
+    if let artist = song.artist {
+      let name = nameKey(artist: artist, titleKey: song.titleKey)
+      if byName[name] == song.id { byName[name] = nil }
+      byTitleAlbum[song.titleKey + "|" + song.albumKey]?.removeAll { $0 == song.id }
+      byTitle[song.titleKey]?.removeAll { $0 == song.id }
+    } else {
+      let key = song.titleKey + "|" + song.albumKey
+      if unresolved[key] == song.id { unresolved[key] = nil }
+    }
+  }
+
+  private func create(_ r: SongReference) throws(StoreError) -> Int64 {
+    var song = SongState(
+      id: 0, title: r.title ?? "", artist: nonEmpty(r.artist), album: nonEmpty(r.album),
+      genre: nonEmpty(r.genre), durationMs: r.durationMs, catalogID: r.appleCatalogID,
+      spotifyURI: r.spotifyURI, persistentID: r.libraryPersistentID, bpm: r.bpm,
+      playCount: r.playCount ?? 0, skipCount: r.skipCount ?? 0,
+      titleKey: r.title.map(titleKey) ?? "", albumKey: albumKey(nonEmpty(r.album)))
+    try db.execute(
+      """
+      INSERT INTO songs (identity_key, title, artist, album, genre, duration_ms, apple_catalog_id,
+        spotify_uri, library_persistent_id, bpm, bpm_source, play_count, skip_count, title_key,
+        album_key, first_import_id)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      """,
+      [
+        identityKey(song) + "#new", song.title, song.artist, song.album, song.genre,
+        song.durationMs, song.catalogID, song.spotifyURI, song.persistentID, song.bpm,
+        song.bpm == nil ? nil : "library", song.playCount, song.skipCount, song.titleKey,
+        song.albumKey, importID,
+      ])
+    song.id = db.lastInsertRowID
+    try db.execute(
+      "UPDATE songs SET identity_key = ? WHERE id = ?", [identityKey(song), song.id])
+    register(song)
+    counts.songsAdded += 1
+    return song.id
+  }
+
+  /// Fills what the song lacks from the reference; when that gives it an artist another song
+  /// already has with the same title, the two are one song and merge.
+  private func enrich(_ id: Int64, with r: SongReference) throws(StoreError) -> Int64 {
+    guard let old = songs[id] else { return id }
+    var song = old
+    if song.title.isEmpty, let title = nonEmpty(r.title) {
+      song.title = title
+      song.titleKey = titleKey(title)
+    }
+    if song.artist == nil { song.artist = nonEmpty(r.artist) }
+    if song.album == nil, let album = nonEmpty(r.album) {
+      song.album = album
+      song.albumKey = albumKey(album)
+    }
+    if song.genre == nil { song.genre = nonEmpty(r.genre) }
+    if song.durationMs == nil { song.durationMs = r.durationMs }
+    if song.catalogID == nil, let c = r.appleCatalogID, byCatalog[c] == nil { song.catalogID = c }
+    if song.spotifyURI == nil, let u = r.spotifyURI, bySpotify[u] == nil { song.spotifyURI = u }
+    if song.persistentID == nil, let p = r.libraryPersistentID, byLibrary[p] == nil {
+      song.persistentID = p
+    }
+    if let bpm = r.bpm { song.bpm = bpm }
+    if let n = r.playCount { song.playCount = max(song.playCount, n) }
+    if let n = r.skipCount { song.skipCount = max(song.skipCount, n) }
+    guard !sameFields(song, old) else { return id }
+
+    unregister(old)
+    // Gaining a name can reveal that another row is the same song.
+    var target = id
+    if !song.title.isEmpty, old.artist == nil || old.title.isEmpty || old.albumKey != song.albumKey
+    {
+      let other =
+        song.artist.map { byName[nameKey(artist: $0, titleKey: song.titleKey)] }
+        ?? unresolved[song.titleKey + "|" + song.albumKey]
+      if let other, other != id { target = other }
+    }
+    if target != id, let into = songs[target] {
+      try merge(song, into: into)
+      return target
+    }
+    try write(song, identity: identityKey(song))
+    register(song)
+    return id
+  }
+
+  private func sameFields(_ a: SongState, _ b: SongState) -> Bool {
+    a.title == b.title && a.artist == b.artist && a.album == b.album && a.genre == b.genre
+      && a.durationMs == b.durationMs && a.catalogID == b.catalogID
+      && a.spotifyURI == b.spotifyURI && a.persistentID == b.persistentID && a.bpm == b.bpm
+      && a.playCount == b.playCount && a.skipCount == b.skipCount
+  }
+
+  private func write(_ song: SongState, identity: String) throws(StoreError) {
+    try db.execute(
+      """
+      UPDATE songs SET identity_key = ?, title = ?, artist = ?, album = ?, genre = ?,
+        duration_ms = ?, apple_catalog_id = ?, spotify_uri = ?, library_persistent_id = ?,
+        bpm = ?, bpm_source = ?, play_count = ?, skip_count = ?, title_key = ?, album_key = ?
+      WHERE id = ?
+      """,
+      [
+        identity, song.title, song.artist, song.album, song.genre, song.durationMs,
+        song.catalogID, song.spotifyURI, song.persistentID, song.bpm,
+        song.bpm == nil ? nil : "library", song.playCount, song.skipCount, song.titleKey,
+        song.albumKey, song.id,
+      ])
+  }
+
+  /// Merges song `from` into `into`: its plays and playlist entries move, `into` gains the
+  /// fields it lacked, `from` is deleted, and plays that now collide merge.
+  private func merge(_ from: SongState, into: SongState) throws(StoreError) {
+    unregister(into)
+    var target = into
+    if target.album == nil, let album = from.album {
+      target.album = album
+      target.albumKey = from.albumKey
+    }
+    if target.genre == nil { target.genre = from.genre }
+    if target.durationMs == nil { target.durationMs = from.durationMs }
+    if target.catalogID == nil { target.catalogID = from.catalogID }
+    if target.spotifyURI == nil { target.spotifyURI = from.spotifyURI }
+    if target.persistentID == nil { target.persistentID = from.persistentID }
+    if target.bpm == nil { target.bpm = from.bpm }
+    target.playCount = max(target.playCount, from.playCount)
+    target.skipCount = max(target.skipCount, from.skipCount)
+    try db.execute(
+      "UPDATE playback_events SET song_id = ? WHERE song_id = ?", [target.id, from.id])
+    try db.execute(
+      "UPDATE playlist_songs SET song_id = ? WHERE song_id = ?", [target.id, from.id])
+    try db.execute("DELETE FROM song_effects WHERE song_id = ?", [from.id])
+    try db.execute("DELETE FROM songs WHERE id = ?", [from.id])
+    try write(target, identity: identityKey(target))
+    register(target)
+    counts.songsMerged += 1
+    try mergeCollidingPlays(of: target.id)
+  }
+
+  /// Gives unresolved songs (no artist) another chance once the file's songs are known, and
+  /// returns how many remain unresolved in the store.
+  package func resolvePending() throws(StoreError) {
+    let pending = songs.values.filter { $0.artist == nil && !$0.title.isEmpty }
+    for song in pending {
+      guard let current = songs[song.id],
+        let target = match(titleKey: current.titleKey, albumKey: current.albumKey),
+        target != current.id, let into = songs[target]
+      else { continue }
+      unregister(current)
+      try merge(current, into: into)
+    }
+  }
+
+  // MARK: - Plays
+
+  /// What happened to one reported play.
+  package enum PlayOutcome: Sendable, Equatable {
+    case added, merged, alreadyStored
+  }
+
+  /// Stores one play: new, merged into another source's report of the same listen, or
+  /// recognised as already stored.
+  @discardableResult
+  package func add(_ play: PlayReport, offset: Int32, offsetSource: String) throws(StoreError)
+    -> PlayOutcome
+  {
+    let songID = try song(for: play.song)
+    let candidates = try plays(
+      of: songID, from: play.startMs - Self.mergeToleranceMs,
+      to: play.startMs + Self.mergeToleranceMs)
+    if candidates.contains(where: { $0.sources.contains(play.source) && $0.startMs == play.startMs })
+    {
+      counts.playsAlreadyStored += 1
+      return .alreadyStored
+    }
+    let incoming = PlayRow(
+      id: 0, songID: songID, source: play.source, sources: [play.source], startMs: play.startMs,
+      startOffset: offset, offsetSource: offsetSource, endMs: max(play.endMs, play.startMs),
+      endOffset: offset, playedMs: play.playedMs, mediaMs: play.mediaDurationMs,
+      wasSkipped: play.wasSkipped, completed: play.completed, endReason: play.endReason,
+      startReason: play.startReason, shuffle: play.shuffle, decision: play.decision.map(Int64.init))
+    let other = candidates.filter { $0.sources.isDisjoint(with: incoming.sources) }
+      .min { abs($0.startMs - play.startMs) < abs($1.startMs - play.startMs) }
+    if let other {
+      var merged = combine(other, incoming)
+      merged.id = other.id
+      try update(merged)
+      counts.playsMerged += 1
+      return .merged
+    }
+    try insert(incoming)
+    counts.playsAdded += 1
+    return .added
+  }
+
+  private static func rank(_ source: ListeningSource) -> Int {
+    switch source {
+    case .appleMusic, .spotify: 4
+    case .spotifyAccount: 3
+    case .lastFM: 2
+    case .decisionLog: 1
+    }
+  }
+
+  /// One listen from two reports: the higher-ranked source decides; the other fills gaps.
+  private func combine(_ a: PlayRow, _ b: PlayRow) -> PlayRow {
+    let (lead, other) = Self.rank(b.source) > Self.rank(a.source) ? (b, a) : (a, b)
+    var row = lead
+    row.sources = a.sources.union(b.sources)
+    if row.offsetSource != "source", other.offsetSource == "source" {
+      row.startOffset = other.startOffset
+      row.endOffset = other.endOffset
+      row.offsetSource = "source"
+    }
+    row.playedMs = row.playedMs ?? other.playedMs
+    row.mediaMs = row.mediaMs ?? other.mediaMs
+    row.completed = row.completed ?? other.completed
+    row.endReason = row.endReason ?? other.endReason
+    row.startReason = row.startReason ?? other.startReason
+    row.shuffle = row.shuffle ?? other.shuffle
+    row.decision = row.decision ?? other.decision
+    if row.playedMs == nil, row.endMs == row.startMs { row.endMs = max(row.endMs, other.endMs) }
+    return row
+  }
+
+  private func plays(of songID: Int64, from: Int64, to: Int64) throws(StoreError) -> [PlayRow] {
+    try findPlays.bind([songID, from, to])
+    var rows: [PlayRow] = []
+    while try findPlays.step() {
+      let r = findPlays.currentRow()
+      func bool(_ i: Int) -> Bool? { r.optionalInt64(i).map { $0 != 0 } }
+      rows.append(
+        PlayRow(
+          id: r.optionalInt64(0) ?? 0, songID: r.optionalInt64(1) ?? 0,
+          source: ListeningSource(rawValue: r.string(2)) ?? .decisionLog,
+          sources: Set(r.string(3).split(separator: ",").compactMap { ListeningSource(rawValue: String($0)) }),
+          startMs: r.optionalInt64(4) ?? 0, startOffset: Int32(r.int(5)),
+          offsetSource: r.string(6), endMs: r.optionalInt64(7) ?? 0,
+          endOffset: Int32(r.int(8)), playedMs: r.optionalInt64(9), mediaMs: r.optionalInt64(10),
+          wasSkipped: r.int(11) != 0, completed: bool(12), endReason: r[13].string,
+          startReason: r[14].string, shuffle: bool(15), decision: r.optionalInt64(16)))
+    }
+    findPlays.reset()
+    return rows
+  }
+
+  private func bind(_ s: Statement, _ row: PlayRow, from first: Int32) {
+    func flag(_ value: Bool?) -> Int64? { value.map { $0 ? 1 : 0 } }
+    let fraction: Double? =
+      if let played = row.playedMs, let media = row.mediaMs, media > 0 {
+        min(1, Double(played) / Double(media))
+      } else { nil }
+    var i = first
+    func next() -> Int32 {
+      defer { i += 1 }
+      return i
+    }
+    s.bind(row.songID, at: next())
+    s.bind(row.source.rawValue, at: next())
+    s.bind(row.sources.map(\.rawValue).sorted().joined(separator: ","), at: next())
+    s.bind(row.startMs, at: next())
+    s.bind(Int64(row.startOffset), at: next())
+    s.bind(row.offsetSource, at: next())
+    s.bind(row.endMs, at: next())
+    s.bind(Int64(row.endOffset), at: next())
+    s.bind(row.playedMs, at: next())
+    s.bind(row.mediaMs, at: next())
+    s.bind(fraction, at: next())
+    s.bind(Int64(row.wasSkipped ? 1 : 0), at: next())
+    s.bind(flag(row.completed), at: next())
+    s.bind(row.endReason, at: next())
+    s.bind(row.startReason, at: next())
+    s.bind(flag(row.shuffle), at: next())
+    s.bind(row.decision, at: next())
+  }
+
+  private func insert(_ row: PlayRow) throws(StoreError) {
+    insertPlay.bind(importID, at: 1)
+    bind(insertPlay, row, from: 2)
+    try insertPlay.run()
+  }
+
+  private func update(_ row: PlayRow) throws(StoreError) {
+    bind(updatePlay, row, from: 1)
+    updatePlay.bind(row.id, at: 18)
+    try updatePlay.run()
+  }
+
+  /// After a song merge: neighbouring plays of the song from disjoint sources within the
+  /// tolerance are one listen.
+  private func mergeCollidingPlays(of songID: Int64) throws(StoreError) {
+    let all = try plays(of: songID, from: Int64.min, to: Int64.max)
+    var kept: [PlayRow] = []
+    for row in all {
+      if let last = kept.last, row.startMs - last.startMs <= Self.mergeToleranceMs,
+        last.sources.isDisjoint(with: row.sources)
+      {
+        var merged = combine(last, row)
+        merged.id = last.id
+        kept[kept.count - 1] = merged
+        try update(merged)
+        try db.execute("DELETE FROM playback_events WHERE id = ?", [row.id])
+        counts.playsMerged += 1
+      } else if let last = kept.last, row.startMs == last.startMs, last.sources == row.sources {
+        try db.execute("DELETE FROM playback_events WHERE id = ?", [row.id])
+        counts.playsAlreadyStored += 1
+      } else {
+        kept.append(row)
+      }
+    }
+  }
+}
