@@ -1,0 +1,134 @@
+import Foundation
+import ResonanceModel
+import Testing
+
+@testable import ResonanceIngest
+
+/// The bytes of a fixture in `Tests/Fixtures/listening/`.
+func listeningFixture(_ name: String) throws -> [UInt8] {
+  let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("Fixtures/listening/\(name)").path
+  return try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+}
+
+/// Every string a listening file holds, for privacy checks.
+func allStrings(_ file: ListeningFile) -> [String] {
+  func strings(_ song: SongReference) -> [String] {
+    [
+      song.title, song.artist, song.album, song.genre, song.appleCatalogID, song.spotifyURI,
+      song.libraryPersistentID,
+    ].compactMap { $0 }
+  }
+  return file.songs.flatMap(strings) + file.plays.flatMap { strings($0.song) }
+    + file.playlists.flatMap { [$0.name] + [$0.libraryPersistentID].compactMap { $0 } }
+    + file.playlists.flatMap { $0.songs.flatMap(strings) }
+}
+
+@Suite("Music library reader")
+struct MusicLibraryReaderTests {
+  static let library = Result {
+    try MusicLibraryReader.read(path: "Library.xml", bytes: listeningFixture("Library.xml"))
+  }
+
+  @Test("reads the audio songs with their fields, leaving out the podcast and the music video")
+  func songs() throws {
+    let (file, _) = try Self.library.get()
+    #expect(file.kind == .musicLibraryXML)
+    #expect(file.rows == 5)
+    #expect(file.plays.isEmpty)
+    #expect(file.songs.map(\.title) == ["Don\u{2019}t Stop Me Now", "The Boxer", "Clair de lune"])
+    let queen = file.songs[0]
+    #expect(queen.artist == "Queen")
+    #expect(queen.album == "Jazz")
+    #expect(queen.genre == "Rock")
+    #expect(queen.durationMs == 209_000)
+    #expect(queen.bpm == 156)
+    #expect(queen.playCount == 12)
+    #expect(queen.skipCount == 1)
+    #expect(queen.libraryPersistentID == "0A1B2C3D4E5F6071")
+  }
+
+  @Test("decodes entities, keeps BPM only when above 0, and falls back to the album artist")
+  func fields() throws {
+    let (file, _) = try Self.library.get()
+    let boxer = file.songs[1]
+    #expect(boxer.artist == "Simon & Garfunkel")
+    #expect(boxer.bpm == nil)
+    #expect(boxer.playCount == 3)
+    #expect(boxer.skipCount == nil)
+    let debussy = file.songs[2]
+    #expect(debussy.artist == "Claude Debussy")
+    #expect(debussy.bpm == nil)
+    #expect(debussy.playCount == nil)
+  }
+
+  @Test("reads playlists in item order, without the master library, warning of unknown tracks")
+  func playlists() throws {
+    let (file, diagnostics) = try Self.library.get()
+    #expect(file.playlists.count == 1)
+    let playlist = try #require(file.playlists.first)
+    #expect(playlist.name == "Run & Focus")
+    #expect(playlist.libraryPersistentID == "60718293041526A7")
+    // 9999 is unknown (warned); 1207 is the podcast (left out quietly).
+    #expect(
+      playlist.songs.map(\.title) == ["The Boxer", "Don\u{2019}t Stop Me Now", "Clair de lune"])
+    #expect(diagnostics.count == 1)
+    #expect(diagnostics.first?.severity == .warning)
+    #expect(diagnostics.first?.location == SourceLocation(file: "Library.xml", line: 141))
+    #expect(diagnostics.first?.message.contains("9999") == true)
+  }
+
+  @Test("keeps nothing of Location, the music folder or the library ID")
+  func privacy() throws {
+    let (file, _) = try Self.library.get()
+    for text in allStrings(file) {
+      #expect(!text.contains("mkowalczyk"))
+      #expect(!text.contains("file://"))
+      #expect(text != "F00DFACEB00C1234")
+    }
+  }
+
+  @Test("malformed XML fails at the line and column of the error")
+  func malformed() throws {
+    let text = """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <plist version="1.0">
+      <dict>
+        <key>Tracks</key>
+        <dict>
+          <key>1</key><dict><key>Name</key><string>A</strong></dict>
+        </dict>
+      </dict>
+      </plist>
+      """
+    do {
+      _ = try MusicLibraryReader.read(path: "bad.xml", bytes: Array(text.utf8))
+      Issue.record("expected an error")
+    } catch let error as IngestError {
+      #expect(error.kind == .malformed)
+      #expect(error.location.file == "bad.xml")
+      #expect(error.location.line == 6)
+      #expect(error.location.column == 56)  // just past `</strong>`
+      #expect(error.message.hasPrefix("malformed XML"))
+    }
+  }
+
+  @Test("a property list without Tracks, or XML that is no property list, is unrecognized")
+  func unrecognized() throws {
+    let noTracks = """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <plist version="1.0"><dict><key>Major Version</key><integer>1</integer></dict></plist>
+      """
+    let health = "<?xml version=\"1.0\"?>\n<HealthData locale=\"en_US\"></HealthData>\n"
+    for text in [noTracks, health] {
+      #expect(throws: IngestError.self) {
+        do {
+          _ = try MusicLibraryReader.read(path: "x.xml", bytes: Array(text.utf8))
+        } catch let error as IngestError {
+          #expect(error.kind == .unrecognized)
+          throw error
+        }
+      }
+    }
+  }
+}
