@@ -132,3 +132,64 @@ struct MusicLibraryReaderTests {
     }
   }
 }
+
+@Suite("Last.fm reader")
+struct LastFMReaderTests {
+  @Test("reads headerless rows, scrobble time as the start, skipping bad rows with their line")
+  func headerless() throws {
+    let (file, diagnostics) = try LastFMReader.read(
+      path: "lastfm.csv", bytes: listeningFixture("lastfm.csv"))
+    #expect(file.kind == .lastFM)
+    #expect(file.rows == 6)
+    #expect(file.plays.count == 4)
+    let first = file.plays[0]
+    #expect(first.song.title == "Don\u{2019}t Stop Me Now")
+    #expect(first.song.artist == "Queen")
+    #expect(first.song.album == "Jazz")
+    #expect(first.source == .lastFM)
+    #expect(first.startMs == 1_612_101_900_000)  // 2021-01-31T14:05:00Z
+    #expect(first.endMs == first.startMs)
+    #expect(first.playedMs == nil)
+    #expect(first.utcOffsetSeconds == nil)
+    #expect(!first.wasSkipped)
+    #expect(first.line == 1)
+    #expect(file.plays[1].startMs == 1_612_101_480_000)  // 13:58
+    // A quoted artist holding commas.
+    #expect(file.plays[2].song.artist == "Crosby, Stills, Nash & Young")
+    #expect(file.plays[2].song.title == "Carry On")
+    #expect(file.plays[2].startMs == 1_612_170_000_000)  // 2021-02-01T09:00:00Z
+    // An empty album is no album; a leap day is a day.
+    #expect(file.plays[3].song.album == nil)
+    #expect(file.plays[3].startMs == 1_583_020_740_000)  // 2020-02-29T23:59:00Z
+    #expect(file.plays[3].line == 5)
+    #expect(diagnostics.map(\.location?.line) == [4, 6])
+    #expect(diagnostics.allSatisfy { $0.severity == .warning })
+    #expect(diagnostics.allSatisfy { $0.message.hasPrefix("row skipped: ") })
+    #expect(diagnostics[0].location?.file == "lastfm.csv")
+  }
+
+  @Test("reads a file with a header by column name, preferring uts to the date text")
+  func header() throws {
+    let (file, diagnostics) = try LastFMReader.read(
+      path: "lastfm-header.csv", bytes: listeningFixture("lastfm-header.csv"))
+    #expect(diagnostics.isEmpty)
+    #expect(file.rows == 2)
+    #expect(file.plays.map(\.song.title) == ["Bicycle Race", "Feeling Good"])
+    #expect(file.plays[0].startMs == 1_614_931_230_000)  // uts 1614931230
+    #expect(file.plays[1].startMs == 1_614_931_440_000)  // "5 Mar 2021, 08:04"
+    #expect(file.plays[1].song.artist == "Nina Simone")
+    #expect(file.plays.map(\.line) == [2, 3])
+  }
+
+  @Test("parses Last.fm dates on bytes, rejecting impossible ones")
+  func dates() {
+    #expect(LastFMReader.lastFMDate("01 Jan 1970 00:00") == 0)
+    #expect(LastFMReader.lastFMDate("31 jan 2021 14:05") == 1_612_101_900_000)
+    #expect(LastFMReader.lastFMDate("31 Dec 1999 23:59:59") == 946_684_799_000)
+    #expect(LastFMReader.lastFMDate("29 Feb 2021 10:00") == nil)
+    #expect(LastFMReader.lastFMDate("31 Foo 2021 10:00") == nil)
+    #expect(LastFMReader.lastFMDate("31 Jan 2021 24:00") == nil)
+    #expect(LastFMReader.lastFMDate("31 Jan 2021") == nil)
+    #expect(LastFMReader.lastFMDate("") == nil)
+  }
+}
