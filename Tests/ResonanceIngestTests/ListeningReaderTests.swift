@@ -193,3 +193,97 @@ struct LastFMReaderTests {
     #expect(LastFMReader.lastFMDate("") == nil)
   }
 }
+
+@Suite("Spotify account history reader")
+struct SpotifyAccountReaderTests {
+  @Test("reads music plays, start = end − msPlayed, skipping 0 ms and podcasts silently")
+  func plays() throws {
+    let (file, diagnostics) = try SpotifyAccountReader.read(
+      path: "StreamingHistory_music_0.json",
+      bytes: listeningFixture("StreamingHistory_music_0.json"))
+    #expect(file.kind == .spotifyAccount)
+    #expect(file.rows == 5)
+    #expect(file.plays.count == 2)
+    let first = file.plays[0]
+    #expect(first.song == SongReference(title: "Don\u{2019}t Stop Me Now", artist: "Queen"))
+    #expect(first.source == .spotifyAccount)
+    #expect(first.endMs == 1_680_373_320_000)  // 2023-04-01T18:22:00Z
+    #expect(first.startMs == 1_680_373_111_000)  // 209 s before
+    #expect(first.playedMs == 209_000)
+    #expect(first.utcOffsetSeconds == nil)
+    #expect(!first.wasSkipped)
+    #expect(first.line == 2)
+    let boxer = file.plays[1]
+    #expect(boxer.song.artist == "Simon & Garfunkel")
+    #expect(boxer.endMs == 1_680_374_400_000)  // 18:40
+    #expect(boxer.startMs == 1_680_374_387_655)
+    #expect(boxer.line == 20)
+    // Only the entry with an unreadable endTime is worth a word.
+    #expect(diagnostics.count == 1)
+    #expect(
+      diagnostics.first?.location == SourceLocation(file: "StreamingHistory_music_0.json", line: 26)
+    )
+  }
+
+  @Test("invalid JSON is malformed, at the line and column where that is known")
+  func malformedLocation() throws {
+    do {
+      _ = try SpotifyAccountReader.read(path: "x.json", bytes: Array("[\n {\"a\": 1,,}\n]".utf8))
+      Issue.record("expected an error")
+    } catch let error as IngestError {
+      #expect(error.kind == .malformed)
+      #expect(error.message.hasPrefix("malformed JSON: "))
+      // The second comma.
+      #expect(error.location == SourceLocation(file: "x.json", line: 2, column: 10))
+    }
+  }
+
+  @Test("invalid JSON is malformed; JSON of another shape is unrecognized")
+  func errors() throws {
+    let cases: [(String, IngestError.Kind)] = [
+      ("[\n  {\"endTime\": \"2023-04-01 18:22\",\n", .malformed),
+      ("{\"endTime\": \"2023-04-01 18:22\"}", .unrecognized),
+      ("[{\"ts\": \"2023-04-01T18:22:00Z\"}]", .unrecognized),
+      ("[]", .unrecognized),
+    ]
+    for (text, kind) in cases {
+      #expect(throws: IngestError.self) {
+        do {
+          _ = try SpotifyAccountReader.read(path: "x.json", bytes: Array(text.utf8))
+        } catch let error as IngestError {
+          #expect(error.kind == kind, "\(text)")
+          throw error
+        }
+      }
+    }
+  }
+}
+
+@Suite("Listening file recognition")
+struct ListeningRecognitionTests {
+  static let fixtures = [
+    "Library.xml", "lastfm.csv", "lastfm-header.csv", "StreamingHistory_music_0.json",
+  ]
+
+  @Test("each reader knows its own files by content and no one else's")
+  func looksLike() throws {
+    for name in Self.fixtures {
+      let prefix = Array(try listeningFixture(name).prefix(4096))
+      #expect(MusicLibraryReader.looksLike(prefix) == (name == "Library.xml"), "\(name)")
+      #expect(LastFMReader.looksLike(prefix) == name.hasPrefix("lastfm"), "\(name)")
+      #expect(SpotifyAccountReader.looksLike(prefix) == name.hasPrefix("Streaming"), "\(name)")
+    }
+  }
+
+  @Test("Spotify's extended history and a Health export are none of these")
+  func others() {
+    let extended = Array(
+      #"[{"ts": "2023-04-01T18:22:00Z", "endTime": "x", "ms_played": 1}]"#.utf8)
+    let health = Array("<?xml version=\"1.0\"?>\n<HealthData locale=\"en_US\">\n".utf8)
+    for prefix in [extended, health] {
+      #expect(!MusicLibraryReader.looksLike(prefix))
+      #expect(!LastFMReader.looksLike(prefix))
+      #expect(!SpotifyAccountReader.looksLike(prefix))
+    }
+  }
+}
