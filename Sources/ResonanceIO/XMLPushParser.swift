@@ -323,7 +323,8 @@ package final class XMLPushParser {
         guard let context, let bytes else { return }
         let parser = context.assumingMemoryBound(to: xmlParserCtxt.self)
         let box = Unmanaged<HandlerBox>.fromOpaque(parser.pointee._private).takeUnretainedValue()
-        box.handler?.characters(XMLText(bytes: UnsafeBufferPointer(start: bytes, count: Int(count))))
+        box.handler?.characters(
+          XMLText(bytes: UnsafeBufferPointer(start: bytes, count: Int(count))))
       }
     }
     // Structured errors carry line and column; the variadic callbacks cannot be set from Swift.

@@ -92,11 +92,13 @@ package enum TraceReader {
         }
         let chosen = object["chosen"] as? String
         let candidates = object["candidates"] as? [[String: Any]] ?? []
-        let chosenArtist = candidates.first { $0["song"] as? String == chosen }?["artist"] as? String
+        let chosenArtist =
+          candidates.first { $0["song"] as? String == chosen }?["artist"] as? String
         var outcome: DecisionOutcome?
         if let o = object["outcome"] as? [String: Any], let listened = o["listened_ms"] as? Int {
           outcome = DecisionOutcome(
-            listenedMs: Int64(max(0, listened)), durationMs: (o["duration_ms"] as? Int).map(Int64.init),
+            listenedMs: Int64(max(0, listened)),
+            durationMs: (o["duration_ms"] as? Int).map(Int64.init),
             skipped: o["skipped"] as? Bool ?? false, completed: o["completed"] as? Bool)
         }
         decisions.append(

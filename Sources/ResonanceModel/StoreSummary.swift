@@ -60,29 +60,46 @@ package struct StoreSummary: Sendable, Equatable, Encodable {
   /// Listening history: plays, source-marked skips, songs and the span of the plays.
   package struct Listening: Sendable, Equatable, Encodable {
     package var plays: Int = 0
+    /// Plays their source marked as skipped.
     package var skips: Int = 0
     package var songs: Int = 0
+    /// Plays whose song has both a known artist and a genre.
+    package var resolved: Int = 0
+    /// Plays whose song has a known artist (genre or not).
+    package var withArtist: Int = 0
+    /// Plays whose song has a genre.
+    package var withGenre: Int = 0
     package var first: Timestamp?
     package var last: Timestamp?
 
     package init(
-      plays: Int = 0, skips: Int = 0, songs: Int = 0, first: Timestamp? = nil,
-      last: Timestamp? = nil
+      plays: Int = 0, skips: Int = 0, songs: Int = 0, resolved: Int = 0, withArtist: Int = 0,
+      withGenre: Int = 0, first: Timestamp? = nil, last: Timestamp? = nil
     ) {
       self.plays = plays
       self.skips = skips
       self.songs = songs
+      self.resolved = resolved
+      self.withArtist = withArtist
+      self.withGenre = withGenre
       self.first = first
       self.last = last
     }
 
-    enum CodingKeys: String, CodingKey { case plays, skips, songs, first, last }
+    enum CodingKeys: String, CodingKey {
+      case plays, skips, songs, resolved, first, last
+      case withArtist = "with_artist"
+      case withGenre = "with_genre"
+    }
 
     package func encode(to encoder: any Encoder) throws {
       var container = encoder.container(keyedBy: CodingKeys.self)
       try container.encode(plays, forKey: .plays)
       try container.encode(skips, forKey: .skips)
       try container.encode(songs, forKey: .songs)
+      try container.encode(resolved, forKey: .resolved)
+      try container.encode(withArtist, forKey: .withArtist)
+      try container.encode(withGenre, forKey: .withGenre)
       try container.encode(first?.iso8601UTC, forKey: .first)
       try container.encode(last?.iso8601UTC, forKey: .last)
     }

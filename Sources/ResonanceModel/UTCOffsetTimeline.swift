@@ -14,7 +14,9 @@ package struct UTCOffsetTimeline: Sendable, Equatable {
 
   /// Points in any order; at one instant with two offsets, the later in the list wins.
   package init(points: [(ms: Int64, offset: Int32)]) {
-    let sorted = points.enumerated().sorted { ($0.element.ms, $0.offset) < ($1.element.ms, $1.offset) }
+    let sorted = points.enumerated().sorted {
+      ($0.element.ms, $0.offset) < ($1.element.ms, $1.offset)
+    }
     for (_, point) in sorted {
       if let last = times.last, last == point.ms {
         offsets[offsets.count - 1] = point.offset

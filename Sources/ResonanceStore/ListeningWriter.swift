@@ -82,6 +82,23 @@ package final class ListeningWriter {
   private var byTitle: [String: [Int64]] = [:]
   private var unresolved: [String: Int64] = [:]
   private var keyCache: [String: String] = [:]
+  private var songIndexSetAside = false
+  private var sourcesText: [Set<ListeningSource>: String] = [:]
+  /// References already resolved in this file (most plays repeat a song); emptied when songs
+  /// merge, since ids change then.
+  private var resolved: [SongReference: Int64] = [:]
+
+  /// A stored play as the merge check needs it.
+  private struct IndexedPlay {
+    var id: Int64
+    var startMs: Int64
+    var sources: Set<ListeningSource>
+  }
+
+  /// The stored plays of a time range, by song, sorted by start: loaded once per file
+  /// (`preparePlays`) so that each play is checked in memory, not with a query.
+  private var index: [Int64: [IndexedPlay]] = [:]
+  private var indexRange: ClosedRange<Int64>?
 
   private let findPlays: Statement
   private let insertPlay: Statement
@@ -134,14 +151,24 @@ package final class ListeningWriter {
 
   /// The song a reference names, created or completed as needed.
   @discardableResult
-  package func song(for reference: SongReference) throws(StoreError) -> Int64 {
-    if let id = find(reference) { return try enrich(id, with: reference) }
-    return try create(reference)
+  package func song(for reference: SongReference, isLibrary: Bool = false) throws(StoreError)
+    -> Int64
+  {
+    if !isLibrary, let id = resolved[reference] { return id }
+    let id: Int64
+    if let found = find(reference) {
+      id = try enrich(found, with: reference, isLibrary: isLibrary)
+    } else {
+      id = try create(reference)
+    }
+    resolved[reference] = id
+    return id
   }
 
-  /// Adds a library's or summary's songs (no plays).
-  package func addSongs(_ references: [SongReference]) throws(StoreError) {
-    for reference in references { try song(for: reference) }
+  /// Adds a library's or summary's songs (no plays). A library's spelling of title, artist
+  /// and album replaces what plays spelled, so the names do not depend on import order.
+  package func addSongs(_ references: [SongReference], isLibrary: Bool) throws(StoreError) {
+    for reference in references { try song(for: reference, isLibrary: isLibrary) }
   }
 
   /// Adds playlists, replacing the songs of one already stored under the same Persistent ID.
@@ -293,15 +320,17 @@ package final class ListeningWriter {
 
   /// Fills what the song lacks from the reference; when that gives it an artist another song
   /// already has with the same title, the two are one song and merge.
-  private func enrich(_ id: Int64, with r: SongReference) throws(StoreError) -> Int64 {
+  private func enrich(_ id: Int64, with r: SongReference, isLibrary: Bool) throws(StoreError)
+    -> Int64
+  {
     guard let old = songs[id] else { return id }
     var song = old
-    if song.title.isEmpty, let title = nonEmpty(r.title) {
+    if song.title.isEmpty || isLibrary, let title = nonEmpty(r.title) {
       song.title = title
       song.titleKey = titleKey(title)
     }
-    if song.artist == nil { song.artist = nonEmpty(r.artist) }
-    if song.album == nil, let album = nonEmpty(r.album) {
+    if song.artist == nil || isLibrary, let artist = nonEmpty(r.artist) { song.artist = artist }
+    if song.album == nil || isLibrary, let album = nonEmpty(r.album) {
       song.album = album
       song.albumKey = albumKey(album)
     }
@@ -320,8 +349,7 @@ package final class ListeningWriter {
     unregister(old)
     // Gaining a name can reveal that another row is the same song.
     var target = id
-    if !song.title.isEmpty, old.artist == nil || old.title.isEmpty || old.albumKey != song.albumKey
-    {
+    if !song.title.isEmpty, identityKey(song) != identityKey(old) {
       let other =
         song.artist.map { byName[nameKey(artist: $0, titleKey: song.titleKey)] }
         ?? unresolved[song.titleKey + "|" + song.albumKey]
@@ -329,7 +357,8 @@ package final class ListeningWriter {
     }
     if target != id, let into = songs[target] {
       try merge(song, into: into)
-      return target
+      // The surviving row takes a library's spelling too.
+      return isLibrary ? try enrich(target, with: r, isLibrary: true) : target
     }
     try write(song, identity: identityKey(song))
     register(song)
@@ -385,12 +414,39 @@ package final class ListeningWriter {
     try write(target, identity: identityKey(target))
     register(target)
     counts.songsMerged += 1
+    resolved.removeAll()
+    index[from.id] = nil
     try mergeCollidingPlays(of: target.id)
   }
 
-  /// Gives unresolved songs (no artist) another chance once the file's songs are known, and
-  /// returns how many remain unresolved in the store.
-  package func resolvePending() throws(StoreError) {
+  /// Ends the file: gives unresolved songs another chance now that the file's songs are
+  /// known, and restores the per-song play index if a bulk load set it aside.
+  package func finish() throws(StoreError) {
+    try resolvePending()
+    try ensureSongIndex()
+  }
+
+  /// Sets the per-song play index aside for a large file, to be rebuilt once at the end:
+  /// keeping it up to date row by row costs more than sorting it afresh (its inserts land all
+  /// over the tree). Checks during the load use the in-memory index of `preparePlays`.
+  package func beginBulkLoad(plays: Int) throws(StoreError) {
+    guard plays >= Self.bulkThreshold, !songIndexSetAside else { return }
+    try db.execute("DROP INDEX IF EXISTS playback_events_song")
+    songIndexSetAside = true
+  }
+
+  /// Files with at least this many plays load without the per-song index.
+  package static let bulkThreshold = 50_000
+
+  private func ensureSongIndex() throws(StoreError) {
+    guard songIndexSetAside else { return }
+    try db.execute(
+      "CREATE INDEX IF NOT EXISTS playback_events_song ON playback_events (song_id, start_ms)")
+    songIndexSetAside = false
+  }
+
+  /// Gives unresolved songs (no artist) another chance once the file's songs are known.
+  private func resolvePending() throws(StoreError) {
     let pending = songs.values.filter { $0.artist == nil && !$0.title.isEmpty }
     for song in pending {
       guard let current = songs[song.id],
@@ -416,11 +472,23 @@ package final class ListeningWriter {
     -> PlayOutcome
   {
     let songID = try song(for: play.song)
-    let candidates = try plays(
-      of: songID, from: play.startMs - Self.mergeToleranceMs,
-      to: play.startMs + Self.mergeToleranceMs)
-    if candidates.contains(where: { $0.sources.contains(play.source) && $0.startMs == play.startMs })
-    {
+    let low = play.startMs - Self.mergeToleranceMs
+    let high = play.startMs + Self.mergeToleranceMs
+    let candidates: [PlayRow]
+    if let range = indexRange, range.contains(low), range.contains(high) {
+      let near = nearby(songID, low, high)
+      if near.contains(where: { $0.sources.contains(play.source) && $0.startMs == play.startMs }) {
+        counts.playsAlreadyStored += 1
+        return .alreadyStored
+      }
+      candidates =
+        near.contains { $0.sources.isDisjoint(with: [play.source]) }
+        ? try plays(of: songID, from: low, to: high) : []
+    } else {
+      candidates = try plays(of: songID, from: low, to: high)
+    }
+    if candidates.contains(where: { $0.sources.contains(play.source) && $0.startMs == play.startMs }
+    ) {
       counts.playsAlreadyStored += 1
       return .alreadyStored
     }
@@ -436,12 +504,75 @@ package final class ListeningWriter {
       var merged = combine(other, incoming)
       merged.id = other.id
       try update(merged)
+      remember(merged, isNew: false)
       counts.playsMerged += 1
       return .merged
     }
-    try insert(incoming)
+    var row = incoming
+    try insert(row)
+    row.id = db.lastInsertRowID
+    remember(row, isNew: true)
     counts.playsAdded += 1
     return .added
+  }
+
+  /// Loads the stored plays that start in [fromMs, toMs] (widened by the tolerance), so the
+  /// plays of a file in that span are checked in memory. Optional: without it, each play is
+  /// checked with a query.
+  package func preparePlays(fromMs: Int64, toMs: Int64) throws(StoreError) {
+    let low = fromMs - 2 * Self.mergeToleranceMs
+    let high = toMs + 2 * Self.mergeToleranceMs
+    index.removeAll()
+    for row in try db.rows(
+      """
+      SELECT id, song_id, start_ms, sources FROM playback_events
+      WHERE start_ms BETWEEN ? AND ? ORDER BY song_id, start_ms
+      """, [low, high])
+    {
+      index[row.optionalInt64(1) ?? 0, default: []].append(
+        IndexedPlay(
+          id: row.optionalInt64(0) ?? 0, startMs: row.optionalInt64(2) ?? 0,
+          sources: Self.sources(row.string(3))))
+    }
+    indexRange = low...high
+  }
+
+  private static func sources(_ text: String) -> Set<ListeningSource> {
+    Set(text.split(separator: ",").compactMap { ListeningSource(rawValue: String($0)) })
+  }
+
+  /// The indexed plays of a song starting in [low, high].
+  private func nearby(_ songID: Int64, _ low: Int64, _ high: Int64) -> ArraySlice<IndexedPlay> {
+    guard let plays = index[songID] else { return [] }
+    let first = firstIndex(plays, atOrAfter: low)
+    var end = first
+    while end < plays.count, plays[end].startMs <= high { end += 1 }
+    return plays[first..<end]
+  }
+
+  private func firstIndex(_ plays: [IndexedPlay], atOrAfter ms: Int64) -> Int {
+    var low = 0
+    var high = plays.count
+    while low < high {
+      let mid = (low + high) / 2
+      if plays[mid].startMs < ms { low = mid + 1 } else { high = mid }
+    }
+    return low
+  }
+
+  /// Keeps the index in step with a play just written, in place (the arrays are not copied).
+  /// A merged row may have moved: its old entry goes first.
+  private func remember(_ row: PlayRow, isNew: Bool) {
+    guard let range = indexRange else { return }
+    if !isNew { index[row.songID]?.removeAll { $0.id == row.id } }
+    guard range.contains(row.startMs) else { return }
+    let entry = IndexedPlay(id: row.id, startMs: row.startMs, sources: row.sources)
+    if let last = index[row.songID]?.last, last.startMs > row.startMs {
+      let i = firstIndex(index[row.songID]!, atOrAfter: row.startMs)
+      index[row.songID]!.insert(entry, at: i)
+    } else {
+      index[row.songID, default: []].append(entry)
+    }
   }
 
   private static func rank(_ source: ListeningSource) -> Int {
@@ -484,7 +615,7 @@ package final class ListeningWriter {
         PlayRow(
           id: r.optionalInt64(0) ?? 0, songID: r.optionalInt64(1) ?? 0,
           source: ListeningSource(rawValue: r.string(2)) ?? .decisionLog,
-          sources: Set(r.string(3).split(separator: ",").compactMap { ListeningSource(rawValue: String($0)) }),
+          sources: Self.sources(r.string(3)),
           startMs: r.optionalInt64(4) ?? 0, startOffset: Int32(r.int(5)),
           offsetSource: r.string(6), endMs: r.optionalInt64(7) ?? 0,
           endOffset: Int32(r.int(8)), playedMs: r.optionalInt64(9), mediaMs: r.optionalInt64(10),
@@ -508,7 +639,7 @@ package final class ListeningWriter {
     }
     s.bind(row.songID, at: next())
     s.bind(row.source.rawValue, at: next())
-    s.bind(row.sources.map(\.rawValue).sorted().joined(separator: ","), at: next())
+    s.bind(text(of: row.sources), at: next())
     s.bind(row.startMs, at: next())
     s.bind(Int64(row.startOffset), at: next())
     s.bind(row.offsetSource, at: next())
@@ -523,6 +654,14 @@ package final class ListeningWriter {
     s.bind(row.startReason, at: next())
     s.bind(flag(row.shuffle), at: next())
     s.bind(row.decision, at: next())
+  }
+
+  /// `apple-music,decision-log`: the sources, sorted, comma-separated (cached: few sets occur).
+  private func text(of sources: Set<ListeningSource>) -> String {
+    if let text = sourcesText[sources] { return text }
+    let text = sources.map(\.rawValue).sorted().joined(separator: ",")
+    sourcesText[sources] = text
+    return text
   }
 
   private func insert(_ row: PlayRow) throws(StoreError) {
@@ -540,6 +679,7 @@ package final class ListeningWriter {
   /// After a song merge: neighbouring plays of the song from disjoint sources within the
   /// tolerance are one listen.
   private func mergeCollidingPlays(of songID: Int64) throws(StoreError) {
+    try ensureSongIndex()
     let all = try plays(of: songID, from: Int64.min, to: Int64.max)
     var kept: [PlayRow] = []
     for row in all {
@@ -557,6 +697,11 @@ package final class ListeningWriter {
         counts.playsAlreadyStored += 1
       } else {
         kept.append(row)
+      }
+    }
+    if let range = indexRange {
+      index[songID] = kept.filter { range.contains($0.startMs) }.map {
+        IndexedPlay(id: $0.id, startMs: $0.startMs, sources: $0.sources)
       }
     }
   }

@@ -40,6 +40,17 @@ extension Store {
       listening.last = plays.optionalInt64(3).map { Timestamp(millisecondsSinceEpoch: $0) }
     }
     listening.songs = try count("songs")
+    if let row = try connection.row(
+      """
+      SELECT SUM(s.artist IS NOT NULL AND s.genre IS NOT NULL), SUM(s.artist IS NOT NULL),
+             SUM(s.genre IS NOT NULL)
+      FROM playback_events p JOIN songs s ON s.id = p.song_id
+      """)
+    {
+      listening.resolved = row.int(0)
+      listening.withArtist = row.int(1)
+      listening.withGenre = row.int(2)
+    }
 
     var traces = StoreSummary.Traces()
     if let row = try connection.row("SELECT COUNT(*), SUM(samples) FROM trace_recordings") {
@@ -104,5 +115,35 @@ extension Store {
       points.append((row.optionalInt64(0) ?? 0, Int32(row.int(1))))
     }
     return UTCOffsetTimeline(points: points)
+  }
+}
+
+/// A song the store cannot fully name: no artist, or no genre, with how often it was played.
+package struct UnresolvedSong: Sendable, Equatable {
+  package var title: String
+  package var artist: String?
+  package var album: String?
+  package var genre: String?
+  package var appleCatalogID: String?
+  package var plays: Int
+  package var sources: String
+}
+
+extension Store {
+  /// Songs without an artist or a genre, most played first: what `status --unresolved` lists.
+  package func unresolvedSongs() throws(StoreError) -> [UnresolvedSong] {
+    try connection.rows(
+      """
+      SELECT s.title, s.artist, s.album, s.genre, s.apple_catalog_id, COUNT(p.id),
+             COALESCE(group_concat(DISTINCT p.source), '')
+      FROM songs s LEFT JOIN playback_events p ON p.song_id = s.id
+      WHERE s.artist IS NULL OR s.genre IS NULL
+      GROUP BY s.id ORDER BY COUNT(p.id) DESC, s.title, s.id
+      """
+    ).map { row in
+      UnresolvedSong(
+        title: row.string(0), artist: row[1].string, album: row[2].string, genre: row[3].string,
+        appleCatalogID: row[4].string, plays: row.int(5), sources: row.string(6))
+    }
   }
 }

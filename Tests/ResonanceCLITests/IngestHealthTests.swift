@@ -192,7 +192,7 @@ struct IngestHealthTests {
         "-q",
       ])
     #expect(result.status == .noInput)
-    #expect(result.err.contains("expected an Apple Health export"))
+    #expect(result.err.contains("notes.txt:1:1: expected an export the tool reads"))
     #expect(try summary(db).imports.count == 1)
   }
 }

@@ -75,7 +75,7 @@ struct DemoCommand: ParsableCommand {
     let breathingFiles = dataFiles().filter {
       $0.hasPrefix("resonance/breathing/") && $0.hasSuffix(".jsonl")
     }
-    let ingest = try ingestStage(
+    let (ingest, ingestCode) = try ingestStage(
       dataExists: dataExists && isDirectory.boolValue, store: store, context: context)
     stages.append(IndexReport.StageNote(stage: "ingest", outcome: ingest))
     say(context, "ingest: \(ingest)")
@@ -90,67 +90,47 @@ struct DemoCommand: ParsableCommand {
     let indexPath = (reportsPath as NSString).appendingPathComponent("index.md")
     try write(report.markdown(), to: indexPath)
     say(context, "wrote \(indexPath)")
-    return .ok
+    return ingestCode
   }
 
-  /// Ingests what this build's readers understand in the data folder (the Apple Health export,
-  /// as `export.zip` or its folder), and names the files no reader takes yet.
-  private func ingestStage(dataExists: Bool, store: Store, context: CommandContext) throws -> String
-  {
-    guard dataExists else { return "no sample data: \(dataPath) does not exist" }
-    let found = dataFiles()
-    if found.isEmpty { return "no sample data: \(dataPath) holds no data files" }
+  /// Ingests every file of the data folder a reader knows, as `resonance ingest DIR` does,
+  /// and sums up what the store then holds. Files no reader knows are named.
+  private func ingestStage(
+    dataExists: Bool, store: Store, context: CommandContext
+  ) throws -> (String, ExitCode) {
+    guard dataExists else { return ("no sample data: \(dataPath) does not exist", .ok) }
+    if dataFiles().isEmpty { return ("no sample data: \(dataPath) holds no data files", .ok) }
+    let ingestor = Ingestor(
+      store: store, context: context, zone: .none, forcedKind: nil, keepPartial: false,
+      isQuiet: true)
+    ingestor.ingest(dataPath)
+    let summary = try store.summary()
+    let count = { (n: Int) in ProgressReporter.grouped(Int64(n)) }
     var read: [String] = []
-    var covered = Set<String>()
-    let zips = found.filter { $0.lowercased().hasSuffix(".zip") }
-    var exports: [(HealthExportLocation, [String: Int])] = []
-    for zip in zips {
-      if let located = try? HealthExportLocator.locate(zip: dataPath + "/" + zip) {
-        exports.append(located)
-        covered.insert(zip)
-      }
-    }
-    if let located = HealthExportLocator.locate(folder: dataPath) {
-      exports.append(located)
-    }
-    for (location, parts) in exports {
-      let result = try HealthImport.run(
-        location, notImported: parts, store: store, keepPartial: false, progress: nil)
+    let health = summary.health
+    if !health.records.isEmpty {
       read.append(
-        "\((location.displayName as NSString).lastPathComponent): \(ProgressReporter.grouped(Int64(result.recordsAdded))) Health records, "
-          + "\(ProgressReporter.grouped(Int64(result.beatsAdded))) beats, \(result.workoutsAdded) workouts"
-      )
-      if case .file(let path) = location {
-        covered.insert(String(path.dropFirst(dataPath.count + 1)))
-      }
-    }
-    // The apps' own recordings, recognised by their header line.
-    var traces = 0
-    var traceSamples = 0
-    for name in found
-    where !covered.contains(name) && (name.hasSuffix(".jsonl") || name.hasSuffix(".jsonl.gz")) {
-      let path = (dataPath as NSString).appendingPathComponent(name)
-      guard let trace = try TraceImport.recognize(path: path) else { continue }
-      let result = try TraceImport.run(path: path, raw: trace.raw, text: trace.text, store: store)
-      traces += 1
-      traceSamples += result.samples
-      covered.insert(name)
-    }
-    if traces > 0 {
-      read.append(
-        "\(traces) app recordings (decision log, Watch and Mac traces, mood, breathing), \(ProgressReporter.grouped(Int64(traceSamples))) samples"
+        "\(count(health.records.values.reduce(0, +))) Health records, \(count(health.heartbeats)) beats, \(count(health.workouts)) workouts"
       )
     }
-    // Files in the Health export's folder that the export does not need (routes, the CDA file).
-    let others = found.filter { name in
-      !covered.contains(name) && !name.hasPrefix("apple_health_export/") && name != "truth.json"
+    let listening = summary.listening
+    if listening.songs > 0 {
+      let sources = Set(summary.imports.map(\.importer)).filter {
+        ListeningFileKind(rawValue: $0) != nil || $0 == "resonance.decision-log"
+      }
+      read.append(
+        "\(count(listening.plays)) plays (\(count(listening.skips)) skipped) of \(count(listening.songs)) songs from \(sources.count) kinds of listening file, \(count(listening.resolved)) plays resolved to an artist and genre"
+      )
+    }
+    if summary.traces.recordings > 0 {
+      read.append(
+        "\(summary.traces.recordings) app recordings (decision log, Watch and Mac traces, mood, breathing), \(count(summary.traces.samples)) samples"
+      )
     }
     var outcome = read.isEmpty ? "no file this build can read" : read.joined(separator: "; ")
-    if !others.isEmpty {
-      outcome +=
-        "; no reader yet for \(others.count) other files (the listening histories)"
-    }
-    return outcome
+    let others = ingestor.skipped.map { String($0.dropFirst(dataPath.count + 1)) }
+    if !others.isEmpty { outcome += "; not read: " + others.joined(separator: ", ") }
+    return (outcome, ingestor.worst)
   }
 
   /// Analyses the breathing sessions the store holds and sums them up: sessions, then per

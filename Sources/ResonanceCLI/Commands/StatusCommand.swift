@@ -14,9 +14,20 @@ struct StatusCommand: ParsableCommand {
 
       The --json form is a stable interface for scripts; docs/cli.md describes every key.
       """,
-    options: [CommonOptions.db, CommonOptions.json],
+    options: [
+      CommonOptions.db, CommonOptions.json,
+      OptionDefinition(
+        "unresolved", .flag,
+        help:
+          "List the songs without a known artist or genre instead, most played first, with the sources of their plays."
+      ),
+    ],
     examples: [
       Example("resonance status", "Summarise ./resonance.sqlite."),
+      Example(
+        "resonance status --unresolved",
+        "See which songs no library or summary has named yet (import Library Tracks or Daily Tracks to resolve them)."
+      ),
       Example(
         "resonance status --db ~/research/me.sqlite --json",
         "Print the summary of another store as JSON."),
@@ -24,14 +35,20 @@ struct StatusCommand: ParsableCommand {
 
   var storePath: String
   var isJSON: Bool
+  var listsUnresolved: Bool
 
   init(parsed: ParsedArguments, environment: [String: String]) {
     storePath = CommonOptions.storePath(parsed, environment)
     isJSON = parsed.flag("json")
+    listsUnresolved = parsed.flag("unresolved")
   }
 
   func run(in context: CommandContext) throws -> ExitCode {
     let store = try CommonOptions.openStore(path: storePath, environment: context.environment)
+    if listsUnresolved {
+      context.console.out(try unresolved(store))
+      return .ok
+    }
     let summary = try store.summary()
     if isJSON {
       context.console.out(try StatusCommand.json(summary) + "\n")
@@ -39,6 +56,44 @@ struct StatusCommand: ParsableCommand {
       context.console.out(StatusCommand.text(summary, storePath: storePath))
     }
     return .ok
+  }
+
+  private func unresolved(_ store: Store) throws -> String {
+    let songs = try store.unresolvedSongs()
+    if isJSON {
+      let objects: [[String: Any]] = songs.map { song in
+        var object: [String: Any] = [
+          "title": song.title, "plays": song.plays,
+          "sources": song.sources.split(separator: ",").map(String.init),
+          "missing": [song.artist == nil ? "artist" : nil, song.genre == nil ? "genre" : nil]
+            .compactMap { $0 },
+        ]
+        object["artist"] = song.artist
+        object["album"] = song.album
+        object["genre"] = song.genre
+        object["apple_catalog_id"] = song.appleCatalogID
+        return object
+      }
+      let data = try JSONSerialization.data(
+        withJSONObject: objects, options: [.prettyPrinted, .sortedKeys])
+      return String(decoding: data, as: UTF8.self) + "\n"
+    }
+    guard !songs.isEmpty else { return "every song has an artist and a genre\n" }
+    var lines = [
+      "\(songs.count) songs without an artist or a genre (plays, title, album, what is missing, sources):"
+    ]
+    for song in songs {
+      let title =
+        song.title.isEmpty
+        ? "(no title; Apple catalog ID \(song.appleCatalogID ?? "?"))" : song.title
+      let missing = [song.artist == nil ? "artist" : nil, song.genre == nil ? "genre" : nil]
+        .compactMap { $0 }.joined(separator: ", ")
+      lines.append(
+        "  \(song.plays)  \(title)\(song.artist.map { " — " + $0 } ?? "")"
+          + "\(song.album.map { " [" + $0 + "]" } ?? "")  missing \(missing)"
+          + (song.sources.isEmpty ? "" : "  (\(song.sources))"))
+    }
+    return lines.joined(separator: "\n") + "\n"
   }
 
   /// The summary as pretty-printed JSON with sorted keys, so the output is stable.
@@ -65,6 +120,13 @@ struct StatusCommand: ParsableCommand {
       "listening: \(count(Int64(listening.plays))) plays (\(count(Int64(listening.skips))) "
         + "skipped), \(count(Int64(listening.songs))) songs"
         + span(listening.first, listening.last))
+    if listening.plays > 0 {
+      let unresolved = listening.plays - listening.resolved
+      lines.append(
+        "  resolved to an artist and genre: \(count(Int64(listening.resolved))) plays"
+          + (unresolved > 0
+            ? " (\(count(Int64(unresolved))) not: see 'resonance status --unresolved')" : ""))
+    }
     lines.append(
       "traces: \(count(Int64(summary.traces.recordings))) recordings, "
         + "\(count(Int64(summary.traces.samples))) samples")

@@ -107,7 +107,9 @@ final class Ingestor {
     var prefix = [UInt8](repeating: 0, count: 65_536)
     let n = try prefix.withUnsafeMutableBytes { (raw) throws(IOError) in try file.read(into: raw) }
     prefix.removeSubrange(n...)
-    if forcedKind == "apple-health" || (forcedKind == nil && HealthExportLocator.looksLikeHealthExport(prefix)) {
+    if forcedKind == "apple-health"
+      || (forcedKind == nil && HealthExportLocator.looksLikeHealthExport(prefix))
+    {
       try importHealth(.file(path: path), parts: [:])
       return
     }
@@ -119,7 +121,9 @@ final class Ingestor {
       try ingestZip(path)
       return
     }
-    if Decompression.isGzip(prefix) || TraceReader.format(ofFirstLine: prefix.prefix { $0 != 0x0A }) != nil {
+    if Decompression.isGzip(prefix)
+      || TraceReader.format(ofFirstLine: prefix.prefix { $0 != 0x0A }) != nil
+    {
       let raw = try readAll(file)
       if let text = try TraceImport.recognize(bytes: raw, path: path) {
         try importTrace(name: path, raw: raw, text: text)
@@ -142,7 +146,9 @@ final class Ingestor {
     )
   }
 
-  private func readAll(_ file: InputFile) throws -> [UInt8] {
+  /// The whole file, from its start (a fresh handle: `file` has already been read from).
+  private func readAll(_ opened: InputFile) throws -> [UInt8] {
+    let file = try InputFile(path: opened.path)
     var bytes: [UInt8] = []
     bytes.reserveCapacity(Int(file.byteCount))
     try file.forEachChunk { bytes.append(contentsOf: $0) }
@@ -239,7 +245,9 @@ final class Ingestor {
       return
     }
     for diagnostic in r.diagnostics.prefix(20) { context.report(diagnostic.description) }
-    if r.diagnostics.count > 20 { context.report("… and \(r.diagnostics.count - 20) more warnings") }
+    if r.diagnostics.count > 20 {
+      context.report("… and \(r.diagnostics.count - 20) more warnings")
+    }
     let c = r.counts
     var parts: [String] = []
     if r.plays > 0 || r.songs == 0 {
@@ -259,8 +267,12 @@ final class Ingestor {
         + parts.joined(separator: ", ") + " in \(ProgressReporter.fixed(r.seconds, 1)) s")
     let borrowed = r.offsets.filter { $0.key != "source" }
     if !borrowed.isEmpty {
-      let said = ["health": "the Health data's", "user": "--time-zone/TZ's", "utc": "UTC (no zone known)"]
-      let text = borrowed.sorted { $0.key < $1.key }.map { "\(count($0.value)) \(said[$0.key] ?? $0.key)" }
+      let said = [
+        "health": "the Health data's", "user": "--time-zone/TZ's", "utc": "UTC (no zone known)",
+      ]
+      let text = borrowed.sorted { $0.key < $1.key }.map {
+        "\(count($0.value)) \(said[$0.key] ?? $0.key)"
+      }
       context.report("ingest: \(r.file): UTC offsets taken from " + text.joined(separator: ", "))
     }
   }

@@ -105,10 +105,11 @@ enum ListeningImport {
           warnings: diagnostics.count),
         bytes: Int64(bytes.count), startedAt: now, finishedAt: now)
       let writer = try ListeningWriter(store: store, importID: id)
-      try writer.addSongs(file.songs)
+      try writer.addSongs(
+        file.songs, isLibrary: kind == .appleLibraryTracks || kind == .musicLibraryXML)
       try writer.addPlaylists(file.playlists)
       result.offsets = try addPlays(file.plays, writer: writer, store: store, zone: zone)
-      try writer.resolvePending()
+      try writer.finish()
       result.counts = writer.counts
       let records =
         writer.counts.playsAdded + writer.counts.playsMerged + writer.counts.songsAdded
@@ -127,6 +128,10 @@ enum ListeningImport {
   ) throws -> [String: Int] {
     var timeline: UTCOffsetTimeline?
     var fallbacks: [String: Int] = [:]
+    if let first = plays.map(\.startMs).min(), let last = plays.map(\.startMs).max() {
+      try writer.preparePlays(fromMs: first, toMs: last)
+      try writer.beginBulkLoad(plays: plays.count)
+    }
     for play in plays {
       if let offset = play.utcOffsetSeconds {
         try writer.add(play, offset: offset, offsetSource: "source")

@@ -70,7 +70,7 @@ enum TraceImport {
         let writer = try ListeningWriter(store: store, importID: id)
         _ = try ListeningImport.addPlays(
           plays(from: decisions, path: path), writer: writer, store: store, zone: .none)
-        try writer.resolvePending()
+        try writer.finish()
         result.plays = writer.counts.playsAdded + writer.counts.playsMerged
       }
     }

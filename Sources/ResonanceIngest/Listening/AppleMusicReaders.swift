@@ -119,7 +119,9 @@ package enum AppleMusicPlayActivityReader {
             at: location))
         continue
       }
-      let offsetSeconds = offset.flatMap { record.int($0) }.flatMap { abs($0) <= 18 * 3600 ? Int32($0) : nil }
+      let offsetSeconds = offset.flatMap { record.int($0) }.flatMap {
+        abs($0) <= 18 * 3600 ? Int32($0) : nil
+      }
       rows.append(
         Row(
           title: name, album: album.flatMap { record.nonEmpty($0) },
@@ -285,7 +287,8 @@ package enum JSONArrayReading {
   ///
   /// - Throws: `IngestError(.malformed)` for invalid JSON, `.unrecognized` for JSON that is
   ///   not an array of objects.
-  package static func objects(path: String, bytes: [UInt8], what: String) throws -> [[String: Any]] {
+  package static func objects(path: String, bytes: [UInt8], what: String) throws -> [[String: Any]]
+  {
     let value: Any
     do {
       value = try JSONSerialization.jsonObject(with: Data(bytes), options: [])

@@ -1,0 +1,270 @@
+import Foundation
+import ResonanceIO
+import ResonanceModel
+import Testing
+
+@testable import ResonanceCLI
+@testable import ResonanceStore
+
+func listeningFixturePath(_ name: String) -> String {
+  URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("Fixtures/listening/\(name)").path
+}
+
+@Suite("ingest: listening histories")
+struct IngestListeningTests {
+  static let all = [
+    "play-activity-quirks.csv", "daily-tracks.csv", "library-tracks.json",
+    "spotify-extended.json", "decisions.jsonl",
+  ]
+
+  func ingest(_ names: [String], _ db: String, _ extra: [String] = []) -> (
+    status: ExitCode, out: String, err: String
+  ) {
+    runResonance(["ingest"] + names.map(listeningFixturePath) + ["--db", db] + extra)
+  }
+
+  /// Every play, as `title|sources|skipped|start`, in start order.
+  func plays(_ db: String) throws -> [String] {
+    try Store(path: db).connection.rows(
+      """
+      SELECT s.title, p.sources, p.was_skipped, p.start_ms FROM playback_events p
+      JOIN songs s ON s.id = p.song_id ORDER BY p.start_ms, s.title
+      """
+    ).map { "\($0.string(0))|\($0.string(1))|\($0.int(2))|\($0.int(3))" }
+  }
+
+  @Test("all five files: one song per real song, one play per listen, skips as the histories say")
+  func everything() throws {
+    let folder = try TemporaryFolder()
+    let db = folder.file("l.sqlite")
+    let result = ingest(Self.all, db)
+    #expect(result.status == .ok, "\(result.err)")
+    let listening = try Store(path: db).summary().listening
+    // 8 Apple Music + 4 Spotify + 2 decisions, one of which is the Apple Music play at 08:00.
+    #expect(listening.plays == 13)
+    // Two Apple Music skips and two Spotify skips; the decision log's skip of the 08:00 play
+    // is overruled by Apple Music's row, which played it to the end.
+    #expect(listening.skips == 4)
+    #expect(listening.songs == 6)
+    // 'Quiet Engine' has no artist anywhere (the daily summary names a live version).
+    #expect(listening.resolved == 10 && listening.withArtist == 10)
+    let merged = try plays(db).filter { $0.contains("decision-log") }
+    #expect(
+      merged == [
+        "Paper Lanterns|apple-music,decision-log|0|1710057600000",
+        "Glass, Houses|decision-log|0|1710090000000",
+      ])
+    let store = try Store(path: db)
+    #expect(
+      try store.connection.row(
+        "SELECT decision FROM playback_events WHERE sources = 'apple-music,decision-log'")?
+        .int(0) == 1)
+    // Spotify's GLASS HOUSES and Apple's Glass, Houses are one song, with both identifiers.
+    let glass = try store.connection.row(
+      "SELECT apple_catalog_id, spotify_uri, genre, bpm FROM songs WHERE title = 'Glass, Houses'")
+    #expect(glass?.string(0) == "1440000002")
+    #expect(glass?.string(1) == "spotify:track:0VjIjW4GlUZAMYd2vXMi3b")
+    #expect(glass?.string(2) == "Alternative" && glass?[3].double == 128)
+    // The remastered, featuring title resolved to the library's song.
+    #expect(
+      try store.connection.row(
+        "SELECT COUNT(*) FROM songs WHERE title LIKE 'Don%' AND artist = 'Harbour'")?.int(0) == 1)
+  }
+
+  @Test("the order files arrive in does not change the result")
+  func orderIndependence() throws {
+    let folder = try TemporaryFolder()
+    var results: [[String]] = []
+    for (i, order) in [
+      Self.all, Self.all.reversed(),
+      [Self.all[4], Self.all[0], Self.all[3], Self.all[2], Self.all[1]],
+    ].enumerated() {
+      let db = folder.file("o\(i).sqlite")
+      for name in order { _ = ingest([name], db, ["-q"]) }
+      results.append(try plays(db))
+      let summary = try Store(path: db).summary().listening
+      #expect(summary.songs == 6 && summary.plays == 13 && summary.skips == 4, "order \(order)")
+    }
+    #expect(results[0] == results[1] && results[1] == results[2])
+  }
+
+  @Test("re-importing changes nothing; a second download overlapping the first adds only new plays")
+  func reimportAndOverlap() throws {
+    let folder = try TemporaryFolder()
+    let db = folder.file("r.sqlite")
+    _ = ingest(Self.all, db, ["-q"])
+    let before = try Store(path: db).summary()
+    let again = ingest(["spotify-extended.json"], db)
+    #expect(again.err.contains("already imported"))
+    #expect(try Store(path: db).summary() == before)
+
+    // A later download: the same history plus one new stream.
+    let text = try String(
+      contentsOfFile: listeningFixturePath("spotify-extended.json"), encoding: .utf8)
+    let newer = text.replacingOccurrences(
+      of: "\n]",
+      with: """
+        ,
+        {"ts": "2024-03-12T08:00:00Z", "ms_played": 180000, "master_metadata_track_name": "Ember", "master_metadata_album_artist_name": "Signal & Noise", "master_metadata_album_album_name": "Static Fields", "spotify_track_uri": "spotify:track:7qiZfU4dY1lWllzX7mPBI3", "reason_start": "clickrow", "reason_end": "trackdone", "shuffle": false, "skipped": false}
+        ]
+        """)
+    let path = folder.file("Streaming_History_Audio_2024_1.json")
+    try newer.write(toFile: path, atomically: true, encoding: .utf8)
+    let result = runResonance(["ingest", path, "--db", db])
+    #expect(result.status == .ok)
+    #expect(result.err.contains("1 plays (4 already stored)"), "\(result.err)")
+    #expect(try Store(path: db).summary().listening.plays == before.listening.plays + 1)
+  }
+
+  @Test("Apple_Media_Services.zip inside the download zip, and my_spotify_data.zip, read in place")
+  func nestedZips() throws {
+    let folder = try TemporaryFolder()
+    let inner = folder.file("Apple_Media_Services.zip")
+    let zip = try ZipWriter(path: inner, modificationTime: 0)
+    try zip.add(
+      name: "Apple Music Activity/Apple Music Play Activity.csv",
+      contentsOfFile: listeningFixturePath("play-activity-quirks.csv"))
+    try zip.add(
+      name: "Apple Music Activity/Apple Music Library Tracks.json",
+      contentsOfFile: listeningFixturePath("library-tracks.json"))
+    try zip.add(
+      name: "Apple Music Activity/Apple Music Play Activity Guide.pdf",
+      bytes: Array("%PDF-1.4".utf8))
+    try zip.close()
+    let outer = folder.file("Apple Media Services information.zip")
+    let outerZip = try ZipWriter(path: outer, modificationTime: 0)
+    try outerZip.add(
+      name: "Apple Media Services information/Apple_Media_Services.zip", contentsOfFile: inner)
+    try outerZip.add(
+      name: "Apple Media Services information/Read Me.pdf", bytes: Array("%PDF-1.4".utf8))
+    try outerZip.close()
+    let spotify = folder.file("my_spotify_data.zip")
+    let spotifyZip = try ZipWriter(path: spotify, modificationTime: 0)
+    try spotifyZip.add(
+      name: "Spotify Extended Streaming History/Streaming_History_Audio_2024.json",
+      contentsOfFile: listeningFixturePath("spotify-extended.json"))
+    try spotifyZip.add(
+      name: "Spotify Extended Streaming History/ReadMeFirst_ExtendedStreamingHistory.pdf",
+      bytes: Array("%PDF-1.4".utf8))
+    try spotifyZip.close()
+
+    let db = folder.file("z.sqlite")
+    let result = runResonance(["ingest", outer, spotify, "--db", db])
+    #expect(result.status == .ok, "\(result.err)")
+    #expect(result.err.contains("Read Me.pdf") && result.err.contains("Guide.pdf"))
+    let summary = try Store(path: db).summary()
+    #expect(
+      summary.imports.map(\.file) == [
+        "\(outer)!Apple Media Services information/Apple_Media_Services.zip!Apple Music Activity/Apple Music Play Activity.csv",
+        "\(outer)!Apple Media Services information/Apple_Media_Services.zip!Apple Music Activity/Apple Music Library Tracks.json",
+        "\(spotify)!Spotify Extended Streaming History/Streaming_History_Audio_2024.json",
+      ])
+    #expect(summary.listening.plays == 12)
+    // The same zips again: every member is already imported.
+    let again = runResonance(["ingest", outer, spotify, "--db", db])
+    #expect(again.err.components(separatedBy: "already imported").count == 4)
+    #expect(try Store(path: db).summary() == summary)
+  }
+
+  @Test("plays without a UTC offset take the Health data's, else --time-zone or TZ, else UTC")
+  func timeZones() throws {
+    let folder = try TemporaryFolder()
+    let health = folder.file("export.xml")
+    try """
+    <?xml version="1.0" encoding="UTF-8"?>
+    <HealthData locale="de_DE">
+     <Record type="HKQuantityTypeIdentifierHeartRate" sourceName="Watch" unit="count/min" startDate="2024-03-11 17:00:00 +0100" endDate="2024-03-11 17:00:00 +0100" value="61"/>
+    </HealthData>
+    """.write(toFile: health, atomically: true, encoding: .utf8)
+    func offsets(_ extra: [String], environment: [String: String] = [:], health withHealth: Bool)
+      throws -> [String]
+    {
+      let db = folder.file("\(UUID().uuidString).sqlite")
+      if withHealth { _ = runResonance(["ingest", health, "--db", db, "-q"]) }
+      _ = runResonance(
+        ["ingest", listeningFixturePath("spotify-extended.json"), "--db", db, "-q"] + extra,
+        environment: environment)
+      return try Store(path: db).connection.rows(
+        "SELECT start_offset_s, offset_source FROM playback_events ORDER BY start_ms"
+      ).map { "\($0.int(0)) \($0.string(1))" }
+    }
+    #expect(try offsets([], health: true) == Array(repeating: "3600 health", count: 4))
+    #expect(try offsets([], health: false) == Array(repeating: "0 utc", count: 4))
+    #expect(
+      try offsets(["--time-zone", "America/New_York"], health: false)
+        == Array(repeating: "-14400 user", count: 4), "daylight saving began on 10 March 2024")
+    #expect(
+      try offsets([], environment: ["TZ": "+05:30"], health: false)
+        == Array(repeating: "19800 user", count: 4))
+    let bad = runResonance(["ingest", health, "--time-zone", "Mars/Olympus"])
+    #expect(bad.status == .usage)
+  }
+
+  @Test("status --unresolved lists the songs without an artist or genre; --json has the counts")
+  func unresolved() throws {
+    let folder = try TemporaryFolder()
+    let db = folder.file("u.sqlite")
+    _ = ingest(Self.all, db, ["-q"])
+    let text = runResonance(["status", "--unresolved", "--db", db]).out
+    #expect(text.contains("2 songs without an artist or a genre"))
+    #expect(
+      text.contains("  3  Quiet Engine [Static Fields]  missing artist, genre  (apple-music)"))
+    #expect(text.contains("Quiet Engine - Live at the Roundhouse — Signal & Noise  missing genre"))
+    let json = runResonance(["status", "--json", "--db", db]).out
+    let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+    let listening = object?["listening"] as? [String: Any]
+    #expect(listening?["resolved"] as? Int == 10)
+    #expect(listening?["plays"] as? Int == 13 && listening?["skips"] as? Int == 4)
+    #expect(
+      runResonance(["status", "--db", db]).out.contains(
+        "(3 not: see 'resonance status --unresolved')"))
+  }
+
+  @Test("account identifiers never reach the store file")
+  func privacy() throws {
+    let folder = try TemporaryFolder()
+    let db = folder.file("p.sqlite")
+    _ = ingest(
+      Self.all + ["Library.xml", "lastfm.csv", "StreamingHistory_music_0.json"], db, ["-q"])
+    _ = try Store(path: db)  // checkpoints the WAL into the file
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: db))
+    for secret in [
+      "31415926535", "198.51.100.23", "DEADBEEFCAFE0123456789ABCDEF", "harbour.listener.77",
+      "192.0.2.199", "Pixel 8", "mkowalczyk",
+    ] {
+      #expect(bytes.range(of: Data(secret.utf8)) == nil, "the store holds '\(secret)'")
+    }
+    #expect(try Store(path: db).summary().listening.plays > 13, "the other readers' plays arrived")
+  }
+
+  @Test("a file that is not what --as claims is exit 65 and leaves the store as it was")
+  func badInput() throws {
+    let folder = try TemporaryFolder()
+    let db = folder.file("b.sqlite")
+    _ = ingest(["library-tracks.json"], db, ["-q"])
+    let before = try Store(path: db).summary()
+    let forced = runResonance(
+      [
+        "ingest", "--as", "apple-music-play-activity",
+        listeningFixturePath("spotify-extended.json"), "--db", db,
+      ])
+    #expect(forced.status == .dataError)
+    #expect(forced.err.contains("spotify-extended.json:1:1: expected the Play Activity columns"))
+    let cut = folder.file("cut.json")
+    let text = try String(
+      contentsOfFile: listeningFixturePath("spotify-extended.json"), encoding: .utf8)
+    try String(text.prefix(900)).write(toFile: cut, atomically: true, encoding: .utf8)
+    let truncated = runResonance(["ingest", cut, "--db", db])
+    #expect(truncated.status == .dataError, "\(truncated.err)")
+    #expect(try Store(path: db).summary() == before)
+    let unknown = folder.file("notes.txt")
+    try "just some notes\n".write(toFile: unknown, atomically: true, encoding: .utf8)
+    let unrecognized = runResonance(["ingest", unknown, "--db", db])
+    #expect(unrecognized.status == .dataError)
+    #expect(unrecognized.err.contains("notes.txt:1:1: expected an export the tool reads"))
+    #expect(
+      runResonance(["ingest", "--as", "last-fm-scrobble", unknown]).err.contains(
+        "did you mean 'last-fm-scrobbles'"))
+  }
+}
