@@ -268,3 +268,45 @@ struct IngestListeningTests {
         "did you mean 'last-fm-scrobbles'"))
   }
 }
+
+@Suite("ingest: the simulated person's files, round trip")
+struct ListeningRoundTripTests {
+  @Test(
+    "every planted play arrives once, every song resolves, the DJ's plays merge, nothing identifying stays"
+  )
+  func roundTrip() throws {
+    let folder = try TemporaryFolder()
+    let data = folder.file("person")
+    let made = runResonance([
+      "synth", "--out", data, "--months", "1", "--scale", "0.05", "--songs", "80", "--seed", "5",
+      "-q",
+    ])
+    #expect(made.status == .ok, "\(made.err)")
+    let db = folder.file("person.sqlite")
+    let result = runResonance(["ingest", data, "--db", db, "-q"])
+    #expect(result.status == .ok, "\(result.err)")
+    let truth =
+      try JSONSerialization.jsonObject(
+        with: Data(contentsOf: URL(fileURLWithPath: data + "/truth.json"))) as? [String: Any]
+    let planted = truth?["plays"] as? [String: Any]
+    let store = try Store(path: db)
+    let listening = try store.summary().listening
+    #expect(listening.plays == planted?["total"] as? Int)
+    #expect(listening.songs == (truth?["songs"] as? [Any])?.count)
+    #expect(listening.resolved == listening.plays)
+    #expect(
+      try store.connection.row(
+        "SELECT COUNT(*) FROM playback_events WHERE sources = 'apple-music,decision-log'")?.int(0)
+        == planted?["by_dj"] as? Int)
+    // Spotify records no offset; the Health data covers the whole month.
+    #expect(
+      try store.connection.row(
+        "SELECT COUNT(*) FROM playback_events WHERE offset_source NOT IN ('source', 'health')")?
+        .int(0) == 0)
+    _ = try Store(path: db)
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: db))
+    for (key, value) in truth?["privacy"] as? [String: String] ?? [:] {
+      #expect(bytes.range(of: Data(value.utf8)) == nil, "the store holds the \(key)")
+    }
+  }
+}
