@@ -101,8 +101,15 @@ package final class ListeningWriter {
   private var indexRange: ClosedRange<Int64>?
 
   private let findPlays: Statement
-  private let insertPlay: Statement
   private let updatePlay: Statement
+  /// Plays waiting to be inserted, many rows per statement: one statement per row costs
+  /// SQLite more in statement set-up than in the insert itself. Their index entries carry
+  /// provisional negative ids until `flush()` learns the real ones.
+  private var pending: [PlayRow] = []
+  private var insertStatements: [Int: Statement] = [:]
+  private var statements: [String: Statement] = [:]
+  private static let batchSize = 64
+  private static let playColumns = 18
 
   /// Loads the songs the store knows, for resolving the file's references.
   package init(store: Store, importID: Int64) throws(StoreError) {
@@ -114,13 +121,6 @@ package final class ListeningWriter {
              end_offset_s, played_ms, media_duration_ms, was_skipped, completed, end_reason,
              start_reason, shuffle, decision
       FROM playback_events WHERE song_id = ? AND start_ms BETWEEN ? AND ? ORDER BY start_ms
-      """)
-    insertPlay = try db.prepare(
-      """
-      INSERT INTO playback_events (import_id, song_id, source, sources, start_ms, start_offset_s,
-        offset_source, end_ms, end_offset_s, played_ms, media_duration_ms, listen_fraction,
-        was_skipped, completed, end_reason, start_reason, shuffle, decision)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       """)
     updatePlay = try db.prepare(
       """
@@ -180,17 +180,17 @@ package final class ListeningWriter {
           "SELECT id FROM playlists WHERE library_persistent_id = ?", [pid])?.optionalInt64(0)
       }
       if let id = playlistID {
-        try db.execute("UPDATE playlists SET name = ? WHERE id = ?", [playlist.name, id])
-        try db.execute("DELETE FROM playlist_songs WHERE playlist_id = ?", [id])
+        try execute("UPDATE playlists SET name = ? WHERE id = ?", [playlist.name, id])
+        try execute("DELETE FROM playlist_songs WHERE playlist_id = ?", [id])
       } else {
-        try db.execute(
+        try execute(
           "INSERT INTO playlists (name, library_persistent_id) VALUES (?, ?)",
           [playlist.name, playlist.libraryPersistentID])
         playlistID = db.lastInsertRowID
       }
       for (position, reference) in playlist.songs.enumerated() {
         let songID = try song(for: reference)
-        try db.execute(
+        try execute(
           "INSERT INTO playlist_songs (playlist_id, position, song_id) VALUES (?, ?, ?)",
           [playlistID ?? 0, position, songID])
       }
@@ -222,7 +222,11 @@ package final class ListeningWriter {
     if let c = reference.appleCatalogID, let id = byCatalog[c] { return id }
     if let u = reference.spotifyURI, let id = bySpotify[u] { return id }
     if let p = reference.libraryPersistentID, let id = byLibrary[p] { return id }
-    guard let title = nonEmpty(reference.title) else { return nil }
+    guard let title = nonEmpty(reference.title) else {
+      // Nothing names it: all such references share the one "unnamed" song.
+      let named = reference.appleCatalogID ?? reference.spotifyURI ?? reference.libraryPersistentID
+      return named == nil ? songs.values.first { identityKey($0) == "unnamed" }?.id : nil
+    }
     let tk = titleKey(title)
     if let artist = nonEmpty(reference.artist) {
       return byName[nameKey(artist: artist, titleKey: tk)]
@@ -253,7 +257,9 @@ package final class ListeningWriter {
     if let c = song.catalogID { return "apple:" + c }
     if let u = song.spotifyURI { return "spotify:" + u }
     if let p = song.persistentID { return "library:" + p }
-    return "song:\(song.id)"
+    // A reference with neither a title nor an identifier cannot be stored (the readers never
+    // make one); one key for all of them keeps the rule total.
+    return "unnamed"
   }
 
   private func register(_ song: SongState) {
@@ -297,7 +303,7 @@ package final class ListeningWriter {
       spotifyURI: r.spotifyURI, persistentID: r.libraryPersistentID, bpm: r.bpm,
       playCount: r.playCount ?? 0, skipCount: r.skipCount ?? 0,
       titleKey: r.title.map(titleKey) ?? "", albumKey: albumKey(nonEmpty(r.album)))
-    try db.execute(
+    try execute(
       """
       INSERT INTO songs (identity_key, title, artist, album, genre, duration_ms, apple_catalog_id,
         spotify_uri, library_persistent_id, bpm, bpm_source, play_count, skip_count, title_key,
@@ -305,14 +311,12 @@ package final class ListeningWriter {
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       """,
       [
-        identityKey(song) + "#new", song.title, song.artist, song.album, song.genre,
+        identityKey(song), song.title, song.artist, song.album, song.genre,
         song.durationMs, song.catalogID, song.spotifyURI, song.persistentID, song.bpm,
         song.bpm == nil ? nil : "library", song.playCount, song.skipCount, song.titleKey,
         song.albumKey, importID,
       ])
     song.id = db.lastInsertRowID
-    try db.execute(
-      "UPDATE songs SET identity_key = ? WHERE id = ?", [identityKey(song), song.id])
     register(song)
     counts.songsAdded += 1
     return song.id
@@ -373,7 +377,7 @@ package final class ListeningWriter {
   }
 
   private func write(_ song: SongState, identity: String) throws(StoreError) {
-    try db.execute(
+    try execute(
       """
       UPDATE songs SET identity_key = ?, title = ?, artist = ?, album = ?, genre = ?,
         duration_ms = ?, apple_catalog_id = ?, spotify_uri = ?, library_persistent_id = ?,
@@ -391,6 +395,7 @@ package final class ListeningWriter {
   /// Merges song `from` into `into`: its plays and playlist entries move, `into` gains the
   /// fields it lacked, `from` is deleted, and plays that now collide merge.
   private func merge(_ from: SongState, into: SongState) throws(StoreError) {
+    try flush()
     unregister(into)
     var target = into
     if target.album == nil, let album = from.album {
@@ -405,12 +410,12 @@ package final class ListeningWriter {
     if target.bpm == nil { target.bpm = from.bpm }
     target.playCount = max(target.playCount, from.playCount)
     target.skipCount = max(target.skipCount, from.skipCount)
-    try db.execute(
+    try execute(
       "UPDATE playback_events SET song_id = ? WHERE song_id = ?", [target.id, from.id])
-    try db.execute(
+    try execute(
       "UPDATE playlist_songs SET song_id = ? WHERE song_id = ?", [target.id, from.id])
-    try db.execute("DELETE FROM song_effects WHERE song_id = ?", [from.id])
-    try db.execute("DELETE FROM songs WHERE id = ?", [from.id])
+    try execute("DELETE FROM song_effects WHERE song_id = ?", [from.id])
+    try execute("DELETE FROM songs WHERE id = ?", [from.id])
     try write(target, identity: identityKey(target))
     register(target)
     counts.songsMerged += 1
@@ -422,6 +427,7 @@ package final class ListeningWriter {
   /// Ends the file: gives unresolved songs another chance now that the file's songs are
   /// known, and restores the per-song play index if a bulk load set it aside.
   package func finish() throws(StoreError) {
+    try flush()
     try resolvePending()
     try ensureSongIndex()
   }
@@ -509,9 +515,9 @@ package final class ListeningWriter {
       return .merged
     }
     var row = incoming
+    row.id = -Int64(pending.count + 1)
+    remember(row, isNew: true)  // before the insert, whose flush rewrites the id
     try insert(row)
-    row.id = db.lastInsertRowID
-    remember(row, isNew: true)
     counts.playsAdded += 1
     return .added
   }
@@ -606,6 +612,7 @@ package final class ListeningWriter {
   }
 
   private func plays(of songID: Int64, from: Int64, to: Int64) throws(StoreError) -> [PlayRow] {
+    try flush()
     try findPlays.bind([songID, from, to])
     var rows: [PlayRow] = []
     while try findPlays.step() {
@@ -664,10 +671,58 @@ package final class ListeningWriter {
     return text
   }
 
+  /// Runs `sql` through a statement prepared once per writer.
+  private func execute(_ sql: String, _ arguments: [any SQLiteBindable]) throws(StoreError) {
+    if let statement = statements[sql] {
+      try statement.execute(arguments)
+      return
+    }
+    let statement = try db.prepare(sql)
+    statements[sql] = statement
+    try statement.execute(arguments)
+  }
+
+  /// The statement inserting `count` plays at once.
+  private func insertStatement(rows count: Int) throws(StoreError) -> Statement {
+    if let statement = insertStatements[count] { return statement }
+    let row = "(" + Array(repeating: "?", count: Self.playColumns).joined(separator: ", ") + ")"
+    let statement = try db.prepare(
+      """
+      INSERT INTO playback_events (import_id, song_id, source, sources, start_ms, start_offset_s,
+        offset_source, end_ms, end_offset_s, played_ms, media_duration_ms, listen_fraction,
+        was_skipped, completed, end_reason, start_reason, shuffle, decision)
+      VALUES \(Array(repeating: row, count: count).joined(separator: ", "))
+      """)
+    insertStatements[count] = statement
+    return statement
+  }
+
+  /// Writes the pending plays. Rows appended to a rowid table take consecutive ids, so the
+  /// last insert id gives every row's; the index entries get them in place of the provisional.
+  private func flush() throws(StoreError) {
+    guard !pending.isEmpty else { return }
+    let statement = try insertStatement(rows: pending.count)
+    for (i, row) in pending.enumerated() {
+      let first = Int32(i * Self.playColumns + 1)
+      statement.bind(importID, at: first)
+      bind(statement, row, from: first + 1)
+    }
+    try statement.run()
+    let firstID = db.lastInsertRowID - Int64(pending.count) + 1
+    if indexRange != nil {
+      for (i, row) in pending.enumerated() {
+        guard let plays = index[row.songID] else { continue }
+        var at = firstIndex(plays, atOrAfter: row.startMs)
+        while at < plays.count, plays[at].startMs == row.startMs, plays[at].id != row.id { at += 1 }
+        if at < plays.count, plays[at].id == row.id { index[row.songID]![at].id = firstID + Int64(i) }
+      }
+    }
+    pending.removeAll(keepingCapacity: true)
+  }
+
   private func insert(_ row: PlayRow) throws(StoreError) {
-    insertPlay.bind(importID, at: 1)
-    bind(insertPlay, row, from: 2)
-    try insertPlay.run()
+    pending.append(row)
+    if pending.count == Self.batchSize { try flush() }
   }
 
   private func update(_ row: PlayRow) throws(StoreError) {
@@ -690,10 +745,10 @@ package final class ListeningWriter {
         merged.id = last.id
         kept[kept.count - 1] = merged
         try update(merged)
-        try db.execute("DELETE FROM playback_events WHERE id = ?", [row.id])
+        try execute("DELETE FROM playback_events WHERE id = ?", [row.id])
         counts.playsMerged += 1
       } else if let last = kept.last, row.startMs == last.startMs, last.sources == row.sources {
-        try db.execute("DELETE FROM playback_events WHERE id = ?", [row.id])
+        try execute("DELETE FROM playback_events WHERE id = ?", [row.id])
         counts.playsAlreadyStored += 1
       } else {
         kept.append(row)

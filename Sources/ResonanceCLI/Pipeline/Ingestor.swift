@@ -232,7 +232,8 @@ final class Ingestor {
       "plays_already_stored": result.counts.playsAlreadyStored,
       "songs_added": result.counts.songsAdded, "songs_merged": result.counts.songsMerged,
       "warnings": result.diagnostics.count, "utc_offsets": result.offsets,
-      "seconds": result.seconds,
+      "seconds": result.seconds, "read_seconds": result.readSeconds,
+      "write_seconds": result.writeSeconds,
     ])
   }
 

@@ -19,6 +19,9 @@ enum ListeningImport {
     /// Plays whose UTC offset came from each place (`health`, `user`, `utc`).
     var offsets: [String: Int] = [:]
     var seconds = 0.0
+    /// Of `seconds`: reading and parsing the file; resolving and writing (with the commit).
+    var readSeconds = 0.0
+    var writeSeconds = 0.0
   }
 
   /// Where the offset of a source without one comes from when the Health data has none.
@@ -92,7 +95,10 @@ enum ListeningImport {
       result.previousImport = previous
       return result
     }
+    let readStarted = Date()
     let (file, diagnostics) = try read(kind, path: name, bytes: bytes)
+    result.readSeconds = Date().timeIntervalSince(readStarted)
+    let writeStarted = Date()
     result.rows = file.rows
     result.plays = file.plays.count
     result.songs = file.songs.count
@@ -117,6 +123,7 @@ enum ListeningImport {
         id: id, records: records, warnings: diagnostics.count,
         finishedAt: Clock.nowMilliseconds())
     }
+    result.writeSeconds = Date().timeIntervalSince(writeStarted)
     result.seconds = Date().timeIntervalSince(started)
     return result
   }

@@ -138,7 +138,8 @@ package enum AppleMusicPlayActivityReader {
         "expected a closing quote, found the end of the file (is it cut short?)")
     }
     // Chronological, so a paused listen's rows are neighbours whatever the file's order.
-    rows.sort { ($0.startMs, $0.line) < ($1.startMs, $1.line) }
+    let inOrder = zip(rows, rows.dropFirst()).allSatisfy { $0.startMs <= $1.startMs }
+    if !inOrder { rows.sort { ($0.startMs, $0.line) < ($1.startMs, $1.line) } }
     var plays: [PlayReport] = []
     plays.reserveCapacity(rows.count)
     var open: Row?
