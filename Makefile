@@ -7,6 +7,8 @@
 SWIFT ?= swift
 # C libraries the package links (system-library targets) and the tools the build uses.
 BUILD_PACKAGES := pkg-config libsqlite3-dev libssl-dev libarchive-dev libxml2-dev libfftw3-dev
+# OpenBLAS: CBLAS and the LAPACK routines ResonanceLinear declares (CBLAS target).
+BUILD_PACKAGES += libopenblas-dev
 # What the tests check generated files with: standard parsers, not ours.
 TEST_PACKAGES := libxml2-utils python3
 # The public fixtures CI has beside the project; a user's clone does not.

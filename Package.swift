@@ -26,13 +26,16 @@ let package = Package(
     .systemLibrary(
       name: "CFFT", pkgConfig: "fftw3",
       providers: [.apt(["libfftw3-dev"])]),
+    .systemLibrary(
+      name: "CBLAS", pkgConfig: "openblas",
+      providers: [.apt(["libopenblas-dev"])]),
 
     .target(name: "ResonanceModel"),
     .target(
       name: "ResonanceIO", dependencies: ["ResonanceModel", "CCrypto", "CArchive", "CXML"]),
     .target(name: "ResonanceIngest", dependencies: ["ResonanceModel", "ResonanceIO"]),
     .target(name: "ResonanceStore", dependencies: ["ResonanceModel", "CSQLite"]),
-    .target(name: "ResonanceLinear", dependencies: ["CFFT"]),
+    .target(name: "ResonanceLinear", dependencies: ["CFFT", "CBLAS"]),
     .target(name: "ResonanceBrain", dependencies: ["ResonanceModel", "ResonanceLinear"]),
     .target(
       name: "ResonanceSynth", dependencies: ["ResonanceModel", "ResonanceIO", "ResonanceBrain"]),

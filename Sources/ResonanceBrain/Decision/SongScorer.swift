@@ -63,9 +63,8 @@ package enum SongScorer {
     let bpm = exp(-0.5 * bpmGap * bpmGap)
     let energy = 1 - min(1, abs(features.energy - targetEnergy(for: moment.need)))
 
-    var familiarity =
-      moment.maxPlayCount > 0
-      ? min(1, Double(candidate.playCount) / Double(moment.maxPlayCount)) : 0
+    var familiarity = Familiarity.score(
+      playCount: candidate.playCount, maxPlayCount: moment.maxPlayCount)
     if moment.stress > 0.6 || moment.need == .focus {
       familiarity = min(1, familiarity * 1.25)
     }

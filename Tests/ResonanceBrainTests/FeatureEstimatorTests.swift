@@ -1,0 +1,172 @@
+import Testing
+
+@testable import ResonanceBrain
+
+@Suite("Genre feature priors")
+struct GenreFeaturePriorTests {
+  @Test("one row per genre, the fallback last, every spread positive")
+  func table() {
+    #expect(GenreFeaturePriors.table.map(\.genre) == FeatureGenre.allCases)
+    #expect(GenreFeaturePriors.table.last?.genre == .unknown)
+    for row in GenreFeaturePriors.table {
+      #expect(row.bpm.sd > 0 && row.energy.sd > 0 && row.valence.sd > 0)
+      #expect((60...180).contains(row.bpm.mean))
+      #expect((0...1).contains(row.energy.mean) && (0...1).contains(row.valence.mean))
+    }
+    // The orderings the sources agree on.
+    let prior = GenreFeaturePriors.prior(for:)
+    #expect(prior(.metal).energy.mean > prior(.pop).energy.mean)
+    #expect(prior(.classical).energy.mean < prior(.jazz).energy.mean)
+    #expect(prior(.latin).valence.mean > prior(.metal).valence.mean)
+    #expect(prior(.dance).bpm.sd < prior(.jazz).bpm.sd)
+  }
+
+  @Test(
+    "genre names normalise across case, punctuation and aliases",
+    arguments: [
+      ("Hip-Hop/Rap", FeatureGenre.hipHopRap), ("Hip Hop", .hipHopRap), ("hip-hop", .hipHopRap),
+      ("HIPHOP", .hipHopRap), ("Rap", .hipHopRap), ("R&B/Soul", .rnbSoul), ("R&B", .rnbSoul),
+      ("r & b / soul", .rnbSoul), ("RnB", .rnbSoul), ("Soul", .rnbSoul), ("Pop", .pop),
+      ("  pop ", .pop), ("K-Pop", .pop), ("Singer/Songwriter", .singerSongwriter),
+      ("Singer-Songwriter", .singerSongwriter), ("Folk", .singerSongwriter),
+      ("Soundtrack", .classical), ("Original Score", .classical), ("Classical", .classical),
+      ("New Age", .ambient), ("Ambient", .ambient), ("Electronic", .electronic),
+      ("Drum & Bass", .electronic), ("House", .dance), ("Dance", .dance),
+      ("Alternative", .alternative), ("Indie Pop", .alternative), ("Rock", .rock),
+      ("Hard Rock", .rock), ("Metal", .metal), ("Melodic Death Metal", .metal),
+      ("Heavy Metal", .metal), ("Country", .country), ("Americana", .country), ("Latin", .latin),
+      ("Latin Pop", .latin), ("Reggaeton", .latin), ("Jazz", .jazz), ("Vocal Jazz", .jazz),
+      ("Spoken Word", .unknown), ("Podcast", .unknown), ("", .unknown), ("—", .unknown),
+    ])
+  func normalise(name: String, genre: FeatureGenre) {
+    #expect(GenreFeaturePriors.normalise(name) == genre)
+  }
+
+  @Test("no genre is the unknown genre")
+  func noGenre() {
+    #expect(GenreFeaturePriors.normalise(nil) == .unknown)
+    #expect(GenreFeaturePriors.prior(forName: nil).genre == .unknown)
+  }
+}
+
+@Suite("Song feature estimates")
+struct FeatureEstimatorTests {
+  private let pop = GenreFeaturePriors.prior(for: .pop)
+  private let jazz = GenreFeaturePriors.prior(for: .jazz)
+  private let fallback = GenreFeaturePriors.prior(for: .unknown)
+
+  /// 30 Pop songs whose library BPMs scatter around 100 (mean exactly 100), then the songs
+  /// under test.
+  private func library(plus songs: [SongFeatureInput]) -> [SongFeatureInput] {
+    let offsets: [Double] = [-3, -2, -1, 0, 1, 2, 3, -2, 0, 2]
+    let popBPMs = (0..<30).map {
+      SongFeatureInput(genre: "Pop", libraryBPM: 100 + offsets[$0 % 10], playCount: 1)
+    }
+    return popBPMs + songs
+  }
+
+  @Test("a genre with 30 library BPMs around 100 moves near 100 with a small SD")
+  func ridgeMovesToTheData() throws {
+    let songs = library(plus: [SongFeatureInput(genre: "pop", libraryBPM: nil, playCount: 0)])
+    let estimate = try #require(SongFeatureEstimator.estimate(songs).last)
+    #expect(estimate.genre == .pop)
+    #expect(estimate.bpm.source == .genreRidge)
+    #expect(abs(estimate.bpm.value - 100) < 1)
+    #expect(estimate.bpm.sd < 2)
+    #expect(estimate.bpm.sd < pop.bpm.sd / 10)
+    // Still pulled a little toward the prior (118), never past the data.
+    #expect(estimate.bpm.value > 100)
+
+    let fit = try #require(SongFeatureEstimator.fitGenreTempos(songs).fit(for: .pop))
+    #expect(fit.libraryBPMs == 30)
+    #expect(abs(fit.estimate - estimate.bpm.value) < 1e-12 && abs(fit.sd - estimate.bpm.sd) < 1e-12)
+  }
+
+  @Test("a genre with no library BPMs keeps the prior mean and SD")
+  func noDataKeepsThePrior() throws {
+    let songs = library(plus: [SongFeatureInput(genre: "Jazz", libraryBPM: nil, playCount: 3)])
+    let estimate = try #require(SongFeatureEstimator.estimate(songs).last)
+    #expect(estimate.bpm == Estimate(value: jazz.bpm.mean, sd: jazz.bpm.sd, source: .genrePrior))
+    #expect(
+      estimate.energy == Estimate(value: jazz.energy.mean, sd: jazz.energy.sd, source: .genrePrior))
+    #expect(
+      estimate.valence
+        == Estimate(value: jazz.valence.mean, sd: jazz.valence.sd, source: .genrePrior))
+    #expect(SongFeatureEstimator.fitGenreTempos(songs).fit(for: .jazz) == nil)
+  }
+
+  @Test("one library BPM with no spread to go on: the prior counts as one song")
+  func oneSong() throws {
+    // σ̂² = (0 + 4·τ²)/(1 − 1 + 4) = τ², so λ = 1: halfway, SD τ/√2.
+    let rock = GenreFeaturePriors.prior(for: .rock).bpm
+    let songs = [
+      SongFeatureInput(genre: "Rock", libraryBPM: 100, playCount: 0),
+      SongFeatureInput(genre: "Rock", libraryBPM: nil, playCount: 0),
+    ]
+    let estimates = SongFeatureEstimator.estimate(songs)
+    #expect(estimates[0].bpm == Estimate(value: 100, sd: 2, source: .library))
+    #expect(estimates[1].bpm.source == .genreRidge)
+    #expect(abs(estimates[1].bpm.value - (rock.mean + 100) / 2) < 1e-9)
+    #expect(abs(estimates[1].bpm.sd - rock.sd / 2.squareRoot()) < 1e-9)
+    let fit = try #require(SongFeatureEstimator.fitGenreTempos(songs).fit(for: .rock))
+    #expect(abs(fit.lambda - 1) < 1e-12)
+  }
+
+  @Test("sources: library, genre-ridge, genre-prior, fallback")
+  func sources() {
+    let songs = library(plus: [
+      SongFeatureInput(genre: "Pop", libraryBPM: 87, playCount: 0),
+      SongFeatureInput(genre: "Pop", libraryBPM: nil, playCount: 0),
+      SongFeatureInput(genre: "Metal", libraryBPM: nil, playCount: 0),
+      SongFeatureInput(genre: nil, libraryBPM: nil, playCount: 0),
+      SongFeatureInput(genre: "Spoken Word", libraryBPM: 140, playCount: 0),
+    ])
+    let estimates = Array(SongFeatureEstimator.estimate(songs).suffix(5))
+    #expect(
+      estimates.map(\.bpm.source) == [.library, .genreRidge, .genrePrior, .fallback, .library])
+    #expect(estimates[0].bpm.value == 87 && abs(estimates[0].bpm.sd - 1.74) < 1e-12)
+    #expect(estimates[4].bpm.value == 140)
+    // Energy and valence are never observed: prior-only, whatever the tempo source.
+    #expect(
+      estimates.map(\.energy.source) == [
+        .genrePrior, .genrePrior, .genrePrior, .fallback, .fallback,
+      ])
+    #expect(estimates.map(\.valence.source) == estimates.map(\.energy.source))
+    #expect(
+      estimates[1].energy.value == pop.energy.mean
+        && estimates[3].valence.value == fallback.valence.mean)
+    #expect(
+      estimates[3].bpm == Estimate(value: fallback.bpm.mean, sd: fallback.bpm.sd, source: .fallback)
+    )
+    #expect(estimates[1].features.bpm == estimates[1].bpm.value)
+  }
+
+  @Test("implausible library BPMs are ignored")
+  func implausibleBPM() {
+    let estimates = SongFeatureEstimator.estimate([
+      SongFeatureInput(genre: "Country", libraryBPM: 1000, playCount: 0),
+      SongFeatureInput(genre: "Country", libraryBPM: 0.5, playCount: 0),
+      SongFeatureInput(genre: "Country", libraryBPM: .nan, playCount: 0),
+    ])
+    let country = GenreFeaturePriors.prior(for: .country).bpm
+    #expect(
+      estimates.allSatisfy {
+        $0.bpm == Estimate(value: country.mean, sd: country.sd, source: .genrePrior)
+      })
+  }
+
+  @Test("familiarity is plays over the most plays, capped at 1")
+  func familiarity() {
+    #expect(Familiarity.score(playCount: 5, maxPlayCount: 10) == 0.5)
+    #expect(Familiarity.score(playCount: 12, maxPlayCount: 10) == 1)
+    #expect(Familiarity.score(playCount: 3, maxPlayCount: 0) == 0)
+    #expect(Familiarity.score(playCount: -1, maxPlayCount: 10) == 0)
+    let estimates = SongFeatureEstimator.estimate([
+      SongFeatureInput(genre: "Pop", libraryBPM: nil, playCount: 40),
+      SongFeatureInput(genre: "Pop", libraryBPM: nil, playCount: 10),
+      SongFeatureInput(genre: "Pop", libraryBPM: nil, playCount: 0),
+    ])
+    #expect(estimates.map(\.familiarity) == [1, 0.25, 0])
+    #expect(SongFeatureEstimator.estimate([]).isEmpty)
+  }
+}
