@@ -41,6 +41,20 @@ package enum SongIdentity {
   }
 
   private static func fold(_ text: String) -> String {
+    // Most names are ASCII: lower-case them byte by byte (Foundation's folding is slow).
+    if text.utf8.allSatisfy({ $0 < 0x80 }) {
+      var bytes: [UInt8] = []
+      bytes.reserveCapacity(text.utf8.count + 8)
+      for byte in text.utf8 {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"): bytes.append(byte + 32)
+        case UInt8(ascii: "'"), UInt8(ascii: "`"): continue
+        case UInt8(ascii: "&"): bytes.append(contentsOf: Array(" and ".utf8))
+        default: bytes.append(byte)
+        }
+      }
+      return String(decoding: bytes, as: UTF8.self)
+    }
     var folded = text.folding(
       options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil
     )
@@ -96,6 +110,25 @@ package enum SongIdentity {
   }
 
   private static func squeeze(_ text: String) -> String {
+    if text.utf8.allSatisfy({ $0 < 0x80 }) {
+      var bytes: [UInt8] = []
+      bytes.reserveCapacity(text.utf8.count)
+      var pendingSpace = false
+      for byte in text.utf8 {
+        let isAlphanumeric =
+          (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+          || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+          || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+        if isAlphanumeric {
+          if pendingSpace, !bytes.isEmpty { bytes.append(UInt8(ascii: " ")) }
+          pendingSpace = false
+          bytes.append(byte)
+        } else {
+          pendingSpace = true
+        }
+      }
+      return String(decoding: bytes, as: UTF8.self)
+    }
     var result = ""
     result.reserveCapacity(text.utf8.count)
     var pendingSpace = false

@@ -55,7 +55,7 @@ package final class ListeningWriter {
     var id: Int64
     var songID: Int64
     var source: ListeningSource
-    var sources: Set<ListeningSource>
+    var sources: SourceSet
     var startMs: Int64
     var startOffset: Int32
     var offsetSource: String
@@ -83,20 +83,22 @@ package final class ListeningWriter {
   private var unresolved: [String: Int64] = [:]
   private var keyCache: [String: String] = [:]
   private var songIndexSetAside = false
-  private var sourcesText: [Set<ListeningSource>: String] = [:]
+  private var sourcesText: [SourceSet: String] = [:]
   /// References already resolved in this file (most plays repeat a song); emptied when songs
   /// merge, since ids change then.
-  private var resolved: [SongReference: Int64] = [:]
+  /// Keyed by title alone (hashing one string, not eleven fields); the whole reference is
+  /// compared on a hit.
+  private var resolved: [String: [(reference: SongReference, id: Int64)]] = [:]
 
   /// A stored play as the merge check needs it.
   private struct IndexedPlay {
     var id: Int64
     var startMs: Int64
-    var sources: Set<ListeningSource>
+    var sources: SourceSet
   }
 
-  /// The stored plays of a time range, by song, sorted by start: loaded once per file
-  /// (`preparePlays`) so that each play is checked in memory, not with a query.
+  /// The stored plays of a time span, by song, sorted by start: loaded a month at a time
+  /// (`ensureIndex`) so that each play is checked in memory, not with a query.
   private var index: [Int64: [IndexedPlay]] = [:]
   private var indexRange: ClosedRange<Int64>?
 
@@ -154,14 +156,17 @@ package final class ListeningWriter {
   package func song(for reference: SongReference, isLibrary: Bool = false) throws(StoreError)
     -> Int64
   {
-    if !isLibrary, let id = resolved[reference] { return id }
+    let cacheKey = reference.title ?? reference.appleCatalogID ?? reference.spotifyURI ?? ""
+    if !isLibrary, let hit = resolved[cacheKey]?.first(where: { $0.reference == reference }) {
+      return hit.id
+    }
     let id: Int64
     if let found = find(reference) {
       id = try enrich(found, with: reference, isLibrary: isLibrary)
     } else {
       id = try create(reference)
     }
-    resolved[reference] = id
+    resolved[cacheKey, default: []].append((reference, id))
     return id
   }
 
@@ -434,7 +439,7 @@ package final class ListeningWriter {
 
   /// Sets the per-song play index aside for a large file, to be rebuilt once at the end:
   /// keeping it up to date row by row costs more than sorting it afresh (its inserts land all
-  /// over the tree). Checks during the load use the in-memory index of `preparePlays`.
+  /// over the tree). Checks during the load use the in-memory index.
   package func beginBulkLoad(plays: Int) throws(StoreError) {
     guard plays >= Self.bulkThreshold, !songIndexSetAside else { return }
     try db.execute("DROP INDEX IF EXISTS playback_events_song")
@@ -480,26 +485,23 @@ package final class ListeningWriter {
     let songID = try song(for: play.song)
     let low = play.startMs - Self.mergeToleranceMs
     let high = play.startMs + Self.mergeToleranceMs
-    let candidates: [PlayRow]
-    if let range = indexRange, range.contains(low), range.contains(high) {
-      let near = nearby(songID, low, high)
-      if near.contains(where: { $0.sources.contains(play.source) && $0.startMs == play.startMs }) {
-        counts.playsAlreadyStored += 1
-        return .alreadyStored
-      }
-      candidates =
-        near.contains { $0.sources.isDisjoint(with: [play.source]) }
-        ? try plays(of: songID, from: low, to: high) : []
-    } else {
-      candidates = try plays(of: songID, from: low, to: high)
+    try ensureIndex(low, high)
+    let near = nearby(songID, low, high)
+    if near.contains(where: { $0.sources.contains(play.source) && $0.startMs == play.startMs }) {
+      counts.playsAlreadyStored += 1
+      return .alreadyStored
     }
+    let candidates =
+      near.contains { !$0.sources.contains(play.source) }
+      ? try plays(of: songID, from: low, to: high) : []
     if candidates.contains(where: { $0.sources.contains(play.source) && $0.startMs == play.startMs }
     ) {
       counts.playsAlreadyStored += 1
       return .alreadyStored
     }
     let incoming = PlayRow(
-      id: 0, songID: songID, source: play.source, sources: [play.source], startMs: play.startMs,
+      id: 0, songID: songID, source: play.source, sources: SourceSet(play.source),
+      startMs: play.startMs,
       startOffset: offset, offsetSource: offsetSource, endMs: max(play.endMs, play.startMs),
       endOffset: offset, playedMs: play.playedMs, mediaMs: play.mediaDurationMs,
       wasSkipped: play.wasSkipped, completed: play.completed, endReason: play.endReason,
@@ -522,38 +524,71 @@ package final class ListeningWriter {
     return .added
   }
 
-  /// Loads the stored plays that start in [fromMs, toMs] (widened by the tolerance), so the
-  /// plays of a file in that span are checked in memory. Optional: without it, each play is
-  /// checked with a query.
-  package func preparePlays(fromMs: Int64, toMs: Int64) throws(StoreError) {
-    let low = fromMs - 2 * Self.mergeToleranceMs
-    let high = toMs + 2 * Self.mergeToleranceMs
-    index.removeAll()
+  /// How much of the stored history the in-memory index loads at a time.
+  private static let windowMs: Int64 = 30 * 86_400_000
+
+  /// Makes the in-memory index cover [low, high], loading the stored plays of the missing span
+  /// (a month at a time, so a file in time order loads each span once). The index always
+  /// covers one contiguous span.
+  private func ensureIndex(_ low: Int64, _ high: Int64) throws(StoreError) {
+    guard let range = indexRange else {
+      try flush()
+      for (song, plays) in try load(low...(high + Self.windowMs)) { index[song] = plays }
+      indexRange = low...(high + Self.windowMs)
+      return
+    }
+    if low < range.lowerBound {
+      try flush()
+      let span = min(low, range.lowerBound - Self.windowMs)...(range.lowerBound - 1)
+      for (song, plays) in try load(span) {
+        index[song, default: []].insert(contentsOf: plays, at: 0)
+      }
+      indexRange = span.lowerBound...range.upperBound
+    }
+    if high > range.upperBound, let current = indexRange {
+      try flush()
+      let span = (current.upperBound + 1)...max(high, current.upperBound + Self.windowMs)
+      for (song, plays) in try load(span) { index[song, default: []].append(contentsOf: plays) }
+      indexRange = current.lowerBound...span.upperBound
+    }
+  }
+
+  /// The stored plays starting in `span`, by song, in start order.
+  private func load(_ span: ClosedRange<Int64>) throws(StoreError) -> [Int64: [IndexedPlay]] {
+    var loaded: [Int64: [IndexedPlay]] = [:]
     for row in try db.rows(
       """
       SELECT id, song_id, start_ms, sources FROM playback_events
-      WHERE start_ms BETWEEN ? AND ? ORDER BY song_id, start_ms
-      """, [low, high])
+      WHERE start_ms BETWEEN ? AND ? ORDER BY start_ms
+      """, [span.lowerBound, span.upperBound])
     {
-      index[row.optionalInt64(1) ?? 0, default: []].append(
+      loaded[row.optionalInt64(1) ?? 0, default: []].append(
         IndexedPlay(
           id: row.optionalInt64(0) ?? 0, startMs: row.optionalInt64(2) ?? 0,
           sources: Self.sources(row.string(3))))
     }
-    indexRange = low...high
+    return loaded
   }
 
-  private static func sources(_ text: String) -> Set<ListeningSource> {
-    Set(text.split(separator: ",").compactMap { ListeningSource(rawValue: String($0)) })
+  private static func sources(_ text: String) -> SourceSet {
+    var set = SourceSet()
+    for name in text.split(separator: ",") {
+      if let source = ListeningSource(rawValue: String(name)) { set.insert(SourceSet(source)) }
+    }
+    return set
   }
 
-  /// The indexed plays of a song starting in [low, high].
-  private func nearby(_ songID: Int64, _ low: Int64, _ high: Int64) -> ArraySlice<IndexedPlay> {
+  /// The indexed plays of a song starting in [low, high] (a copy: a slice would keep the
+  /// song's array shared, and the next append would copy all of it).
+  private func nearby(_ songID: Int64, _ low: Int64, _ high: Int64) -> [IndexedPlay] {
     guard let plays = index[songID] else { return [] }
-    let first = firstIndex(plays, atOrAfter: low)
-    var end = first
-    while end < plays.count, plays[end].startMs <= high { end += 1 }
-    return plays[first..<end]
+    var i = firstIndex(plays, atOrAfter: low)
+    var near: [IndexedPlay] = []
+    while i < plays.count, plays[i].startMs <= high {
+      near.append(plays[i])
+      i += 1
+    }
+    return near
   }
 
   private func firstIndex(_ plays: [IndexedPlay], atOrAfter ms: Int64) -> Int {
@@ -664,9 +699,10 @@ package final class ListeningWriter {
   }
 
   /// `apple-music,decision-log`: the sources, sorted, comma-separated (cached: few sets occur).
-  private func text(of sources: Set<ListeningSource>) -> String {
+  private func text(of sources: SourceSet) -> String {
     if let text = sourcesText[sources] { return text }
-    let text = sources.map(\.rawValue).sorted().joined(separator: ",")
+    let text = ListeningSource.allCases.filter { sources.contains($0) }.map(\.rawValue).sorted()
+      .joined(separator: ",")
     sourcesText[sources] = text
     return text
   }
@@ -714,7 +750,9 @@ package final class ListeningWriter {
         guard let plays = index[row.songID] else { continue }
         var at = firstIndex(plays, atOrAfter: row.startMs)
         while at < plays.count, plays[at].startMs == row.startMs, plays[at].id != row.id { at += 1 }
-        if at < plays.count, plays[at].id == row.id { index[row.songID]![at].id = firstID + Int64(i) }
+        if at < plays.count, plays[at].id == row.id {
+          index[row.songID]![at].id = firstID + Int64(i)
+        }
       }
     }
     pending.removeAll(keepingCapacity: true)
@@ -760,4 +798,19 @@ package final class ListeningWriter {
       }
     }
   }
+}
+
+/// The sources that reported one play, as a bit set (a play row and an index entry carry one;
+/// a `Set` would be a heap allocation each).
+struct SourceSet: OptionSet, Hashable, Sendable {
+  let rawValue: UInt8
+
+  init(rawValue: UInt8) { self.rawValue = rawValue }
+
+  init(_ source: ListeningSource) {
+    let position = ListeningSource.allCases.firstIndex(of: source) ?? 0
+    rawValue = 1 << UInt8(position)
+  }
+
+  func contains(_ source: ListeningSource) -> Bool { contains(SourceSet(source)) }
 }

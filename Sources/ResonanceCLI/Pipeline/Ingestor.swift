@@ -269,12 +269,15 @@ final class Ingestor {
     let borrowed = r.offsets.filter { $0.key != "source" }
     if !borrowed.isEmpty {
       let said = [
-        "health": "the Health data's", "user": "--time-zone/TZ's", "utc": "UTC (no zone known)",
+        "health": "the Health data's offset", "user": "the --time-zone/TZ offset",
+        "utc": "UTC (no Health data or --time-zone covers them)",
       ]
       let text = borrowed.sorted { $0.key < $1.key }.map {
-        "\(count($0.value)) \(said[$0.key] ?? $0.key)"
+        "\(count($0.value)) took \(said[$0.key] ?? $0.key)"
       }
-      context.report("ingest: \(r.file): UTC offsets taken from " + text.joined(separator: ", "))
+      context.report(
+        "ingest: \(r.file): \(count(borrowed.values.reduce(0, +))) plays record no UTC offset: "
+          + text.joined(separator: ", "))
     }
   }
 

@@ -3,6 +3,7 @@ import ResonanceIO
 import ResonanceIngest
 import ResonanceModel
 import ResonanceStore
+import Synchronization
 
 /// Imports one listening file (or archive member) in one transaction: its ledger row, its
 /// songs and playlists, and its plays, merged with what other sources reported.
@@ -95,6 +96,18 @@ enum ListeningImport {
       result.previousImport = previous
       return result
     }
+    if kind == .applePlayActivity || kind == .spotifyExtended {
+      do {
+        try runStreaming(
+          name: name, bytes: bytes, sha: sha, kind: kind, store: store, zone: zone,
+          result: &result)
+        result.seconds = Date().timeIntervalSince(started)
+        result.writeSeconds = result.seconds - result.readSeconds
+        return result
+      } catch is OutOfOrder {
+        result = Result(file: name, kind: kind)  // rolled back: read it whole, sorted
+      }
+    }
     let readStarted = Date()
     let (file, diagnostics) = try read(kind, path: name, bytes: bytes)
     result.readSeconds = Date().timeIntervalSince(readStarted)
@@ -128,22 +141,21 @@ enum ListeningImport {
     return result
   }
 
-  /// Stores plays, giving those without a UTC offset the Health data's offset at that moment,
-  /// else the user's zone, else UTC. Returns how many took each fallback.
-  static func addPlays(
-    _ plays: [PlayReport], writer: ListeningWriter, store: Store, zone: ZoneFallback
-  ) throws -> [String: Int] {
-    var timeline: UTCOffsetTimeline?
-    var fallbacks: [String: Int] = [:]
-    if let first = plays.map(\.startMs).min(), let last = plays.map(\.startMs).max() {
-      try writer.preparePlays(fromMs: first, toMs: last)
-      try writer.beginBulkLoad(plays: plays.count)
+  /// Gives plays without a UTC offset the Health data's offset at that moment, else the
+  /// user's zone, else UTC, and counts which.
+  final class Offsets {
+    let store: Store
+    let zone: ZoneFallback
+    private var timeline: UTCOffsetTimeline?
+    private(set) var fallbacks: [String: Int] = [:]
+
+    init(store: Store, zone: ZoneFallback) {
+      self.store = store
+      self.zone = zone
     }
-    for play in plays {
-      if let offset = play.utcOffsetSeconds {
-        try writer.add(play, offset: offset, offsetSource: "source")
-        continue
-      }
+
+    func offset(for play: PlayReport) throws -> (Int32, String) {
+      if let offset = play.utcOffsetSeconds { return (offset, "source") }
       if timeline == nil { timeline = try store.healthOffsetTimeline() }
       let (offset, source): (Int32, String) =
         if let health = timeline?.offset(atMs: play.startMs) {
@@ -154,8 +166,115 @@ enum ListeningImport {
           (0, "utc")
         }
       fallbacks[source, default: 0] += 1
+      return (offset, source)
+    }
+  }
+
+  /// Stores plays with their offsets. Returns how many took each fallback offset.
+  static func addPlays(
+    _ plays: [PlayReport], writer: ListeningWriter, store: Store, zone: ZoneFallback
+  ) throws -> [String: Int] {
+    try writer.beginBulkLoad(plays: plays.count)
+    let offsets = Offsets(store: store, zone: zone)
+    for play in plays {
+      let (offset, source) = try offsets.offset(for: play)
       try writer.add(play, offset: offset, offsetSource: source)
     }
-    return fallbacks
+    return offsets.fallbacks
+  }
+
+  /// A Play Activity file out of time order: read it whole instead of streaming.
+  private struct OutOfOrder: Error {}
+
+  /// What the reading thread of a streamed import ended with.
+  private struct Streamed: Sendable {
+    var rows = 0
+    var diagnostics: [Diagnostic] = []
+    var inOrder = true
+    var error: (any Error)?
+  }
+
+  /// Reads on one thread while the store is written on this one: for the large histories
+  /// (Play Activity in time order, Spotify), whose readers stream plays in batches.
+  private static func runStreaming(
+    name: String, bytes: [UInt8], sha: String, kind: ListeningFileKind, store: Store,
+    zone: ZoneFallback, result: inout Result
+  ) throws {
+    let queue = BoundedQueue<[PlayReport]>(capacity: 8)
+    let outcome = Mutex(Streamed())
+    let done = DispatchSemaphore(value: 0)
+    let readStarted = Date()
+    let producer = Thread {
+      do {
+        switch kind {
+        case .applePlayActivity:
+          let read = try AppleMusicPlayActivityReader.stream(path: name, bytes: bytes) {
+            queue.push($0)
+          }
+          outcome.withLock {
+            $0.rows = read.rows
+            $0.diagnostics = read.diagnostics
+            $0.inOrder = read.inOrder
+          }
+        default:
+          let read = try SpotifyExtendedReader.stream(path: name, bytes: bytes) { queue.push($0) }
+          outcome.withLock {
+            $0.rows = read.rows
+            $0.diagnostics = read.diagnostics
+          }
+        }
+      } catch {
+        outcome.withLock { $0.error = error }
+      }
+      queue.close()
+      done.signal()
+    }
+    producer.stackSize = 8 << 20
+    producer.start()
+    var producerEnded = false
+    func waitForProducer() {
+      guard !producerEnded else { return }
+      queue.close()
+      done.wait()
+      producerEnded = true
+    }
+    defer { waitForProducer() }
+    let now = Clock.nowMilliseconds()
+    var plays = 0
+    try store.connection.transaction {
+      let id = try store.insertImport(
+        ImportEntry(
+          file: name, sha256: sha, importer: kind.rawValue, status: .complete, records: 0,
+          warnings: 0),
+        bytes: Int64(bytes.count), startedAt: now, finishedAt: now)
+      let writer = try ListeningWriter(store: store, importID: id)
+      // A few hundred bytes per play in both formats: a large file loads in bulk.
+      try writer.beginBulkLoad(plays: bytes.count / 600)
+      let offsets = Offsets(store: store, zone: zone)
+      while let batch = queue.pop() {
+        plays += batch.count
+        for play in batch {
+          let (offset, source) = try offsets.offset(for: play)
+          try writer.add(play, offset: offset, offsetSource: source)
+        }
+      }
+      // The reader has finished: every error it met is known before the commit.
+      producerEnded = true
+      done.wait()
+      let read = outcome.withLock { $0 }
+      if let error = read.error { throw error }
+      guard read.inOrder else { throw OutOfOrder() }
+      result.readSeconds = Date().timeIntervalSince(readStarted)
+      try writer.finish()
+      result.rows = read.rows
+      result.plays = plays
+      result.diagnostics = read.diagnostics
+      result.offsets = offsets.fallbacks
+      result.counts = writer.counts
+      let records = writer.counts.playsAdded + writer.counts.playsMerged + writer.counts.songsAdded
+      try store.updateImportCounts(
+        id: id, records: records, warnings: read.diagnostics.count,
+        finishedAt: Clock.nowMilliseconds())
+    }
   }
 }

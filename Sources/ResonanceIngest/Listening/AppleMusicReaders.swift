@@ -63,8 +63,126 @@ package enum AppleMusicPlayActivityReader {
     var line: Int
   }
 
-  /// - Throws: `IngestError(.unrecognized)` when the header lacks the columns a play needs.
+  /// - Throws: `IngestError(.unrecognized)` when the header lacks the columns a play needs,
+  ///   `.malformed` for a file cut inside a quoted field.
   package static func read(path: String, bytes: [UInt8]) throws -> (ListeningFile, [Diagnostic]) {
+    var rows: [Row] = []
+    let (count, diagnostics) = try scan(path: path, bytes: bytes, interning: true) { row in
+      rows.append(row)
+      return true
+    }
+    // Chronological, so a paused listen's rows are neighbours whatever the file's order.
+    let inOrder = zip(rows, rows.dropFirst()).allSatisfy { $0.startMs <= $1.startMs }
+    if !inOrder { rows.sort { ($0.startMs, $0.line) < ($1.startMs, $1.line) } }
+    var plays: [PlayReport] = []
+    plays.reserveCapacity(rows.count)
+    var chain = Chain()
+    for row in rows {
+      if let play = chain.add(row) { plays.append(play) }
+    }
+    if let play = chain.finish() { plays.append(play) }
+    return (ListeningFile(kind: .applePlayActivity, plays: plays, rows: count), diagnostics)
+  }
+
+  /// What `stream` read: rows, warnings, and whether the file was in time order throughout.
+  package struct StreamResult: Sendable {
+    package var rows: Int
+    package var diagnostics: [Diagnostic]
+    /// False when a row started before the one before it: `stream` stopped there, and the
+    /// plays it emitted may be incomplete — read the file with `read` instead.
+    package var inOrder: Bool
+  }
+
+  /// Reads a file that is in time order (as Apple writes them) without holding its rows: plays
+  /// go to `emit` in batches as the chains close. Stops at the first row out of order.
+  package static func stream(
+    path: String, bytes: [UInt8], batchSize: Int = 4096, emit: ([PlayReport]) -> Bool
+  ) throws -> StreamResult {
+    var batch: [PlayReport] = []
+    batch.reserveCapacity(batchSize)
+    var chain = Chain()
+    var lastStart = Int64.min
+    var inOrder = true
+    var stopped = false
+    let (count, diagnostics) = try scan(path: path, bytes: bytes, interning: false) { row in
+      guard row.startMs >= lastStart else {
+        inOrder = false
+        return false
+      }
+      lastStart = row.startMs
+      if let play = chain.add(row) {
+        batch.append(play)
+        if batch.count == batchSize {
+          guard emit(batch) else {
+            stopped = true
+            return false
+          }
+          batch.removeAll(keepingCapacity: true)
+        }
+      }
+      return true
+    }
+    if inOrder, !stopped {
+      if let play = chain.finish() { batch.append(play) }
+      if !batch.isEmpty { _ = emit(batch) }
+    }
+    return StreamResult(rows: count, diagnostics: diagnostics, inOrder: inOrder)
+  }
+
+  /// Merges consecutive rows of one listen (pauses, scrubs) into plays, rows in time order.
+  private struct Chain {
+    private var open: Row?
+    private var played: Int64 = 0
+    private var start: Int64 = 0
+
+    /// The play the row closes, if it does not continue the open one.
+    mutating func add(_ row: Row) -> PlayReport? {
+      if let previous = open, previous.title == row.title, previous.album == row.album,
+        AppleMusicEndReason.continuing.contains(previous.endReason),
+        row.startMs >= previous.startMs, row.startMs - previous.endMs <= resumeWindowMs
+      {
+        played += row.playedMs
+        if let media = row.mediaMs { played = min(played, media) }
+        var merged = row
+        merged.artist = row.artist ?? previous.artist
+        open = merged
+        return nil
+      }
+      let closed = finish()
+      open = row
+      played = row.playedMs
+      start = row.startMs
+      return closed
+    }
+
+    /// The open play, closed.
+    mutating func finish() -> PlayReport? {
+      guard let last = open else { return nil }
+      open = nil
+      let outcome = AppleMusicEndReason.outcome(last.endReason)
+      return PlayReport(
+        song: SongReference(
+          title: last.title, artist: last.artist, album: last.album, durationMs: last.mediaMs),
+        source: .appleMusic, startMs: start, utcOffsetSeconds: last.offset,
+        endMs: max(last.endMs, start), playedMs: played, mediaDurationMs: last.mediaMs,
+        wasSkipped: outcome == .skipped,
+        completed: outcome == .interrupted ? false : outcome == .completed,
+        endReason: last.endReason.isEmpty ? nil : last.endReason, shuffle: last.shuffle,
+        line: last.line)
+    }
+  }
+
+  /// Parses the rows that are plays' parts (`PLAY_END` with a song name), in file order, handing
+  /// each to `body` until it returns false. Returns the data rows read and the warnings.
+  ///
+  /// With `interning`, repeated names share one String (a history plays the same songs over
+  /// and over); not when the plays go to another thread, where shared strings would make
+  /// every retain contend for one cache line.
+  private static func scan(
+    path: String, bytes: [UInt8], interning: Bool, _ body: (Row) -> Bool
+  ) throws -> (
+    Int, [Diagnostic]
+  ) {
     var reader = CSVReader(bytes: bytes)
     guard let first = reader.next() else {
       throw IngestError(
@@ -91,11 +209,26 @@ package enum AppleMusicPlayActivityReader {
     let shuffle = header.index("Shuffle Play")
 
     var diagnostics: [Diagnostic] = []
-    var rows: [Row] = []
     var count = 0
+    var names: [Int: [String]] = [:]
+    func intern(_ record: CSVRecord, _ index: Int) -> String? {
+      record.withBytes(index) { b -> String? in
+        guard !b.isEmpty else { return nil }
+        guard interning else { return String(decoding: b, as: UTF8.self) }
+        var hasher = Hasher()
+        hasher.combine(bytes: UnsafeRawBufferPointer(b))
+        let key = hasher.finalize()
+        if let candidates = names[key] {
+          for candidate in candidates where candidate.utf8.elementsEqual(b) { return candidate }
+        }
+        let text = String(decoding: b, as: UTF8.self)
+        names[key, default: []].append(text)
+        return text
+      }
+    }
     while let record = reader.next() {
       count += 1
-      guard record.equals(eventType, "PLAY_END"), let name = record.nonEmpty(title) else {
+      guard record.equals(eventType, "PLAY_END"), let name = intern(record, title) else {
         continue
       }
       let location = SourceLocation(file: path, line: reader.line)
@@ -122,63 +255,22 @@ package enum AppleMusicPlayActivityReader {
       let offsetSeconds = offset.flatMap { record.int($0) }.flatMap {
         abs($0) <= 18 * 3600 ? Int32($0) : nil
       }
-      rows.append(
-        Row(
-          title: name, album: album.flatMap { record.nonEmpty($0) },
-          artist: artist.flatMap { record.nonEmpty($0) }, startMs: startMs,
-          endMs: endMs ?? startMs + playedMs, offset: offsetSeconds, playedMs: playedMs,
-          mediaMs: mediaMs, endReason: reason.map { record.string($0) } ?? "",
-          shuffle: shuffle.flatMap { i in
-            record.equals(i, "SHUFFLE_ON") ? true : record.equals(i, "SHUFFLE_OFF") ? false : nil
-          }, line: reader.line))
+      let row = Row(
+        title: name, album: album.flatMap { intern(record, $0) },
+        artist: artist.flatMap { intern(record, $0) }, startMs: startMs,
+        endMs: endMs ?? startMs + playedMs, offset: offsetSeconds, playedMs: playedMs,
+        mediaMs: mediaMs, endReason: reason.flatMap { intern(record, $0) } ?? "",
+        shuffle: shuffle.flatMap { i in
+          record.equals(i, "SHUFFLE_ON") ? true : record.equals(i, "SHUFFLE_OFF") ? false : nil
+        }, line: reader.line)
+      guard body(row) else { return (count, diagnostics) }
     }
     if reader.endedInsideQuotes {
       throw IngestError(
         .malformed, at: SourceLocation(file: path, line: reader.line),
         "expected a closing quote, found the end of the file (is it cut short?)")
     }
-    // Chronological, so a paused listen's rows are neighbours whatever the file's order.
-    let inOrder = zip(rows, rows.dropFirst()).allSatisfy { $0.startMs <= $1.startMs }
-    if !inOrder { rows.sort { ($0.startMs, $0.line) < ($1.startMs, $1.line) } }
-    var plays: [PlayReport] = []
-    plays.reserveCapacity(rows.count)
-    var open: Row?
-    var openPlayed: Int64 = 0
-    var openStart: Int64 = 0
-    func close() {
-      guard let last = open else { return }
-      let outcome = AppleMusicEndReason.outcome(last.endReason)
-      plays.append(
-        PlayReport(
-          song: SongReference(
-            title: last.title, artist: last.artist, album: last.album, durationMs: last.mediaMs),
-          source: .appleMusic, startMs: openStart, utcOffsetSeconds: last.offset,
-          endMs: max(last.endMs, openStart), playedMs: openPlayed, mediaDurationMs: last.mediaMs,
-          wasSkipped: outcome == .skipped,
-          completed: outcome == .interrupted ? false : outcome == .completed,
-          endReason: last.endReason.isEmpty ? nil : last.endReason, shuffle: last.shuffle,
-          line: last.line))
-      open = nil
-    }
-    for row in rows {
-      if let previous = open, previous.title == row.title, previous.album == row.album,
-        AppleMusicEndReason.continuing.contains(previous.endReason),
-        row.startMs >= previous.startMs, row.startMs - previous.endMs <= resumeWindowMs
-      {
-        openPlayed += row.playedMs
-        if let media = row.mediaMs { openPlayed = min(openPlayed, media) }
-        var merged = row
-        merged.artist = row.artist ?? previous.artist
-        open = merged
-        continue
-      }
-      close()
-      open = row
-      openPlayed = row.playedMs
-      openStart = row.startMs
-    }
-    close()
-    return (ListeningFile(kind: .applePlayActivity, plays: plays, rows: count), diagnostics)
+    return (count, diagnostics)
   }
 }
 

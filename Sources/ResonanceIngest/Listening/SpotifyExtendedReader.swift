@@ -18,39 +18,74 @@ package enum SpotifyExtendedReader {
   }
 
   package static func read(path: String, bytes: [UInt8]) throws -> (ListeningFile, [Diagnostic]) {
-    let objects = try JSONArrayReading.objects(
-      path: path, bytes: bytes, what: "Spotify Extended Streaming History")
     var plays: [PlayReport] = []
-    plays.reserveCapacity(objects.count)
-    var diagnostics: [Diagnostic] = []
-    for (i, object) in objects.enumerated() {
-      guard let title = object["master_metadata_track_name"] as? String, !title.isEmpty,
-        let played = JSONArrayReading.number(object["ms_played"]), played > 0
-      else { continue }
-      guard let ts = object["ts"] as? String, let endMs = FixedDateParser.isoUTC(ts) else {
-        diagnostics.append(
-          Diagnostic(
-            .warning,
-            "entry \(i + 1) skipped: expected \"ts\" as an ISO UTC time, found \(String(describing: object["ts"] ?? "nothing"))",
-            at: SourceLocation(file: path)))
-        continue
-      }
-      let playedMs = Int64(played)
-      let reasonEnd = object["reason_end"] as? String
-      let skipped = reasonEnd == "fwdbtn" || (object["skipped"] as? Bool ?? false)
-      plays.append(
-        PlayReport(
-          song: SongReference(
-            title: title, artist: object["master_metadata_album_artist_name"] as? String,
-            album: object["master_metadata_album_album_name"] as? String,
-            spotifyURI: (object["spotify_track_uri"] as? String).flatMap {
-              $0.hasPrefix("spotify:track:") ? $0 : nil
-            }), source: .spotify, startMs: endMs - playedMs, utcOffsetSeconds: nil, endMs: endMs,
-          playedMs: playedMs, wasSkipped: skipped,
-          completed: reasonEnd.map { $0 == "trackdone" }, endReason: reasonEnd,
-          startReason: object["reason_start"] as? String, shuffle: object["shuffle"] as? Bool,
-          line: i + 1))
+    let (rows, diagnostics) = try stream(path: path, bytes: bytes) { batch in
+      plays += batch
+      return true
     }
-    return (ListeningFile(kind: .spotifyExtended, plays: plays, rows: objects.count), diagnostics)
+    return (ListeningFile(kind: .spotifyExtended, plays: plays, rows: rows), diagnostics)
+  }
+
+  /// Reads the streams one at a time, handing plays to `emit` in batches (it returns false to
+  /// stop). Returns the entries read and the warnings.
+  package static func stream(
+    path: String, bytes: [UInt8], batchSize: Int = 4096, emit: ([PlayReport]) -> Bool
+  ) throws -> (rows: Int, diagnostics: [Diagnostic]) {
+    var stream: JSONObjectStream
+    do {
+      stream = try JSONObjectStream(bytes: bytes)
+    } catch {
+      throw IngestError(
+        .unrecognized, at: SourceLocation(file: path, line: error.line, column: error.column),
+        "\(error.message) (a Spotify Extended Streaming History is a JSON array of streams)")
+    }
+    var batch: [PlayReport] = []
+    batch.reserveCapacity(batchSize)
+    var diagnostics: [Diagnostic] = []
+    var rows = 0
+    // No interning of repeated names here: the plays cross to the writer's thread, and
+    // strings both threads retain would make every retain contend for one cache line.
+    func intern(_ text: String?) -> String? { text }
+    do {
+      while let object = try stream.next() {
+        rows += 1
+        guard let title = object.string("master_metadata_track_name"), !title.isEmpty,
+          let playedMs = object.int64("ms_played"), playedMs > 0
+        else { continue }
+        let ts = object.rawString("ts")
+        guard let endMs = ts?.withUnsafeBufferPointer({ FixedDateParser.isoUTC($0) }) else {
+          diagnostics.append(
+            Diagnostic(
+              .warning,
+              "entry skipped: expected \"ts\" as an ISO UTC time, found \(object.string("ts").map { "'\($0)'" } ?? "none")",
+              at: SourceLocation(file: path, line: stream.line)))
+          continue
+        }
+        let reasonEnd = intern(object.string("reason_end"))
+        let skipped = reasonEnd == "fwdbtn" || object.bool("skipped") == true
+        let uri = object.string("spotify_track_uri")
+        batch.append(
+          PlayReport(
+            song: SongReference(
+              title: intern(title),
+              artist: intern(object.string("master_metadata_album_artist_name")),
+              album: intern(object.string("master_metadata_album_album_name")),
+              spotifyURI: intern(uri.flatMap { $0.hasPrefix("spotify:track:") ? $0 : nil })),
+            source: .spotify, startMs: endMs - playedMs, utcOffsetSeconds: nil, endMs: endMs,
+            playedMs: playedMs, wasSkipped: skipped, completed: reasonEnd.map { $0 == "trackdone" },
+            endReason: reasonEnd, startReason: intern(object.string("reason_start")),
+            shuffle: object.bool("shuffle"), line: stream.line))
+        if batch.count == batchSize {
+          guard emit(batch) else { return (rows, diagnostics) }
+          batch.removeAll(keepingCapacity: true)
+        }
+      }
+    } catch {
+      throw IngestError(
+        .malformed, at: SourceLocation(file: path, line: error.line, column: error.column),
+        error.message)
+    }
+    if !batch.isEmpty { _ = emit(batch) }
+    return (rows, diagnostics)
   }
 }

@@ -1,0 +1,388 @@
+/// A fast reader of the one JSON shape the services' histories use: an array of flat objects
+/// (`[{"ts": "…", "ms_played": 1234, …}, …]`). Objects come one at a time; their values are byte
+/// ranges decoded only when asked for. Foundation's `JSONSerialization` builds a dictionary per
+/// entry and holds them all: on a million-entry Spotify history that is seconds and gigabytes.
+///
+/// Strictly JSON (RFC 8259): strings with every escape (`\uD83C\uDFB5` pairs included), numbers,
+/// `true`, `false`, `null`; a value that is itself an object or array is skipped whole
+/// (`isNested`). Anything else is a `JSONScanError` with its line and column.
+///
+/// ```swift
+/// var stream = try JSONObjectStream(bytes: data)
+/// while let object = try stream.next() {
+///   print(object.string("ts"), object.int64("ms_played"))
+/// }
+/// ```
+package struct JSONObjectStream {
+  private let bytes: [UInt8]
+  private var position = 0
+  private var lineNumber = 1
+  private var lineStart = 0
+  private var finished = false
+  /// The line on which the object last returned by `next()` began.
+  package private(set) var line = 0
+
+  /// - Throws: `JSONScanError` when the bytes do not begin (after whitespace) with `[`.
+  package init(bytes: [UInt8]) throws(JSONScanError) {
+    self.bytes = bytes
+    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { position = 3 }
+    skipWhitespace()
+    guard position < bytes.count, bytes[position] == UInt8(ascii: "[") else {
+      throw error("expected a JSON array ('['), found \(found())")
+    }
+    position += 1
+    skipWhitespace()
+    if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
+      position += 1
+      finished = true
+    }
+  }
+
+  /// The next object of the array, or nil after the closing `]`.
+  package mutating func next() throws(JSONScanError) -> JSONFlatObject? {
+    guard !finished else { return nil }
+    skipWhitespace()
+    line = lineNumber
+    guard position < bytes.count, bytes[position] == UInt8(ascii: "{") else {
+      throw error("expected an object ('{') in the array, found \(found())")
+    }
+    position += 1
+    var fields: [JSONFlatObject.Field] = []
+    fields.reserveCapacity(24)
+    skipWhitespace()
+    if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
+      position += 1
+    } else {
+      while true {
+        skipWhitespace()
+        let (key, keyEscaped) = try scanString()
+        skipWhitespace()
+        guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {
+          throw error("expected ':' after a key, found \(found())")
+        }
+        position += 1
+        skipWhitespace()
+        fields.append(try scanValue(key: key, keyEscaped: keyEscaped))
+        skipWhitespace()
+        guard position < bytes.count else { throw error("expected ',' or '}', found the end") }
+        let c = bytes[position]
+        position += 1
+        if c == UInt8(ascii: "}") { break }
+        guard c == UInt8(ascii: ",") else {
+          throw error("expected ',' or '}' in an object, found '\(Character(Unicode.Scalar(c)))'")
+        }
+      }
+    }
+    skipWhitespace()
+    guard position < bytes.count else { throw error("expected ',' or ']', found the end") }
+    let c = bytes[position]
+    position += 1
+    if c == UInt8(ascii: "]") {
+      finished = true
+      skipWhitespace()
+      if position < bytes.count { throw error("expected the end after ']', found \(found())") }
+    } else if c != UInt8(ascii: ",") {
+      throw error("expected ',' or ']' in the array, found '\(Character(Unicode.Scalar(c)))'")
+    }
+    return JSONFlatObject(bytes: bytes, fields: fields)
+  }
+
+  private mutating func skipWhitespace() {
+    while position < bytes.count {
+      switch bytes[position] {
+      case 0x20, 0x09, 0x0D: position += 1
+      case 0x0A:
+        position += 1
+        lineNumber += 1
+        lineStart = position
+      default: return
+      }
+    }
+  }
+
+  /// A string's content range (between the quotes) and whether it holds escapes.
+  private mutating func scanString() throws(JSONScanError) -> (Range<Int>, Bool) {
+    guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
+      throw error("expected a string, found \(found())")
+    }
+    position += 1
+    let start = position
+    var escaped = false
+    while position < bytes.count {
+      let c = bytes[position]
+      if c == UInt8(ascii: "\"") {
+        position += 1
+        return (start..<(position - 1), escaped)
+      }
+      if c == UInt8(ascii: "\\") {
+        escaped = true
+        position += 2
+        continue
+      }
+      if c < 0x20 { throw error("control character inside a string") }
+      position += 1
+    }
+    throw error("expected the string's closing '\"', found the end (is the file cut short?)")
+  }
+
+  private mutating func scanValue(key: Range<Int>, keyEscaped: Bool) throws(JSONScanError)
+    -> JSONFlatObject.Field
+  {
+    guard position < bytes.count else { throw error("expected a value, found the end") }
+    let c = bytes[position]
+    switch c {
+    case UInt8(ascii: "\""):
+      let (range, escaped) = try scanString()
+      return .init(key: key, keyEscaped: keyEscaped, kind: .string, value: range, escaped: escaped)
+    case UInt8(ascii: "t"): return try literal("true", .true, key, keyEscaped)
+    case UInt8(ascii: "f"): return try literal("false", .false, key, keyEscaped)
+    case UInt8(ascii: "n"): return try literal("null", .null, key, keyEscaped)
+    case UInt8(ascii: "{"), UInt8(ascii: "["):
+      let start = position
+      try skipNested()
+      return .init(
+        key: key, keyEscaped: keyEscaped, kind: .nested, value: start..<position, escaped: false)
+    default:
+      let start = position
+      while position < bytes.count {
+        let d = bytes[position]
+        let isNumberByte =
+          (d >= 0x30 && d <= 0x39) || d == UInt8(ascii: "-") || d == UInt8(ascii: "+")
+          || d == UInt8(ascii: ".") || d == UInt8(ascii: "e") || d == UInt8(ascii: "E")
+        guard isNumberByte else { break }
+        position += 1
+      }
+      guard position > start else { throw error("expected a value, found \(found())") }
+      return .init(
+        key: key, keyEscaped: keyEscaped, kind: .number, value: start..<position, escaped: false)
+    }
+  }
+
+  private mutating func literal(
+    _ word: StaticString, _ kind: JSONFlatObject.Kind, _ key: Range<Int>, _ keyEscaped: Bool
+  ) throws(JSONScanError) -> JSONFlatObject.Field {
+    let start = position
+    let count = word.utf8CodeUnitCount
+    let matches = word.withUTF8Buffer { w in
+      position + count <= bytes.count && (0..<count).allSatisfy { bytes[position + $0] == w[$0] }
+    }
+    guard matches else { throw error("expected a value, found \(found())") }
+    position += count
+    return .init(
+      key: key, keyEscaped: keyEscaped, kind: kind, value: start..<position, escaped: false)
+  }
+
+  /// Skips a nested object or array, strings inside it included.
+  private mutating func skipNested() throws(JSONScanError) {
+    var depth = 0
+    while position < bytes.count {
+      let c = bytes[position]
+      switch c {
+      case UInt8(ascii: "\""):
+        _ = try scanString()
+        continue
+      case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+      case UInt8(ascii: "}"), UInt8(ascii: "]"):
+        depth -= 1
+        if depth == 0 {
+          position += 1
+          return
+        }
+      case 0x0A:
+        lineNumber += 1
+        lineStart = position + 1
+      default: break
+      }
+      position += 1
+    }
+    throw error("expected the end of a nested value, found the end of the file")
+  }
+
+  private func found() -> String {
+    guard position < bytes.count else { return "the end of the file (is it cut short?)" }
+    let end = min(bytes.count, position + 20)
+    return "'" + String(decoding: bytes[position..<end], as: UTF8.self) + "'"
+  }
+
+  private func error(_ message: String) -> JSONScanError {
+    JSONScanError(message: message, line: lineNumber, column: position - lineStart + 1)
+  }
+}
+
+/// JSON that is not an array of flat objects, with where the reader stopped.
+package struct JSONScanError: Error, Sendable, Equatable, CustomStringConvertible {
+  package var message: String
+  package var line: Int
+  package var column: Int
+
+  package var description: String { "\(line):\(column): \(message)" }
+}
+
+/// One object of a `JSONObjectStream`: its values decoded on demand, by key.
+package struct JSONFlatObject {
+  package enum Kind: Sendable { case string, number, `true`, `false`, null, nested }
+
+  struct Field {
+    var key: Range<Int>
+    var keyEscaped: Bool
+    var kind: Kind
+    var value: Range<Int>
+    var escaped: Bool
+  }
+
+  private let bytes: [UInt8]
+  private let fields: [Field]
+
+  init(bytes: [UInt8], fields: [Field]) {
+    self.bytes = bytes
+    self.fields = fields
+  }
+
+  /// The object's keys, in order.
+  package var keys: [String] {
+    fields.map { field in
+      field.keyEscaped
+        ? JSONFlatObject.unescape(bytes[field.key])
+        : String(decoding: bytes[field.key], as: UTF8.self)
+    }
+  }
+
+  private func field(_ key: StaticString) -> Field? {
+    key.withUTF8Buffer { k in
+      bytes.withUnsafeBufferPointer { b in
+        fields.first { field in
+          field.key.count == k.count && !field.keyEscaped
+            && memcmpEqual(b.baseAddress! + field.key.lowerBound, k.baseAddress!, k.count)
+        }
+      }
+    }
+  }
+
+  /// Whether the key is present (with any value, `null` included).
+  package func has(_ key: StaticString) -> Bool { field(key) != nil }
+
+  /// The kind of the key's value, when present.
+  package func kind(_ key: StaticString) -> Kind? { field(key)?.kind }
+
+  /// The key's value when it is a string.
+  package func string(_ key: StaticString) -> String? {
+    guard let field = field(key), field.kind == .string else { return nil }
+    return field.escaped
+      ? JSONFlatObject.unescape(bytes[field.value])
+      : String(decoding: bytes[field.value], as: UTF8.self)
+  }
+
+  /// The raw bytes of a string value without escapes, for fast paths such as date parsing;
+  /// nil when absent, not a string, or escaped.
+  package func rawString(_ key: StaticString) -> ArraySlice<UInt8>? {
+    guard let field = field(key), field.kind == .string, !field.escaped else { return nil }
+    return bytes[field.value]
+  }
+
+  /// The key's value when it is a number.
+  package func number(_ key: StaticString) -> Double? {
+    guard let field = field(key), field.kind == .number else { return nil }
+    return Double(String(decoding: bytes[field.value], as: UTF8.self))
+  }
+
+  /// The key's value when it is a whole number that fits 64 bits (no fraction, no exponent).
+  package func int64(_ key: StaticString) -> Int64? {
+    guard let field = field(key), field.kind == .number else { return nil }
+    var value: Int64 = 0
+    var negative = false
+    for (i, byte) in bytes[field.value].enumerated() {
+      if i == 0, byte == UInt8(ascii: "-") {
+        negative = true
+        continue
+      }
+      let d = byte &- 48
+      guard d < 10 else {
+        return number(key).flatMap { $0 == $0.rounded() ? Int64(exactly: $0) : nil }
+      }
+      let (m, o1) = value.multipliedReportingOverflow(by: 10)
+      let (a, o2) = m.addingReportingOverflow(Int64(d))
+      guard !o1, !o2 else { return nil }
+      value = a
+    }
+    return negative ? -value : value
+  }
+
+  /// The key's value when it is `true` or `false`.
+  package func bool(_ key: StaticString) -> Bool? {
+    switch field(key)?.kind {
+    case .true: true
+    case .false: false
+    default: nil
+    }
+  }
+
+  static func unescape(_ slice: ArraySlice<UInt8>) -> String {
+    var out: [UInt8] = []
+    out.reserveCapacity(slice.count)
+    var i = slice.startIndex
+    var pendingHigh: UInt32?
+    func append(_ scalar: UInt32) {
+      guard let s = Unicode.Scalar(scalar) else {
+        out.append(contentsOf: [0xEF, 0xBF, 0xBD])
+        return
+      }
+      out.append(contentsOf: Array(String(Character(s)).utf8))
+    }
+    while i < slice.endIndex {
+      let c = slice[i]
+      guard c == UInt8(ascii: "\\"), i + 1 < slice.endIndex else {
+        if let high = pendingHigh {
+          append(high)
+          pendingHigh = nil
+        }
+        out.append(c)
+        i += 1
+        continue
+      }
+      let e = slice[i + 1]
+      i += 2
+      var scalar: UInt32?
+      switch e {
+      case UInt8(ascii: "n"): scalar = 0x0A
+      case UInt8(ascii: "t"): scalar = 0x09
+      case UInt8(ascii: "r"): scalar = 0x0D
+      case UInt8(ascii: "b"): scalar = 0x08
+      case UInt8(ascii: "f"): scalar = 0x0C
+      case UInt8(ascii: "u"):
+        guard i + 4 <= slice.endIndex,
+          let code = UInt32(String(decoding: slice[i..<(i + 4)], as: UTF8.self), radix: 16)
+        else {
+          scalar = 0xFFFD
+          break
+        }
+        i += 4
+        if code >= 0xD800, code < 0xDC00 {
+          if let high = pendingHigh { append(high) }
+          pendingHigh = code
+          continue
+        }
+        if code >= 0xDC00, code < 0xE000, let high = pendingHigh {
+          pendingHigh = nil
+          scalar = 0x10000 + ((high - 0xD800) << 10) + (code - 0xDC00)
+        } else {
+          scalar = code
+        }
+      default: scalar = UInt32(e)  // \" \\ \/
+      }
+      if let high = pendingHigh, scalar.map({ $0 < 0xDC00 || $0 >= 0xE000 }) ?? true {
+        append(high)
+        pendingHigh = nil
+      }
+      if let scalar { append(scalar) }
+    }
+    if let high = pendingHigh { append(high) }
+    return String(decoding: out, as: UTF8.self)
+  }
+}
+
+private func memcmpEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int)
+  -> Bool
+{
+  for i in 0..<count where a[i] != b[i] { return false }
+  return true
+}
