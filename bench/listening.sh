@@ -133,6 +133,7 @@ run() {
   results+=("$name|$rows|${times[*]}|${kbs[*]}")
 }
 
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 echo "timing, $RUNS runs each…"
 csv_rows=$(($(wc -l < "$CSV") - 1))
 run "resonance ingest, Play Activity CSV" "$csv_rows" "" ingest "$CSV" play_activity
@@ -149,7 +150,8 @@ fi
 
 echo
 echo "$(date -u +%Y-%m-%d), $(nproc) cores, $("$PY" --version), sqlite3 $(sqlite3 --version | cut -d' ' -f1);" \
-  "CSV $(stat -c %s "$CSV") bytes, JSON $(stat -c %s "$JSON") bytes"
+  "CSV $(stat -c %s "$CSV") bytes, JSON $(stat -c %s "$JSON") bytes;" \
+  "load average $load_before before the timings, $(cut -d' ' -f1-3 /proc/loadavg) after"
 echo
 python3 - "$GOAL_S" "${results[@]}" <<'PY'
 import statistics, sys
