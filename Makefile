@@ -15,7 +15,7 @@ TEST_PACKAGES := libxml2-utils python3
 FIXTURES ?= $(abspath ../shared/fixtures)
 RELEASE_BIN := .build/release/resonance
 
-.PHONY: help deps test-deps build test conformance demo sample sample-check lint bench bench-ingest bench-synth clean
+.PHONY: help deps test-deps build test conformance demo sample sample-check lint bench bench-ingest bench-synth bench-listening clean
 
 help:
 	@echo "make demo         build in release mode and run the whole pipeline on Datasets/sample"
@@ -25,7 +25,8 @@ help:
 	@echo "make build        release build only: $(RELEASE_BIN)"
 	@echo "make sample       regenerate Datasets/sample with resonance synth"
 	@echo "make sample-check check that Datasets/sample is exactly what resonance synth writes"
-	@echo "make bench        every benchmark (bench-ingest, bench-synth); figures go in docs/performance.md"
+	@echo "make bench        every benchmark (bench-ingest, bench-synth, bench-listening); figures go in docs/performance.md"
+	@echo "make bench-listening  1M Play Activity rows and 1M Spotify entries ingested, beside csv/json/sqlite3 references"
 	@echo "make clean        remove .build and the demo's outputs"
 
 deps:
@@ -61,7 +62,7 @@ sample-check: build
 	diff -r Datasets/sample .build/sample-check && echo "Datasets/sample is what resonance synth writes"
 
 # Benchmarks need the test packages (xmllint, python3 for the Python peer's virtual env).
-bench: bench-synth bench-ingest
+bench: bench-synth bench-ingest bench-listening
 
 bench-ingest: build test-deps
 	@python3 -m venv --help >/dev/null 2>&1 || scripts/require-packages.sh python3-venv
@@ -69,6 +70,12 @@ bench-ingest: build test-deps
 
 bench-synth: build
 	bench/synth.sh
+
+# The listening goal: 1M rows of either history in under 10 s. Generates its files once into
+# .bench/listening (python3), and needs the sqlite3 CLI and /usr/bin/time for its references.
+bench-listening: build test-deps
+	@scripts/require-packages.sh sqlite3 time
+	bench/listening.sh
 
 lint:
 	$(SWIFT) format lint --strict -r Sources Tests Package.swift
