@@ -105,13 +105,20 @@ package final class ListeningWriter {
   private let findPlays: Statement
   private let updatePlay: Statement
   /// Plays waiting to be inserted, many rows per statement: one statement per row costs
-  /// SQLite more in statement set-up than in the insert itself. Their index entries carry
-  /// provisional negative ids until `flush()` learns the real ones.
+  /// SQLite more in statement set-up than in the insert itself.
   private var pending: [PlayRow] = []
+  /// Writes run on their own thread; reads wait for them (`SerialWrites`).
+  private let writes = SerialWrites()
+  /// Ids are given here, not by SQLite, so that rows can be written later on the write
+  /// thread: the writer owns the transaction, and rowids follow the largest one.
+  private var nextPlayID: Int64 = 1
+  private var nextSongID: Int64 = 1
+  /// The span of the plays stored before this file: the index loads only what overlaps it.
+  private var storedSpan: ClosedRange<Int64>?
   private var insertStatements: [Int: Statement] = [:]
   private var statements: [String: Statement] = [:]
   private static let batchSize = 64
-  private static let playColumns = 18
+  private static let playColumns = 19
 
   /// Loads the songs the store knows, for resolving the file's references.
   package init(store: Store, importID: Int64) throws(StoreError) {
@@ -147,7 +154,19 @@ package final class ListeningWriter {
         titleKey: row.string(12), albumKey: row.string(13))
       register(song)
     }
+    if let row = try db.row(
+      "SELECT COALESCE(MAX(id), 0) + 1, MIN(start_ms), MAX(start_ms) FROM playback_events")
+    {
+      nextPlayID = row.optionalInt64(0) ?? 1
+      if let low = row.optionalInt64(1), let high = row.optionalInt64(2) { storedSpan = low...high }
+    }
+    nextSongID = try db.row("SELECT COALESCE(MAX(id), 0) + 1 FROM songs")?.optionalInt64(0) ?? 1
   }
+
+  /// Waits for the enqueued writes, whatever became of them. Call it (in a `defer`) before the
+  /// transaction ends: on a failing path the writes must be over before the rollback. The
+  /// writes hold the writer, so it cannot do this when it goes away.
+  package func waitForWrites() { writes.drain() }
 
   // MARK: - Songs
 
@@ -180,6 +199,7 @@ package final class ListeningWriter {
   package func addPlaylists(_ playlists: [PlaylistReference]) throws(StoreError) {
     for playlist in playlists {
       var playlistID: Int64?
+      try flush()
       if let pid = playlist.libraryPersistentID {
         playlistID = try db.row(
           "SELECT id FROM playlists WHERE library_persistent_id = ?", [pid])?.optionalInt64(0)
@@ -191,6 +211,7 @@ package final class ListeningWriter {
         try execute(
           "INSERT INTO playlists (name, library_persistent_id) VALUES (?, ?)",
           [playlist.name, playlist.libraryPersistentID])
+        try flush()
         playlistID = db.lastInsertRowID
       }
       for (position, reference) in playlist.songs.enumerated() {
@@ -302,26 +323,26 @@ package final class ListeningWriter {
   }
 
   private func create(_ r: SongReference) throws(StoreError) -> Int64 {
-    var song = SongState(
-      id: 0, title: r.title ?? "", artist: nonEmpty(r.artist), album: nonEmpty(r.album),
+    defer { nextSongID += 1 }
+    let song = SongState(
+      id: nextSongID, title: r.title ?? "", artist: nonEmpty(r.artist), album: nonEmpty(r.album),
       genre: nonEmpty(r.genre), durationMs: r.durationMs, catalogID: r.appleCatalogID,
       spotifyURI: r.spotifyURI, persistentID: r.libraryPersistentID, bpm: r.bpm,
       playCount: r.playCount ?? 0, skipCount: r.skipCount ?? 0,
       titleKey: r.title.map(titleKey) ?? "", albumKey: albumKey(nonEmpty(r.album)))
     try execute(
       """
-      INSERT INTO songs (identity_key, title, artist, album, genre, duration_ms, apple_catalog_id,
-        spotify_uri, library_persistent_id, bpm, bpm_source, play_count, skip_count, title_key,
-        album_key, first_import_id)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      INSERT INTO songs (id, identity_key, title, artist, album, genre, duration_ms,
+        apple_catalog_id, spotify_uri, library_persistent_id, bpm, bpm_source, play_count,
+        skip_count, title_key, album_key, first_import_id)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       """,
       [
-        identityKey(song), song.title, song.artist, song.album, song.genre,
+        song.id, identityKey(song), song.title, song.artist, song.album, song.genre,
         song.durationMs, song.catalogID, song.spotifyURI, song.persistentID, song.bpm,
         song.bpm == nil ? nil : "library", song.playCount, song.skipCount, song.titleKey,
         song.albumKey, importID,
       ])
-    song.id = db.lastInsertRowID
     register(song)
     counts.songsAdded += 1
     return song.id
@@ -442,6 +463,7 @@ package final class ListeningWriter {
   /// over the tree). Checks during the load use the in-memory index.
   package func beginBulkLoad(plays: Int) throws(StoreError) {
     guard plays >= Self.bulkThreshold, !songIndexSetAside else { return }
+    try flush()
     try db.execute("DROP INDEX IF EXISTS playback_events_song")
     songIndexSetAside = true
   }
@@ -451,6 +473,7 @@ package final class ListeningWriter {
 
   private func ensureSongIndex() throws(StoreError) {
     guard songIndexSetAside else { return }
+    try flush()
     try db.execute(
       "CREATE INDEX IF NOT EXISTS playback_events_song ON playback_events (song_id, start_ms)")
     songIndexSetAside = false
@@ -511,15 +534,16 @@ package final class ListeningWriter {
     if let other {
       var merged = combine(other, incoming)
       merged.id = other.id
-      try update(merged)
+      update(merged)
       remember(merged, isNew: false)
       counts.playsMerged += 1
       return .merged
     }
     var row = incoming
-    row.id = -Int64(pending.count + 1)
-    remember(row, isNew: true)  // before the insert, whose flush rewrites the id
-    try insert(row)
+    row.id = nextPlayID
+    nextPlayID += 1
+    remember(row, isNew: true)
+    insert(row)
     counts.playsAdded += 1
     return .added
   }
@@ -532,13 +556,11 @@ package final class ListeningWriter {
   /// covers one contiguous span.
   private func ensureIndex(_ low: Int64, _ high: Int64) throws(StoreError) {
     guard let range = indexRange else {
-      try flush()
       for (song, plays) in try load(low...(high + Self.windowMs)) { index[song] = plays }
       indexRange = low...(high + Self.windowMs)
       return
     }
     if low < range.lowerBound {
-      try flush()
       let span = min(low, range.lowerBound - Self.windowMs)...(range.lowerBound - 1)
       for (song, plays) in try load(span) {
         index[song, default: []].insert(contentsOf: plays, at: 0)
@@ -546,15 +568,18 @@ package final class ListeningWriter {
       indexRange = span.lowerBound...range.upperBound
     }
     if high > range.upperBound, let current = indexRange {
-      try flush()
       let span = (current.upperBound + 1)...max(high, current.upperBound + Self.windowMs)
       for (song, plays) in try load(span) { index[song, default: []].append(contentsOf: plays) }
       indexRange = current.lowerBound...span.upperBound
     }
   }
 
-  /// The stored plays starting in `span`, by song, in start order.
+  /// The stored plays starting in `span`, by song, in start order. Only plays stored before
+  /// this file can be there (this file's are in the index as they are added), so a span
+  /// outside theirs is not read at all.
   private func load(_ span: ClosedRange<Int64>) throws(StoreError) -> [Int64: [IndexedPlay]] {
+    guard let stored = storedSpan, stored.overlaps(span) else { return [:] }
+    try flush()
     var loaded: [Int64: [IndexedPlay]] = [:]
     for row in try db.rows(
       """
@@ -707,8 +732,13 @@ package final class ListeningWriter {
     return text
   }
 
-  /// Runs `sql` through a statement prepared once per writer.
+  /// Enqueues `sql` for the write thread, through a statement prepared once per writer.
   private func execute(_ sql: String, _ arguments: [any SQLiteBindable]) throws(StoreError) {
+    writes.enqueue { [self] () throws(StoreError) in try run(sql, arguments) }
+  }
+
+  /// Runs `sql` now: on the write thread, or on the owner's after `flush()`.
+  private func run(_ sql: String, _ arguments: [any SQLiteBindable]) throws(StoreError) {
     if let statement = statements[sql] {
       try statement.execute(arguments)
       return
@@ -724,49 +754,49 @@ package final class ListeningWriter {
     let row = "(" + Array(repeating: "?", count: Self.playColumns).joined(separator: ", ") + ")"
     let statement = try db.prepare(
       """
-      INSERT INTO playback_events (import_id, song_id, source, sources, start_ms, start_offset_s,
-        offset_source, end_ms, end_offset_s, played_ms, media_duration_ms, listen_fraction,
-        was_skipped, completed, end_reason, start_reason, shuffle, decision)
+      INSERT INTO playback_events (id, import_id, song_id, source, sources, start_ms,
+        start_offset_s, offset_source, end_ms, end_offset_s, played_ms, media_duration_ms,
+        listen_fraction, was_skipped, completed, end_reason, start_reason, shuffle, decision)
       VALUES \(Array(repeating: row, count: count).joined(separator: ", "))
       """)
     insertStatements[count] = statement
     return statement
   }
 
-  /// Writes the pending plays. Rows appended to a rowid table take consecutive ids, so the
-  /// last insert id gives every row's; the index entries get them in place of the provisional.
-  private func flush() throws(StoreError) {
+  /// Hands the pending plays to the write thread.
+  private func send() {
     guard !pending.isEmpty else { return }
-    let statement = try insertStatement(rows: pending.count)
-    for (i, row) in pending.enumerated() {
-      let first = Int32(i * Self.playColumns + 1)
-      statement.bind(importID, at: first)
-      bind(statement, row, from: first + 1)
-    }
-    try statement.run()
-    let firstID = db.lastInsertRowID - Int64(pending.count) + 1
-    if indexRange != nil {
-      for (i, row) in pending.enumerated() {
-        guard let plays = index[row.songID] else { continue }
-        var at = firstIndex(plays, atOrAfter: row.startMs)
-        while at < plays.count, plays[at].startMs == row.startMs, plays[at].id != row.id { at += 1 }
-        if at < plays.count, plays[at].id == row.id {
-          index[row.songID]![at].id = firstID + Int64(i)
-        }
-      }
-    }
+    let rows = pending
     pending.removeAll(keepingCapacity: true)
+    writes.enqueue { [self] () throws(StoreError) in
+      let statement = try insertStatement(rows: rows.count)
+      for (i, row) in rows.enumerated() {
+        let first = Int32(i * Self.playColumns + 1)
+        statement.bind(row.id, at: first)
+        statement.bind(importID, at: first + 1)
+        bind(statement, row, from: first + 2)
+      }
+      try statement.run()
+    }
   }
 
-  private func insert(_ row: PlayRow) throws(StoreError) {
+  /// Writes everything pending and waits for it: after this the owner may use the connection.
+  private func flush() throws(StoreError) {
+    send()
+    try writes.sync()
+  }
+
+  private func insert(_ row: PlayRow) {
     pending.append(row)
-    if pending.count == Self.batchSize { try flush() }
+    if pending.count == Self.batchSize { send() }
   }
 
-  private func update(_ row: PlayRow) throws(StoreError) {
-    bind(updatePlay, row, from: 1)
-    updatePlay.bind(row.id, at: 18)
-    try updatePlay.run()
+  private func update(_ row: PlayRow) {
+    writes.enqueue { [self] () throws(StoreError) in
+      bind(updatePlay, row, from: 1)
+      updatePlay.bind(row.id, at: 18)
+      try updatePlay.run()
+    }
   }
 
   /// After a song merge: neighbouring plays of the song from disjoint sources within the
@@ -782,7 +812,7 @@ package final class ListeningWriter {
         var merged = combine(last, row)
         merged.id = last.id
         kept[kept.count - 1] = merged
-        try update(merged)
+        update(merged)
         try execute("DELETE FROM playback_events WHERE id = ?", [row.id])
         counts.playsMerged += 1
       } else if let last = kept.last, row.startMs == last.startMs, last.sources == row.sources {

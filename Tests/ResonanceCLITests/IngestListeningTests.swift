@@ -197,6 +197,13 @@ struct IngestListeningTests {
     #expect(
       try offsets([], environment: ["TZ": "+05:30"], health: false)
         == Array(repeating: "19800 user", count: 4))
+    #expect(
+      try offsets([], environment: ["TZ": ":America/New_York"], health: false)
+        == Array(repeating: "-14400 user", count: 4), "the POSIX ':zone' form")
+    // A TZ the tool cannot read is no reason to refuse an import; --time-zone is.
+    #expect(
+      try offsets([], environment: ["TZ": ":/etc/localtime"], health: false)
+        == Array(repeating: "0 utc", count: 4))
     let bad = runResonance(["ingest", health, "--time-zone", "Mars/Olympus"])
     #expect(bad.status == .usage)
   }

@@ -78,6 +78,8 @@ struct IngestCommand: ParsableCommand {
   var storePath: String
   var forcedKind: String?
   var zoneText: String?
+  /// The `TZ` variable's zone when it names one; a value it cannot read is ignored, not an error.
+  var environmentZone: ListeningImport.ZoneFallback?
   var keepPartial: Bool
   var isJSON: Bool
   var isQuiet: Bool
@@ -86,7 +88,8 @@ struct IngestCommand: ParsableCommand {
     paths = parsed.positionals
     storePath = CommonOptions.storePath(parsed, environment)
     forcedKind = parsed.value("as")
-    zoneText = parsed.value("time-zone") ?? environment["TZ"].flatMap { $0.isEmpty ? nil : $0 }
+    zoneText = parsed.value("time-zone")
+    environmentZone = environment["TZ"].flatMap(ListeningImport.ZoneFallback.parse(environment:))
     keepPartial = parsed.flag("keep-partial")
     isJSON = parsed.flag("json")
     isQuiet = parsed.flag("quiet")
@@ -111,7 +114,7 @@ struct IngestCommand: ParsableCommand {
     let store = try CommonOptions.openStore(path: storePath, environment: context.environment)
     let ingestor = Ingestor(
       store: store, context: context,
-      zone: zoneText.flatMap { ListeningImport.ZoneFallback.parse($0) } ?? .none,
+      zone: zoneText.flatMap { ListeningImport.ZoneFallback.parse($0) } ?? environmentZone ?? .none,
       forcedKind: forcedKind, keepPartial: keepPartial, isQuiet: isQuiet)
     for path in paths { ingestor.ingest(path) }
     ingestor.reportSkipped()

@@ -114,7 +114,8 @@ final class Ingestor {
       return
     }
     if let forced = forcedKind.flatMap(ListeningFileKind.init(rawValue:)) {
-      try importListening(name: path, bytes: try readAll(file), kind: forced)
+      let (bytes, sha) = try readAllHashing(file)
+      try importListening(name: path, bytes: bytes, sha256: sha, kind: forced)
       return
     }
     if prefix.starts(with: [0x50, 0x4B, 0x03, 0x04]) {
@@ -131,7 +132,8 @@ final class Ingestor {
       }
     }
     if let kind = ListeningImport.recognize(prefix) {
-      try importListening(name: path, bytes: try readAll(file), kind: kind)
+      let (bytes, sha) = try readAllHashing(file)
+      try importListening(name: path, bytes: bytes, sha256: sha, kind: kind)
       return
     }
     if !explicit {
@@ -148,11 +150,20 @@ final class Ingestor {
 
   /// The whole file, from its start (a fresh handle: `file` has already been read from).
   private func readAll(_ opened: InputFile) throws -> [UInt8] {
+    try readAllHashing(opened).bytes
+  }
+
+  /// The whole file and its SHA-256, hashed as it is read (one pass over the bytes, not two).
+  private func readAllHashing(_ opened: InputFile) throws -> (bytes: [UInt8], sha256: String) {
     let file = try InputFile(path: opened.path)
+    let hasher = SHA256()
     var bytes: [UInt8] = []
     bytes.reserveCapacity(Int(file.byteCount))
-    try file.forEachChunk { bytes.append(contentsOf: $0) }
-    return bytes
+    try file.forEachChunk {
+      hasher.update($0)
+      bytes.append(contentsOf: $0)
+    }
+    return (bytes, hasher.finalize())
   }
 
   /// A zip: a Health export (read in place, streamed), or an archive of listening files and
@@ -219,10 +230,10 @@ final class Ingestor {
   }
 
   private func importListening(
-    name: String, bytes: [UInt8], kind: ListeningFileKind
+    name: String, bytes: [UInt8], sha256: String? = nil, kind: ListeningFileKind
   ) throws {
     let result = try ListeningImport.run(
-      name: name, bytes: bytes, kind: kind, store: store, zone: zone)
+      name: name, bytes: bytes, sha256: sha256, kind: kind, store: store, zone: zone)
     report(result)
     json.append([
       "file": result.file, "importer": kind.rawValue,

@@ -54,6 +54,18 @@ enum ListeningImport {
       }
       return TimeZone(identifier: text).map { .named($0) }
     }
+
+    /// The zone a `TZ` environment value names, in the POSIX forms it takes besides ours:
+    /// `:Europe/Paris`, a zoneinfo path (`/usr/share/zoneinfo/Europe/Paris`), `UTC0`/`GMT0`.
+    /// Nil for a value it cannot read (such as `:/etc/localtime`): the import then ignores it.
+    static func parse(environment value: String) -> ZoneFallback? {
+      var text = value
+      if text.hasPrefix(":") { text.removeFirst() }
+      if let range = text.range(of: "zoneinfo/") { text = String(text[range.upperBound...]) }
+      if ["UTC0", "GMT0", "UTC", "GMT"].contains(text) { return .fixed(0) }
+      guard !text.isEmpty, !text.hasPrefix("/") else { return nil }
+      return parse(text)
+    }
   }
 
   /// The kind of listening file whose first bytes are `prefix`, by content.
@@ -83,15 +95,21 @@ enum ListeningImport {
     }
   }
 
-  /// Reads and stores one file. A reader's error leaves the store untouched.
+  /// Reads and stores one file (`sha256` when the caller hashed it while reading). A reader's
+  /// error leaves the store untouched.
   static func run(
-    name: String, bytes: [UInt8], kind: ListeningFileKind, store: Store, zone: ZoneFallback
+    name: String, bytes: [UInt8], sha256: String? = nil, kind: ListeningFileKind, store: Store,
+    zone: ZoneFallback
   ) throws -> Result {
     let started = Date()
     var result = Result(file: name, kind: kind)
-    let hasher = SHA256()
-    hasher.update(bytes)
-    let sha = hasher.finalize()
+    let sha =
+      sha256
+      ?? {
+        let hasher = SHA256()
+        hasher.update(bytes)
+        return hasher.finalize()
+      }()
     if let previous = try store.existingImport(sha256: sha, importer: kind.rawValue) {
       result.previousImport = previous
       return result
@@ -124,6 +142,7 @@ enum ListeningImport {
           warnings: diagnostics.count),
         bytes: Int64(bytes.count), startedAt: now, finishedAt: now)
       let writer = try ListeningWriter(store: store, importID: id)
+      defer { writer.waitForWrites() }
       try writer.addSongs(
         file.songs, isLibrary: kind == .appleLibraryTracks || kind == .musicLibraryXML)
       try writer.addPlaylists(file.playlists)
@@ -248,6 +267,7 @@ enum ListeningImport {
           warnings: 0),
         bytes: Int64(bytes.count), startedAt: now, finishedAt: now)
       let writer = try ListeningWriter(store: store, importID: id)
+      defer { writer.waitForWrites() }
       // A few hundred bytes per play in both formats: a large file loads in bulk.
       try writer.beginBulkLoad(plays: bytes.count / 600)
       let offsets = Offsets(store: store, zone: zone)

@@ -68,6 +68,7 @@ enum TraceImport {
       try store.insertTrace(file, importID: id)
       if case .decisions(let decisions) = file.content {
         let writer = try ListeningWriter(store: store, importID: id)
+        defer { writer.waitForWrites() }
         _ = try ListeningImport.addPlays(
           plays(from: decisions, path: path), writer: writer, store: store, zone: .none)
         try writer.finish()
