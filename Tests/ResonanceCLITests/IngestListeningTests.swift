@@ -300,6 +300,9 @@ struct ListeningRoundTripTests {
     let listening = try store.summary().listening
     #expect(listening.plays == planted?["total"] as? Int)
     #expect(listening.songs == (truth?["songs"] as? [Any])?.count)
+    // Streamed imports write with foreign keys unchecked: every reference must still hold.
+    #expect(try store.connection.rows("PRAGMA foreign_key_check").isEmpty)
+    #expect(try store.connection.row("PRAGMA foreign_keys")?.int(0) == 1)
     #expect(listening.resolved == listening.plays)
     #expect(
       try store.connection.row(
