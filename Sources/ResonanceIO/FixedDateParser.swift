@@ -77,7 +77,10 @@ package enum FixedDateParser {
     return ((hour * 60 + minute) * 60 + second) * 1000 + millis
   }
 
-  static func digits(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ count: Int) -> Int64? {
+  /// The decimal number in `count` bytes from `start`, or nil if one is not a digit.
+  package static func digits(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ count: Int)
+    -> Int64?
+  {
     var value: Int64 = 0
     for i in start..<(start + count) {
       let d = b[i] &- 48

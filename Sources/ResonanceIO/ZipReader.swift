@@ -62,19 +62,13 @@ package final class ZipReader {
           continue
         }
         found = true
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
-        defer { buffer.deallocate() }
-        while true {
-          let n = archive_read_data(archive, buffer.baseAddress, buffer.count)
-          if n == 0 { break }
-          if n < 0 {
-            throw IOError(.failed, path: "\(path)!\(name)", reason: message(archive))
-          }
+        try inflate(archive, entry: name) { chunk in
           do {
-            try body(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+            try body(chunk)
+            return true
           } catch {
             failure = error
-            return
+            return false
           }
         }
         return
@@ -97,15 +91,9 @@ package final class ZipReader {
         let read = { () throws(IOError) -> [UInt8] in
           var bytes: [UInt8] = []
           if let size = entry.size { bytes.reserveCapacity(Int(size)) }
-          let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
-          defer { buffer.deallocate() }
-          while true {
-            let n = archive_read_data(archive, buffer.baseAddress, buffer.count)
-            if n == 0 { break }
-            if n < 0 {
-              throw IOError(.failed, path: "\(self.path)!\(name)", reason: self.message(archive))
-            }
-            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+          try self.inflate(archive, entry: name) { chunk in
+            bytes.append(contentsOf: chunk)
+            return true
           }
           return bytes
         }
@@ -125,6 +113,21 @@ package final class ZipReader {
     var bytes: [UInt8] = []
     try read(entry: name) { bytes.append(contentsOf: $0) }
     return bytes
+  }
+
+  /// Inflates the current entry in chunks of up to 1 MiB, until the end or until `chunk`
+  /// returns false.
+  private func inflate(
+    _ archive: OpaquePointer, entry name: String, _ chunk: (UnsafeRawBufferPointer) -> Bool
+  ) throws(IOError) {
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+    defer { buffer.deallocate() }
+    while true {
+      let n = archive_read_data(archive, buffer.baseAddress, buffer.count)
+      if n == 0 { return }
+      if n < 0 { throw IOError(.failed, path: "\(path)!\(name)", reason: message(archive)) }
+      guard chunk(UnsafeRawBufferPointer(rebasing: buffer[0..<n])) else { return }
+    }
   }
 
   private func withArchive(_ body: (OpaquePointer) throws(IOError) -> Void) throws(IOError) {

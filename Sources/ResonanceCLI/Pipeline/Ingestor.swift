@@ -248,18 +248,27 @@ final class Ingestor {
     ])
   }
 
-  private func report(_ r: ListeningImport.Result) {
-    guard !isQuiet else { return }
-    let count = { (n: Int) in ProgressReporter.grouped(Int64(n)) }
-    if let previous = r.previousImport {
+  /// The lines every file's report starts with: "already imported", or its warnings (the
+  /// first 20). Returns false when the file was already imported and nothing more is to say.
+  private func reportStart(
+    file: String, previous: ImportEntry?, diagnostics: [Diagnostic], warnings: Int? = nil
+  ) -> Bool {
+    if let previous {
       context.report(
-        "ingest: \(r.file): already imported as \(previous.file) (same SHA-256); nothing changed")
-      return
+        "ingest: \(file): already imported as \(previous.file) (same SHA-256); nothing changed")
+      return false
     }
-    for diagnostic in r.diagnostics.prefix(20) { context.report(diagnostic.description) }
-    if r.diagnostics.count > 20 {
-      context.report("… and \(r.diagnostics.count - 20) more warnings")
-    }
+    for diagnostic in diagnostics.prefix(20) { context.report(diagnostic.description) }
+    let total = warnings ?? diagnostics.count
+    if total > 20 { context.report("… and \(total - 20) more warnings") }
+    return true
+  }
+
+  private func report(_ r: ListeningImport.Result) {
+    guard !isQuiet,
+      reportStart(file: r.file, previous: r.previousImport, diagnostics: r.diagnostics)
+    else { return }
+    let count = { (n: Int) in ProgressReporter.grouped(Int64(n)) }
     let c = r.counts
     var parts: [String] = []
     if r.plays > 0 || r.songs == 0 {
@@ -293,29 +302,22 @@ final class Ingestor {
   }
 
   private func report(_ r: TraceImport.Result) {
-    guard !isQuiet else { return }
-    if let previous = r.previousImport {
-      context.report(
-        "ingest: \(r.file): already imported as \(previous.file) (same SHA-256); nothing changed")
-      return
-    }
-    for diagnostic in r.diagnostics.prefix(20) { context.report(diagnostic.description) }
+    guard !isQuiet,
+      reportStart(file: r.file, previous: r.previousImport, diagnostics: r.diagnostics)
+    else { return }
+    let plays = r.plays > 0 ? ", \(ProgressReporter.grouped(Int64(r.plays))) plays" : ""
     context.report(
-      "ingest: \(r.file): \(r.format), \(ProgressReporter.grouped(Int64(r.samples))) samples, \(r.diagnostics.count) warnings"
+      "ingest: \(r.file): \(r.format), \(ProgressReporter.grouped(Int64(r.samples))) samples\(plays), \(r.diagnostics.count) warnings"
     )
   }
 
   private func report(_ r: HealthImportResult) {
     json.append(Self.json(r))
-    guard !isQuiet else { return }
+    guard !isQuiet,
+      reportStart(
+        file: r.file, previous: r.previousImport, diagnostics: r.diagnostics, warnings: r.warnings)
+    else { return }
     let count = { (n: Int) in ProgressReporter.grouped(Int64(n)) }
-    if let previous = r.previousImport {
-      context.report(
-        "ingest: \(r.file): already imported as \(previous.file) (same SHA-256); nothing changed")
-      return
-    }
-    for diagnostic in r.diagnostics.prefix(20) { context.report(diagnostic.description) }
-    if r.diagnostics.count > 20 { context.report("… and \(r.warnings - 20) more warnings") }
     let duplicates = r.recordsRead - r.recordsAdded
     let rate = r.seconds > 0 ? Double(r.bytes) / 1e6 / r.seconds : 0
     var line =

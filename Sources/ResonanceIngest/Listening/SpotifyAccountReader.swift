@@ -87,13 +87,7 @@ package enum SpotifyAccountReader {
       b[13] == UInt8(ascii: ":")
     else { return nil }
     func digits(_ start: Int, _ count: Int) -> Int64? {
-      var value: Int64 = 0
-      for i in start..<(start + count) {
-        let d = b[i] &- 48
-        guard d < 10 else { return nil }
-        value = value * 10 + Int64(d)
-      }
-      return value
+      b.withUnsafeBufferPointer { FixedDateParser.digits($0, start, count) }
     }
     guard let days = b.withUnsafeBufferPointer({ FixedDateParser.date($0) }),
       let hour = digits(11, 2), let minute = digits(14, 2), hour < 24, minute < 60
