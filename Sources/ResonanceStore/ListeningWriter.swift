@@ -474,8 +474,11 @@ package final class ListeningWriter {
   private func ensureSongIndex() throws(StoreError) {
     guard songIndexSetAside else { return }
     try flush()
+    // SQLite's sorter may use a second thread for the build.
+    try db.execute("PRAGMA threads = 2")
     try db.execute(
       "CREATE INDEX IF NOT EXISTS playback_events_song ON playback_events (song_id, start_ms)")
+    try db.execute("PRAGMA threads = 0")
     songIndexSetAside = false
   }
 
