@@ -258,13 +258,21 @@ package final class ListeningWriter {
       return byName[nameKey(artist: artist, titleKey: tk)]
     }
     let ak = albumKey(reference.album)
-    return match(titleKey: tk, albumKey: ak) ?? unresolved[tk + "|" + ak]
+    return match(titleKey: tk, albumKey: ak, durationMs: reference.durationMs)
+      ?? unresolved[tk + "|" + ak]
   }
 
   /// The one song with an artist that an artistless title (and album) can only mean.
-  private func match(titleKey tk: String, albumKey ak: String) -> Int64? {
+  /// Two songs of one title on one album (different artists) are told apart by duration,
+  /// when the reference has one: the same recording's length agrees to within 2 seconds.
+  private func match(titleKey tk: String, albumKey ak: String, durationMs: Int64?) -> Int64? {
     if !ak.isEmpty, let ids = byTitleAlbum[tk + "|" + ak] {
-      return ids.count == 1 ? ids[0] : nil
+      if ids.count == 1 { return ids[0] }
+      guard let duration = durationMs else { return nil }
+      let sameLength = ids.filter { id in
+        songs[id]?.durationMs.map { abs($0 - duration) <= 2_000 } ?? false
+      }
+      return sameLength.count == 1 ? sameLength[0] : nil
     }
     guard let ids = byTitle[tk], ids.count == 1, let song = songs[ids[0]] else { return nil }
     return ak.isEmpty || song.albumKey.isEmpty ? song.id : nil
@@ -487,7 +495,8 @@ package final class ListeningWriter {
     let pending = songs.values.filter { $0.artist == nil && !$0.title.isEmpty }
     for song in pending {
       guard let current = songs[song.id],
-        let target = match(titleKey: current.titleKey, albumKey: current.albumKey),
+        let target = match(
+          titleKey: current.titleKey, albumKey: current.albumKey, durationMs: current.durationMs),
         target != current.id, let into = songs[target]
       else { continue }
       unregister(current)

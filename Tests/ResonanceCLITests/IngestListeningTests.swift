@@ -320,3 +320,36 @@ struct ListeningRoundTripTests {
     }
   }
 }
+
+@Suite("ingest: song identity edge cases")
+struct SongIdentityEdgeTests {
+  @Test(
+    "one title on one album by two artists: Apple's artistless row goes to the one of its length")
+  func sameTitleSameAlbum() throws {
+    let folder = try TemporaryFolder()
+    let library = folder.file("library.json")
+    try """
+    [
+      {"Track Identifier": 1, "Title": "Blue", "Artist": "Loko", "Album": "Sky", "Genre": "Pop", "Track Duration": 225653, "Apple Music Track Identifier": 111},
+      {"Track Identifier": 2, "Title": "Blue", "Artist": "The Runaway Nysas", "Album": "Sky", "Genre": "Rock", "Track Duration": 209358, "Apple Music Track Identifier": 222}
+    ]
+    """.write(toFile: library, atomically: true, encoding: .utf8)
+    let plays = folder.file("plays.csv")
+    try """
+    Event Type,Song Name,Album Name,Event Start Timestamp,Event End Timestamp,UTC Offset In Seconds,Play Duration Milliseconds,Media Duration In Milliseconds,End Reason Type
+    PLAY_END,Blue,Sky,2024-03-10T08:00:00.000Z,2024-03-10T08:03:29.358Z,0,209358,209358,NATURAL_END_OF_TRACK
+    PLAY_END,Blue,Sky,2024-03-10T09:00:00.000Z,,0,1000,230000,TRACK_SKIPPED_FORWARDS
+
+    """.write(toFile: plays, atomically: true, encoding: .utf8)
+    let db = folder.file("e.sqlite")
+    #expect(runResonance(["ingest", library, plays, "--db", db, "-q"]).status == .ok)
+    let rows = try Store(path: db).connection.rows(
+      """
+      SELECT s.artist, p.start_ms FROM playback_events p JOIN songs s ON s.id = p.song_id
+      ORDER BY p.start_ms
+      """
+    ).map { "\($0[0].string ?? "?") \($0.int(1))" }
+    // The second row's 230 s matches neither song within 2 s: it stays unresolved.
+    #expect(rows == ["The Runaway Nysas 1710057600000", "? 1710061200000"])
+  }
+}
