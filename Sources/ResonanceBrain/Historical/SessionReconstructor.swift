@@ -1,0 +1,172 @@
+import ResonanceModel
+
+/// One stored play, as session reconstruction needs it.
+package struct HistoricalPlay: Sendable, Equatable {
+  /// The play's id in the store, so results can be written back.
+  package var id: Int64
+  /// When it began, with the UTC offset the person lived in.
+  package var start: Timestamp
+  package var endMs: Int64
+  package var playedMs: Int64?
+  package var mediaDurationMs: Int64?
+  package var wasSkipped: Bool
+
+  package init(
+    id: Int64, start: Timestamp, endMs: Int64, playedMs: Int64?, mediaDurationMs: Int64?,
+    wasSkipped: Bool
+  ) {
+    self.id = id
+    self.start = start
+    self.endMs = endMs
+    self.playedMs = playedMs
+    self.mediaDurationMs = mediaDurationMs
+    self.wasSkipped = wasSkipped
+  }
+
+  /// Share of the song listened to, 0…1; nil when the source gave no duration.
+  package var listenFraction: Double? {
+    guard let played = playedMs, let media = mediaDurationMs, media > 0 else { return nil }
+    return min(1, max(0, Double(played) / Double(media)))
+  }
+}
+
+/// What the data shows around a moment, for the context cascade: each field nil when no
+/// source says.
+package struct ContextEvidence: Sendable, Equatable {
+  /// A Watch workout covers the moment.
+  package var inWorkout: Bool
+  /// The Mac's Focus mode (`work`, `personal`, `sleep`, …), app category and meeting status.
+  package var macFocus: String?
+  package var macAppCategory: String?
+  package var inMeeting: Bool?
+  /// The Watch's motion: true when the person is moving (not stationary, not in a workout).
+  package var isMoving: Bool?
+
+  package init(
+    inWorkout: Bool = false, macFocus: String? = nil, macAppCategory: String? = nil,
+    inMeeting: Bool? = nil, isMoving: Bool? = nil
+  ) {
+    self.inWorkout = inWorkout
+    self.macFocus = macFocus
+    self.macAppCategory = macAppCategory
+    self.inMeeting = inMeeting
+    self.isMoving = isMoving
+  }
+}
+
+/// The seed's five-level context cascade, highest priority first: a Watch workout; the Mac's
+/// signals (a work Focus, a work app, a meeting); motion; the time of day, weekend-aware; the
+/// fallback. `docs/brain.md` gives the hours.
+package enum ContextCascade {
+  /// App categories that mean focused work.
+  package static let workApps: Set<String> = [
+    "developer-tools", "productivity", "writing", "design", "office", "education",
+  ]
+
+  package static func context(_ evidence: ContextEvidence, at time: Timestamp) -> ActivityContext {
+    if evidence.inWorkout { return .workout }
+    let focus = evidence.macFocus?.lowercased()
+    if evidence.inMeeting == true || focus == "work" || focus == "deep work"
+      || evidence.macAppCategory.map(workApps.contains) == true
+    {
+      return .deepWork
+    }
+    if evidence.isMoving == true { return .commute }
+    let hour = LocalTime.hour(time)
+    let weekend = LocalTime.isWeekend(time)
+    // Weekends start and end an hour later.
+    let shift = weekend ? 1.0 : 0.0
+    switch hour {
+    case (21.5 + shift)..<24, 0..<(1 + shift): return .preSleep
+    case (5.5 + shift)..<(9 + shift): return .wakeUp
+    case 18..<(21.5 + shift): return .relax
+    case 9..<18 where weekend: return .relax
+    default: return .general
+    }
+  }
+}
+
+/// Local clock readings of an instant in the offset the person lived in.
+package enum LocalTime {
+  /// Hour of the day with its fraction, 0 ..< 24.
+  package static func hour(_ time: Timestamp) -> Double {
+    let local = time.millisecondsSinceEpoch + Int64(time.utcOffsetSeconds) * 1000
+    let ms = ((local % 86_400_000) + 86_400_000) % 86_400_000
+    return Double(ms) / 3_600_000
+  }
+
+  /// Day of the week, 0 = Sunday … 6 = Saturday (1970-01-01 was a Thursday).
+  package static func weekday(_ time: Timestamp) -> Int {
+    let local = time.millisecondsSinceEpoch + Int64(time.utcOffsetSeconds) * 1000
+    let days = local >= 0 ? local / 86_400_000 : (local - 86_399_999) / 86_400_000
+    return Int(((days + 4) % 7 + 7) % 7)
+  }
+
+  package static func isWeekend(_ time: Timestamp) -> Bool {
+    let day = weekday(time)
+    return day == 0 || day == 6
+  }
+}
+
+/// A listening session: plays no more than the gap apart, with its context and how the person
+/// engaged with it.
+package struct ListeningSession: Sendable, Equatable {
+  package var playIDs: [Int64]
+  package var start: Timestamp
+  package var endMs: Int64
+  package var context: ActivityContext
+  /// Source-marked skips over plays.
+  package var skipRate: Double
+  /// Mean share of each song listened to, over the plays whose source gave a duration; nil
+  /// when none did.
+  package var engagement: Double?
+}
+
+/// `SessionReconstructor` (the seed's `Historical/`): plays grouped into sessions.
+///
+/// A play starting more than `gapMs` after the end of the one before opens a new session (30
+/// minutes by default, the usual convention). Grouping uses UTC instants, so midnight,
+/// daylight saving and a change of offset on a trip never split a session. A session's context
+/// is the one most of its plays were in (each play's by the cascade at its start); ties go to
+/// the context higher in the cascade.
+package enum SessionReconstructor {
+  package static let defaultGapMs: Int64 = 30 * 60_000
+
+  package static func sessions(
+    _ plays: [HistoricalPlay], gapMs: Int64 = defaultGapMs,
+    evidence: (Timestamp) -> ContextEvidence
+  ) -> [ListeningSession] {
+    let ordered = plays.sorted {
+      ($0.start.millisecondsSinceEpoch, $0.id) < ($1.start.millisecondsSinceEpoch, $1.id)
+    }
+    var groups: [[HistoricalPlay]] = []
+    var lastEnd = Int64.min
+    for play in ordered {
+      if groups.isEmpty || play.start.millisecondsSinceEpoch - lastEnd > gapMs {
+        groups.append([play])
+      } else {
+        groups[groups.count - 1].append(play)
+      }
+      lastEnd = max(lastEnd, play.endMs)
+    }
+    return groups.map { group in
+      let contexts = group.map { ContextCascade.context(evidence($0.start), at: $0.start) }
+      var tally: [ActivityContext: Int] = [:]
+      for context in contexts { tally[context, default: 0] += 1 }
+      let order = ActivityContext.allCases
+      let context =
+        tally.max { a, b in
+          a.value != b.value
+            ? a.value < b.value
+            : (order.firstIndex(of: a.key) ?? 0) > (order.firstIndex(of: b.key) ?? 0)
+        }?.key ?? .general
+      let fractions = group.compactMap(\.listenFraction)
+      return ListeningSession(
+        playIDs: group.map(\.id), start: group[0].start,
+        endMs: group.map(\.endMs).max() ?? group[0].endMs, context: context,
+        skipRate: Double(group.filter(\.wasSkipped).count) / Double(group.count),
+        engagement: fractions.isEmpty
+          ? nil : fractions.reduce(0, +) / Double(fractions.count))
+    }
+  }
+}
