@@ -1,0 +1,86 @@
+/// A timed reading of one signal: heart rate (bpm) or HRV (SDNN, ms).
+package struct SignalSample: Sendable, Equatable {
+  package var timeMs: Int64
+  package var value: Double
+
+  package init(timeMs: Int64, value: Double) {
+    self.timeMs = timeMs
+    self.value = value
+  }
+}
+
+/// A signal before and during one play: the means, their difference, and how many samples
+/// stand behind each. Missing data stays missing: with no sample in a window its mean is nil,
+/// and so is the delta.
+package struct SignalChange: Sendable, Equatable {
+  package var before: Double?
+  package var during: Double?
+  package var samplesBefore: Int
+  package var samplesDuring: Int
+
+  /// `during − before`, when both are known.
+  package var delta: Double? {
+    guard let before, let during else { return nil }
+    return during - before
+  }
+}
+
+/// Heart rate and HRV around each play (`SongImpactCalculator`'s inputs).
+///
+/// Windows: heart rate, the 10 minutes before the play's start against the play itself (start
+/// to end); HRV, whose samples are minutes apart at best (the Watch's ~1-minute SDNN readings,
+/// a few an hour), the 30 minutes before against the play and the 5 minutes after it (the
+/// response may lag the music). A sample exactly at the start belongs to the play.
+package enum PlayBiometrics {
+  package static let heartRateBeforeMs: Int64 = 10 * 60_000
+  package static let hrvBeforeMs: Int64 = 30 * 60_000
+  package static let hrvAfterMs: Int64 = 5 * 60_000
+
+  /// Heart rate around a play, from samples in time order.
+  package static func heartRate(
+    _ samples: [SignalSample], startMs: Int64, endMs: Int64
+  ) -> SignalChange {
+    change(
+      samples, before: (startMs - heartRateBeforeMs)..<startMs,
+      during: startMs..<max(endMs, startMs + 1))
+  }
+
+  /// HRV around a play, from samples in time order.
+  package static func hrv(_ samples: [SignalSample], startMs: Int64, endMs: Int64) -> SignalChange {
+    change(
+      samples, before: (startMs - hrvBeforeMs)..<startMs,
+      during: startMs..<(max(endMs, startMs) + hrvAfterMs))
+  }
+
+  static func change(_ samples: [SignalSample], before: Range<Int64>, during: Range<Int64>)
+    -> SignalChange
+  {
+    let (beforeSum, beforeCount) = sum(samples, in: before)
+    let (duringSum, duringCount) = sum(samples, in: during)
+    return SignalChange(
+      before: beforeCount > 0 ? beforeSum / Double(beforeCount) : nil,
+      during: duringCount > 0 ? duringSum / Double(duringCount) : nil,
+      samplesBefore: beforeCount, samplesDuring: duringCount)
+  }
+
+  /// Sum and count of the finite values in `window`, found by binary search (samples sorted).
+  private static func sum(_ samples: [SignalSample], in window: Range<Int64>) -> (Double, Int) {
+    var low = 0
+    var high = samples.count
+    while low < high {
+      let mid = (low + high) / 2
+      if samples[mid].timeMs < window.lowerBound { low = mid + 1 } else { high = mid }
+    }
+    var total = 0.0
+    var count = 0
+    var i = low
+    while i < samples.count, samples[i].timeMs < window.upperBound {
+      if samples[i].value.isFinite {
+        total += samples[i].value
+        count += 1
+      }
+      i += 1
+    }
+    return (total, count)
+  }
+}
