@@ -8,7 +8,7 @@ package enum Resonance {
   static var commands: [any ParsableCommand.Type] {
     [
       SynthCommand.self, IngestCommand.self, StatusCommand.self, HRVCommand.self,
-      BreathingCommand.self, ValidateCommand.self, DemoCommand.self,
+      BreathingCommand.self, ValidateCommand.self, AnalyzeCommand.self, DemoCommand.self,
     ]
   }
 

@@ -117,3 +117,51 @@ struct SessionReconstructorTests {
     #expect(session.endMs == wednesday + 19 * hour + 11 * minute)
   }
 }
+
+@Suite("History analysis: evidence from the stored signals")
+struct HistoryAnalysisTests {
+  let minute = Int64(60_000)
+
+  @Test("a workout covers its span; a Mac snapshot speaks for 10 minutes; motion for 2 either side")
+  func evidence() {
+    let signals = HistoryAnalysis.Signals(
+      workouts: [(100 * minute, 140 * minute)],
+      mac: [
+        MacContextSnapshot(
+          time: Timestamp(millisecondsSinceEpoch: 200 * minute), focusMode: "Work",
+          appCategory: "developer-tools", inMeeting: false)
+      ],
+      motion: [(300 * minute, true), (310 * minute, false)], heartRate: [], hrv: [])
+    #expect(HistoryAnalysis.evidence(at: 120 * minute, signals).inWorkout)
+    #expect(!HistoryAnalysis.evidence(at: 141 * minute, signals).inWorkout)
+    #expect(HistoryAnalysis.evidence(at: 209 * minute, signals).macFocus == "Work")
+    #expect(HistoryAnalysis.evidence(at: 211 * minute, signals).macFocus == nil)
+    #expect(HistoryAnalysis.evidence(at: 199 * minute, signals).macFocus == nil)
+    #expect(HistoryAnalysis.evidence(at: 298 * minute, signals).isMoving == true)
+    #expect(HistoryAnalysis.evidence(at: 305 * minute, signals).isMoving == nil)
+    #expect(HistoryAnalysis.evidence(at: 311 * minute, signals).isMoving == false)
+  }
+
+  @Test("sessions carry the heart-rate change against the 10 minutes before their first play")
+  func sessionBiometrics() {
+    let start = Int64(1_709_740_800_000)  // a Wednesday, 16:00 UTC
+    let plays = (0..<3).map { i in
+      HistoricalPlay(
+        id: Int64(i), start: Timestamp(millisecondsSinceEpoch: start + Int64(i) * 4 * minute),
+        endMs: start + Int64(i + 1) * 4 * minute, playedMs: 4 * minute,
+        mediaDurationMs: 4 * minute, wasSkipped: false)
+    }
+    let heartRate = [
+      SignalSample(timeMs: start - 5 * minute, value: 60),
+      SignalSample(timeMs: start + 5 * minute, value: 70),
+      SignalSample(timeMs: start + 9 * minute, value: 74),
+    ]
+    let analysis = HistoryAnalysis(
+      plays: plays,
+      signals: .init(workouts: [], mac: [], motion: [], heartRate: heartRate, hrv: []))
+    #expect(analysis.sessions.count == 1)
+    #expect(analysis.sessions[0].heartRate.delta == 12)
+    #expect(analysis.sessions[0].hrv.delta == nil)
+    #expect(analysis.plays.map(\.heartRate.samplesDuring) == [0, 1, 1])
+  }
+}

@@ -353,3 +353,45 @@ struct SongIdentityEdgeTests {
     #expect(rows == ["The Runaway Nysas 1710057600000", "? 1710061200000"])
   }
 }
+
+@Suite("analyze: sessions and per-play biometrics from the store")
+struct AnalyzeCommandTests {
+  @Test(
+    "every play gets a session and a biometrics row; contexts come from the planted day; reruns replace"
+  )
+  func analyze() throws {
+    let folder = try TemporaryFolder()
+    let data = folder.file("person")
+    _ = runResonance([
+      "synth", "--out", data, "--months", "1", "--scale", "0.05", "--songs", "80", "--seed", "5",
+      "-q",
+    ])
+    let db = folder.file("a.sqlite")
+    _ = runResonance(["ingest", data, "--db", db, "-q"])
+    let result = runResonance(["analyze", "--db", db, "--json"])
+    #expect(result.status == .ok, "\(result.err)")
+    let object = try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any]
+    let store = try Store(path: db)
+    let plays = try store.summary().listening.plays
+    #expect(object?["plays"] as? Int == plays)
+    #expect(
+      try store.connection.row("SELECT COUNT(*) FROM playback_events WHERE session_id IS NULL")?
+        .int(0) == 0)
+    #expect(try store.connection.row("SELECT COUNT(*) FROM play_biometrics")?.int(0) == plays)
+    let contexts = try store.connection.rows(
+      "SELECT DISTINCT context FROM historical_sessions"
+    ).map { $0.string(0) }
+    #expect(contexts.contains("workout") && contexts.contains("deep-work"))
+    // A play's HRV figure is there only when a sample was.
+    #expect(
+      try store.connection.row(
+        "SELECT COUNT(*) FROM play_biometrics WHERE (hrv_during IS NULL) != (hrv_samples_during = 0)"
+      )?.int(0) == 0)
+    let sessions = try store.connection.row("SELECT COUNT(*) FROM historical_sessions")?.int(0)
+    _ = runResonance(["analyze", "--db", db, "-q", "--gap", "10"])
+    let finer = try store.connection.row("SELECT COUNT(*) FROM historical_sessions")?.int(0)
+    #expect((finer ?? 0) > (sessions ?? 0), "a shorter gap splits more sessions")
+    #expect(try store.connection.row("SELECT COUNT(*) FROM analysis_runs")?.int(0) == 2)
+    #expect(runResonance(["analyze", "--db", db, "--gap", "0"]).status == .usage)
+  }
+}

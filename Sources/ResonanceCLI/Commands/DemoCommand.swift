@@ -79,6 +79,14 @@ struct DemoCommand: ParsableCommand {
       dataExists: dataExists && isDirectory.boolValue, store: store, context: context)
     stages.append(IndexReport.StageNote(stage: "ingest", outcome: ingest))
     say(context, "ingest: \(ingest)")
+    if try store.summary().listening.plays > 0 {
+      let analysis = try AnalyzeCommand.analyze(
+        store, gapMinutes: 30, startedAt: Clock.nowMilliseconds())
+      let outcome =
+        "\(analysis.sessions.count) listening sessions (\(analysis.sessionsByContextText)); heart rate before and during \(analysis.playsWithHeartRate) of \(analysis.plays.count) plays, HRV around \(analysis.playsWithHRV)"
+      stages.append(IndexReport.StageNote(stage: "analyze", outcome: outcome))
+      say(context, "analyze: \(outcome)")
+    }
     if !breathingFiles.isEmpty {
       let breathing = try breathingStage(store)
       stages.append(IndexReport.StageNote(stage: "breathing", outcome: breathing))

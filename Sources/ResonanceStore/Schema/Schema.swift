@@ -17,6 +17,7 @@ package enum Schema {
     traceContents,
     breathingResults,
     listening,
+    analysis,
   ]
 
   /// The schema version a fully migrated store has.
@@ -464,5 +465,31 @@ package enum Schema {
       CREATE INDEX songs_catalog ON songs (apple_catalog_id);
       CREATE INDEX songs_spotify ON songs (spotify_uri);
       CREATE INDEX songs_library ON songs (library_persistent_id);
+      """)
+
+  /// What `resonance analyze` derives: heart rate and HRV around each play, and a record of
+  /// each run with the last import it saw. Sessions go to `historical_sessions`.
+  static let analysis = Migration(
+    "0009-analysis",
+    sql: """
+      CREATE TABLE play_biometrics (
+        play_id INTEGER PRIMARY KEY REFERENCES playback_events (id) ON DELETE CASCADE,
+        hr_before REAL,
+        hr_during REAL,
+        hr_samples_before INTEGER NOT NULL,
+        hr_samples_during INTEGER NOT NULL,
+        hrv_before REAL,
+        hrv_during REAL,
+        hrv_samples_before INTEGER NOT NULL,
+        hrv_samples_during INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      CREATE TABLE analysis_runs (
+        id INTEGER PRIMARY KEY,
+        started_at_ms INTEGER NOT NULL,
+        finished_at_ms INTEGER NOT NULL,
+        last_import_id INTEGER,
+        plays INTEGER NOT NULL,
+        sessions INTEGER NOT NULL
+      );
       """)
 }

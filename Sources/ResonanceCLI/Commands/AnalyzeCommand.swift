@@ -1,0 +1,139 @@
+import Foundation
+import ResonanceBrain
+import ResonanceModel
+import ResonanceStore
+
+/// `resonance analyze`: the derived tables brought up to date from what the store holds.
+struct AnalyzeCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    name: "analyze",
+    abstract: "Reconstruct listening sessions and measure heart rate and HRV around every play.",
+    discussion: """
+      Groups the stored plays into sessions (a new one after a gap of more than 30 minutes), \
+      gives each the context the seed's five-level cascade finds (Watch workout, the Mac's \
+      Focus, apps and meetings, motion, time of day with weekends, fallback), its skip rate \
+      and engagement, and measures heart rate and HRV before and during every play and \
+      session, with the number of samples behind each figure: most plays have no HRV sample, \
+      and then there is no figure (docs/brain.md gives every window).
+
+      Every run recomputes the derived tables from all the plays in one transaction \
+      (historical_sessions, play_biometrics, playback_events.session_id) and records itself in \
+      analysis_runs with the last import it saw. The learning replay, song effects and the \
+      state engine are not part of this build's analysis yet.
+      """,
+    options: [
+      CommonOptions.db,
+      OptionDefinition(
+        "gap", .value(placeholder: "MINUTES"),
+        help: "The silence that ends a session, 1–1440 minutes. Default: 30."),
+      CommonOptions.json,
+      CommonOptions.quiet,
+    ],
+    examples: [
+      Example("resonance analyze", "Sessions and per-play biometrics for ./resonance.sqlite."),
+      Example(
+        "resonance analyze --gap 45 --json --db /tmp/person.sqlite",
+        "Sessions split by 45-minute silences, the summary as JSON."),
+    ])
+
+  var storePath: String
+  var gapMinutes: Int
+  var isJSON: Bool
+  var isQuiet: Bool
+
+  init(parsed: ParsedArguments, environment: [String: String]) throws(UsageError) {
+    storePath = CommonOptions.storePath(parsed, environment)
+    isJSON = parsed.flag("json")
+    isQuiet = parsed.flag("quiet")
+    if let text = parsed.value("gap") {
+      guard let minutes = Int(text), (1...1440).contains(minutes) else {
+        throw UsageError(
+          "--gap: expected whole minutes from 1 to 1440, found '\(text)'",
+          hint: "resonance analyze --gap 30")
+      }
+      gapMinutes = minutes
+    } else {
+      gapMinutes = 30
+    }
+  }
+
+  func run(in context: CommandContext) throws -> ExitCode {
+    let started = Date()
+    let startedAt = Clock.nowMilliseconds()
+    let store = try CommonOptions.openStore(path: storePath, environment: context.environment)
+    let analysis = try Self.analyze(store, gapMinutes: gapMinutes, startedAt: startedAt)
+    let seconds = Date().timeIntervalSince(started)
+    report(analysis, seconds: seconds, context: context)
+    return .ok
+  }
+
+  /// Loads what the analysis reads, runs it, and replaces the derived tables with its results.
+  static func analyze(_ store: Store, gapMinutes: Int, startedAt: Int64) throws -> HistoryAnalysis {
+    let plays = try store.historicalPlays().map { p in
+      HistoricalPlay(
+        id: p.id, start: Timestamp(millisecondsSinceEpoch: p.startMs, utcOffsetSeconds: p.offset),
+        endMs: p.endMs, playedMs: p.playedMs, mediaDurationMs: p.mediaMs, wasSkipped: p.skipped)
+    }
+    let signals = HistoryAnalysis.Signals(
+      workouts: try store.workoutSpans(), mac: try store.macSnapshots(),
+      motion: try store.motionReadings(),
+      heartRate: try store.signal(.heartRate).map {
+        SignalSample(timeMs: $0.timeMs, value: $0.value)
+      },
+      hrv: try store.signal(.hrv).map { SignalSample(timeMs: $0.timeMs, value: $0.value) })
+    let analysis = HistoryAnalysis(
+      plays: plays, signals: signals, gapMs: Int64(gapMinutes) * 60_000)
+    func tuple(_ c: SignalChange) -> (Double?, Double?, Int, Int) {
+      (c.before, c.during, c.samplesBefore, c.samplesDuring)
+    }
+    try store.replaceAnalysis(
+      sessions: analysis.sessions.map { s in
+        Store.SessionRow(
+          playIDs: s.session.playIDs, start: s.session.start,
+          end: Timestamp(
+            millisecondsSinceEpoch: s.session.endMs,
+            utcOffsetSeconds: s.session.start.utcOffsetSeconds),
+          context: s.session.context.rawValue, skipRate: s.session.skipRate,
+          engagement: s.session.engagement, meanHR: s.heartRate.during, meanHRV: s.hrv.during,
+          hrDelta: s.heartRate.delta, hrvDelta: s.hrv.delta)
+      },
+      biometrics: analysis.plays.map {
+        Store.PlayBiometricsRow(playID: $0.id, hr: tuple($0.heartRate), hrv: tuple($0.hrv))
+      },
+      startedAt: startedAt, finishedAt: Clock.nowMilliseconds())
+    return analysis
+  }
+
+  private func report(_ analysis: HistoryAnalysis, seconds: Double, context: CommandContext) {
+    let withHR = analysis.playsWithHeartRate
+    let withHRV = analysis.playsWithHRV
+    if isJSON {
+      let contexts = Dictionary(
+        uniqueKeysWithValues: analysis.sessionsByContext.map { ($0.key.rawValue, $0.value) })
+      let object: [String: Any] = [
+        "plays": analysis.plays.count, "sessions": analysis.sessions.count,
+        "contexts": contexts, "plays_with_hr_delta": withHR, "plays_with_hrv_delta": withHRV,
+        "gap_minutes": gapMinutes, "seconds": seconds,
+      ]
+      let data =
+        (try? JSONSerialization.data(
+          withJSONObject: object, options: [.prettyPrinted, .sortedKeys]))
+        ?? Data()
+      context.console.out(String(decoding: data, as: UTF8.self) + "\n")
+      return
+    }
+    guard !isQuiet else { return }
+    let count = { (n: Int) in ProgressReporter.grouped(Int64(n)) }
+    let share = { (n: Int) in
+      analysis.plays.isEmpty
+        ? "0" : ProgressReporter.fixed(100 * Double(n) / Double(analysis.plays.count), 0)
+    }
+    let byContext = analysis.sessionsByContextText
+    context.report(
+      "analyze: \(count(analysis.plays.count)) plays in \(count(analysis.sessions.count)) sessions"
+        + (byContext.isEmpty ? "" : " (\(byContext))"))
+    context.report(
+      "analyze: heart rate before and during \(count(withHR)) plays (\(share(withHR))%), HRV around \(count(withHRV)) (\(share(withHRV))%); the rest have no samples there, and no figure, in \(ProgressReporter.fixed(seconds, 1)) s"
+    )
+  }
+}

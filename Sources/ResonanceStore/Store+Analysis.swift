@@ -1,0 +1,171 @@
+import ResonanceModel
+
+/// What session reconstruction reads from the store, and where its results go.
+extension Store {
+  /// Every play, in start order, as sessions need it.
+  package func historicalPlays() throws(StoreError) -> [(
+    id: Int64, startMs: Int64, offset: Int32, endMs: Int64, playedMs: Int64?, mediaMs: Int64?,
+    skipped: Bool
+  )] {
+    try connection.rows(
+      """
+      SELECT id, start_ms, start_offset_s, end_ms, played_ms, media_duration_ms, was_skipped
+      FROM playback_events ORDER BY start_ms, id
+      """
+    ).map { r in
+      (
+        r.optionalInt64(0) ?? 0, r.optionalInt64(1) ?? 0, Int32(r.int(2)), r.optionalInt64(3) ?? 0,
+        r.optionalInt64(4), r.optionalInt64(5), r.int(6) != 0
+      )
+    }
+  }
+
+  /// Workout spans (UTC milliseconds), in start order.
+  package func workoutSpans() throws(StoreError) -> [(startMs: Int64, endMs: Int64)] {
+    try connection.rows("SELECT start_ms, end_ms FROM workouts ORDER BY start_ms").map {
+      ($0.optionalInt64(0) ?? 0, $0.optionalInt64(1) ?? 0)
+    }
+  }
+
+  /// The Mac's context snapshots, in time order.
+  package func macSnapshots() throws(StoreError) -> [MacContextSnapshot] {
+    try connection.rows(
+      """
+      SELECT time_ms, offset_s, focus_mode, active_app_category, in_meeting
+      FROM macos_contexts ORDER BY time_ms
+      """
+    ).map { r in
+      MacContextSnapshot(
+        time: Timestamp(
+          millisecondsSinceEpoch: r.optionalInt64(0) ?? 0, utcOffsetSeconds: Int32(r.int(1))),
+        focusMode: r[2].string, appCategory: r[3].string,
+        inMeeting: r.optionalInt64(4).map { $0 != 0 })
+    }
+  }
+
+  /// The Watch trace's motion readings (moving = neither stationary nor in a workout), in time
+  /// order.
+  package func motionReadings() throws(StoreError) -> [(timeMs: Int64, isMoving: Bool)] {
+    try connection.rows(
+      """
+      SELECT time_ms, is_stationary, is_workout FROM biometric_samples
+      WHERE is_stationary IS NOT NULL ORDER BY time_ms
+      """
+    ).map { ($0.optionalInt64(0) ?? 0, $0.int(1) == 0 && $0.int(2) == 0) }
+  }
+
+  /// Heart rate (bpm) or HRV (SDNN, ms) readings from the Health export and the Watch trace
+  /// together, in time order. Health records are placed at their start.
+  package func signal(_ kind: SignalKind) throws(StoreError) -> [(timeMs: Int64, value: Double)] {
+    let (type, column) =
+      switch kind {
+      case .heartRate: ("HKQuantityTypeIdentifierHeartRate", "hr")
+      case .hrv: ("HKQuantityTypeIdentifierHeartRateVariabilitySDNN", "hrv")
+      }
+    return try connection.rows(
+      """
+      SELECT start_ms, value_normalized FROM health_records
+      WHERE type_id = (SELECT id FROM health_types WHERE identifier = ?)
+        AND value_normalized IS NOT NULL
+      UNION ALL
+      SELECT time_ms, \(column) FROM biometric_samples WHERE \(column) IS NOT NULL
+      ORDER BY 1
+      """, [type]
+    ).map { ($0.optionalInt64(0) ?? 0, $0[1].double ?? .nan) }
+  }
+
+  package enum SignalKind: Sendable { case heartRate, hrv }
+
+  /// One session's row, with its plays.
+  package struct SessionRow: Sendable {
+    package var playIDs: [Int64]
+    package var start: Timestamp
+    package var end: Timestamp
+    package var context: String
+    package var skipRate: Double
+    package var engagement: Double?
+    package var meanHR: Double?
+    package var meanHRV: Double?
+    package var hrDelta: Double?
+    package var hrvDelta: Double?
+
+    package init(
+      playIDs: [Int64], start: Timestamp, end: Timestamp, context: String, skipRate: Double,
+      engagement: Double?, meanHR: Double?, meanHRV: Double?, hrDelta: Double?, hrvDelta: Double?
+    ) {
+      self.playIDs = playIDs
+      self.start = start
+      self.end = end
+      self.context = context
+      self.skipRate = skipRate
+      self.engagement = engagement
+      self.meanHR = meanHR
+      self.meanHRV = meanHRV
+      self.hrDelta = hrDelta
+      self.hrvDelta = hrvDelta
+    }
+  }
+
+  /// One play's heart rate and HRV before and during it.
+  package struct PlayBiometricsRow: Sendable {
+    package var playID: Int64
+    package var hr: (before: Double?, during: Double?, samplesBefore: Int, samplesDuring: Int)
+    package var hrv: (before: Double?, during: Double?, samplesBefore: Int, samplesDuring: Int)
+
+    package init(
+      playID: Int64,
+      hr: (before: Double?, during: Double?, samplesBefore: Int, samplesDuring: Int),
+      hrv: (before: Double?, during: Double?, samplesBefore: Int, samplesDuring: Int)
+    ) {
+      self.playID = playID
+      self.hr = hr
+      self.hrv = hrv
+    }
+  }
+
+  /// Replaces the derived tables with a full recomputation, in one transaction, and records
+  /// the run with the last import it saw.
+  package func replaceAnalysis(
+    sessions: [SessionRow], biometrics: [PlayBiometricsRow], startedAt: Int64, finishedAt: Int64
+  ) throws {
+    try connection.transaction {
+      try connection.execute("UPDATE playback_events SET session_id = NULL")
+      try connection.execute("DELETE FROM historical_sessions")
+      try connection.execute("DELETE FROM play_biometrics")
+      let insertSession = try connection.prepare(
+        """
+        INSERT INTO historical_sessions (start_ms, start_offset_s, end_ms, end_offset_s, context,
+          play_count, skip_rate, engagement, mean_hr, mean_hrv, hr_delta, hrv_delta)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """)
+      let assign = try connection.prepare("UPDATE playback_events SET session_id = ? WHERE id = ?")
+      for s in sessions {
+        try insertSession.execute([
+          s.start.millisecondsSinceEpoch, Int64(s.start.utcOffsetSeconds),
+          s.end.millisecondsSinceEpoch, Int64(s.end.utcOffsetSeconds), s.context,
+          s.playIDs.count, s.skipRate, s.engagement, s.meanHR, s.meanHRV, s.hrDelta, s.hrvDelta,
+        ])
+        let id = connection.lastInsertRowID
+        for play in s.playIDs { try assign.execute([id, play]) }
+      }
+      let insert = try connection.prepare(
+        """
+        INSERT INTO play_biometrics (play_id, hr_before, hr_during, hr_samples_before,
+          hr_samples_during, hrv_before, hrv_during, hrv_samples_before, hrv_samples_during)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """)
+      for b in biometrics {
+        try insert.execute([
+          b.playID, b.hr.before, b.hr.during, b.hr.samplesBefore, b.hr.samplesDuring,
+          b.hrv.before, b.hrv.during, b.hrv.samplesBefore, b.hrv.samplesDuring,
+        ])
+      }
+      let lastImport = try connection.row("SELECT MAX(id) FROM imports")?.optionalInt64(0)
+      try connection.execute(
+        """
+        INSERT INTO analysis_runs (started_at_ms, finished_at_ms, last_import_id, plays, sessions)
+        VALUES (?, ?, ?, ?, ?)
+        """, [startedAt, finishedAt, lastImport, biometrics.count, sessions.count])
+    }
+  }
+}
