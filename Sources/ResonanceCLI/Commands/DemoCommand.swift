@@ -82,8 +82,9 @@ struct DemoCommand: ParsableCommand {
     if try store.summary().listening.plays > 0 {
       let analysis = try AnalyzeCommand.analyze(
         store, gapMinutes: 30, startedAt: Clock.nowMilliseconds())
+      let count = { (n: Int) in ProgressReporter.grouped(Int64(n)) }
       let outcome =
-        "\(analysis.sessions.count) listening sessions (\(analysis.sessionsByContextText)); heart rate before and during \(analysis.playsWithHeartRate) of \(analysis.plays.count) plays, HRV around \(analysis.playsWithHRV)"
+        "\(count(analysis.sessions.count)) listening sessions (\(analysis.sessionsByContextText)); heart rate before and during \(count(analysis.playsWithHeartRate)) of \(count(analysis.plays.count)) plays, HRV around \(count(analysis.playsWithHRV))"
       stages.append(IndexReport.StageNote(stage: "analyze", outcome: outcome))
       say(context, "analyze: \(outcome)")
     }
