@@ -5,17 +5,18 @@ extension Store {
   /// Every play, in start order, as sessions need it.
   package func historicalPlays() throws(StoreError) -> [(
     id: Int64, startMs: Int64, offset: Int32, endMs: Int64, playedMs: Int64?, mediaMs: Int64?,
-    skipped: Bool
+    skipped: Bool, songID: Int64
   )] {
     try connection.rows(
       """
-      SELECT id, start_ms, start_offset_s, end_ms, played_ms, media_duration_ms, was_skipped
+      SELECT id, start_ms, start_offset_s, end_ms, played_ms, media_duration_ms, was_skipped,
+             song_id
       FROM playback_events ORDER BY start_ms, id
       """
     ).map { r in
       (
         r.optionalInt64(0) ?? 0, r.optionalInt64(1) ?? 0, Int32(r.int(2)), r.optionalInt64(3) ?? 0,
-        r.optionalInt64(4), r.optionalInt64(5), r.int(6) != 0
+        r.optionalInt64(4), r.optionalInt64(5), r.int(6) != 0, r.optionalInt64(7) ?? 0
       )
     }
   }
@@ -125,8 +126,32 @@ extension Store {
 
   /// Replaces the derived tables with a full recomputation, in one transaction, and records
   /// the run with the last import it saw.
+  /// One (song, context) effect the learning replay arrived at.
+  package struct SongEffectRow: Sendable {
+    package var songID: Int64
+    package var context: String
+    package var calm, energy, focus, mood: Double
+    package var samples: Int
+    package var updatedAtMs: Int64
+
+    package init(
+      songID: Int64, context: String, calm: Double, energy: Double, focus: Double, mood: Double,
+      samples: Int, updatedAtMs: Int64
+    ) {
+      self.songID = songID
+      self.context = context
+      self.calm = calm
+      self.energy = energy
+      self.focus = focus
+      self.mood = mood
+      self.samples = samples
+      self.updatedAtMs = updatedAtMs
+    }
+  }
+
   package func replaceAnalysis(
-    sessions: [SessionRow], biometrics: [PlayBiometricsRow], startedAt: Int64, finishedAt: Int64
+    sessions: [SessionRow], biometrics: [PlayBiometricsRow], effects: [SongEffectRow],
+    startedAt: Int64, finishedAt: Int64
   ) throws {
     try connection.transaction {
       try connection.execute("UPDATE playback_events SET session_id = NULL")
@@ -158,6 +183,18 @@ extension Store {
         try insert.execute([
           b.playID, b.hr.before, b.hr.during, b.hr.samplesBefore, b.hr.samplesDuring,
           b.hrv.before, b.hrv.during, b.hrv.samplesBefore, b.hrv.samplesDuring,
+        ])
+      }
+      try connection.execute("DELETE FROM song_effects")
+      let insertEffect = try connection.prepare(
+        """
+        INSERT INTO song_effects (song_id, context, calm_score, energy_score, focus_score,
+          mood_score, sample_count, updated_at_ms)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+        """)
+      for e in effects {
+        try insertEffect.execute([
+          e.songID, e.context, e.calm, e.energy, e.focus, e.mood, e.samples, e.updatedAtMs,
         ])
       }
       let lastImport = try connection.row("SELECT MAX(id) FROM imports")?.optionalInt64(0)

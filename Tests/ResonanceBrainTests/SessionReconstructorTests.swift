@@ -165,3 +165,35 @@ struct HistoryAnalysisTests {
     #expect(analysis.plays.map(\.heartRate.samplesDuring) == [0, 1, 1])
   }
 }
+
+@Suite("Learning replay over history")
+struct LearningReplayTests {
+  @Test("an early skip, then a full calming listen: the seed's numbers, by hand; contexts apart")
+  func handWorked() {
+    let listens = [
+      LearningReplay.Listen(
+        songID: 7, startMs: 2_000, context: .relax, listenFraction: 1, markedSkipped: false,
+        hrDeltaBPM: -2, hrvDeltaMs: 5),
+      LearningReplay.Listen(
+        songID: 7, startMs: 1_000, context: .relax, listenFraction: 0.1, markedSkipped: true,
+        hrDeltaBPM: nil, hrvDeltaMs: nil),
+      LearningReplay.Listen(
+        songID: 7, startMs: 3_000, context: .workout, listenFraction: nil, markedSkipped: false,
+        hrDeltaBPM: nil, hrvDeltaMs: nil),
+    ]
+    let effects = LearningReplay.replay(listens)
+    // First (in time): −0.3 penalty, no credit: targets −0.3, −0.3, −0.3 and mood 0.1 − 0.5 − 0.3;
+    // α 0.4 from 0. Then HRV +5 ms → calm 0.5, HR −2 → energy −0.2 (confidence 1, heard in full):
+    // calm −0.12 + 0.4 × 0.62, energy −0.12 + 0.4 × −0.08, focus −0.12 + 0.4 × 0.37,
+    // mood −0.28 + 0.4 × 0.78.
+    let relax = effects[.init(songID: 7, context: .relax)]
+    #expect(relax?.effect.sampleCount == 2 && relax?.lastMs == 2_000)
+    #expect(abs((relax?.effect.calm ?? 9) - 0.128) < 1e-12)
+    #expect(abs((relax?.effect.energy ?? 9) - -0.152) < 1e-12)
+    #expect(abs((relax?.effect.focus ?? 9) - 0.028) < 1e-12)
+    #expect(abs((relax?.effect.mood ?? 9) - 0.032) < 1e-12)
+    // A scrobble-like play (no share known, not skipped) counts as heard: mood target 0.5.
+    let workout = effects[.init(songID: 7, context: .workout)]
+    #expect(workout?.effect.sampleCount == 1 && abs((workout?.effect.mood ?? 9) - 0.2) < 1e-12)
+  }
+}

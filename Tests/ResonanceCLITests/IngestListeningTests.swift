@@ -387,6 +387,11 @@ struct AnalyzeCommandTests {
       try store.connection.row(
         "SELECT COUNT(*) FROM play_biometrics WHERE (hrv_during IS NULL) != (hrv_samples_during = 0)"
       )?.int(0) == 0)
+    // The learning replay: every play updated one (song, context) effect once.
+    #expect(try store.connection.row("SELECT SUM(sample_count) FROM song_effects")?.int(0) == plays)
+    #expect(
+      try store.connection.row(
+        "SELECT COUNT(*) FROM song_effects WHERE calm_score NOT BETWEEN -1 AND 1")?.int(0) == 0)
     let sessions = try store.connection.row("SELECT COUNT(*) FROM historical_sessions")?.int(0)
     _ = runResonance(["analyze", "--db", db, "-q", "--gap", "10"])
     let finer = try store.connection.row("SELECT COUNT(*) FROM historical_sessions")?.int(0)

@@ -33,6 +33,9 @@ package struct HistoryAnalysis: Sendable {
   }
 
   package var sessions: [Session]
+  /// What the learning loop, replayed over the plays in time order, learned per song and
+  /// context, with the time of the last play behind each.
+  package var effects: [LearningReplay.Key: (effect: LearnedSongEffect, lastMs: Int64)]
   /// Per play, in the order of the plays given.
   package var plays: [(id: Int64, heartRate: SignalChange, hrv: SignalChange)]
 
@@ -73,6 +76,18 @@ package struct HistoryAnalysis: Sendable {
           signals.hrv, startMs: play.start.millisecondsSinceEpoch, endMs: play.endMs)
       )
     }
+    var contextOfPlay: [Int64: ActivityContext] = [:]
+    for session in listening {
+      for id in session.playIDs { contextOfPlay[id] = session.context }
+    }
+    effects = LearningReplay.replay(
+      zip(plays, self.plays).map { play, measured in
+        LearningReplay.Listen(
+          songID: play.songID, startMs: play.start.millisecondsSinceEpoch,
+          context: contextOfPlay[play.id] ?? .general, listenFraction: play.listenFraction,
+          markedSkipped: play.wasSkipped, hrDeltaBPM: measured.heartRate.delta,
+          hrvDeltaMs: measured.hrv.delta)
+      })
     sessions = listening.map { session in
       Session(
         session: session,

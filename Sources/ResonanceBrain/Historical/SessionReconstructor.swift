@@ -10,11 +10,14 @@ package struct HistoricalPlay: Sendable, Equatable {
   package var playedMs: Int64?
   package var mediaDurationMs: Int64?
   package var wasSkipped: Bool
+  /// The song's id in the store (what learning keys its effects on).
+  package var songID: Int64
 
   package init(
     id: Int64, start: Timestamp, endMs: Int64, playedMs: Int64?, mediaDurationMs: Int64?,
-    wasSkipped: Bool
+    wasSkipped: Bool, songID: Int64 = 0
   ) {
+    self.songID = songID
     self.id = id
     self.start = start
     self.endMs = endMs

@@ -72,7 +72,8 @@ struct AnalyzeCommand: ParsableCommand {
     let plays = try store.historicalPlays().map { p in
       HistoricalPlay(
         id: p.id, start: Timestamp(millisecondsSinceEpoch: p.startMs, utcOffsetSeconds: p.offset),
-        endMs: p.endMs, playedMs: p.playedMs, mediaDurationMs: p.mediaMs, wasSkipped: p.skipped)
+        endMs: p.endMs, playedMs: p.playedMs, mediaDurationMs: p.mediaMs, wasSkipped: p.skipped,
+        songID: p.songID)
     }
     let signals = HistoryAnalysis.Signals(
       workouts: try store.workoutSpans(), mac: try store.macSnapshots(),
@@ -99,6 +100,12 @@ struct AnalyzeCommand: ParsableCommand {
       },
       biometrics: analysis.plays.map {
         Store.PlayBiometricsRow(playID: $0.id, hr: tuple($0.heartRate), hrv: tuple($0.hrv))
+      },
+      effects: analysis.effects.map { key, value in
+        Store.SongEffectRow(
+          songID: key.songID, context: key.context.rawValue, calm: value.effect.calm,
+          energy: value.effect.energy, focus: value.effect.focus, mood: value.effect.mood,
+          samples: value.effect.sampleCount, updatedAtMs: value.lastMs)
       },
       startedAt: startedAt, finishedAt: Clock.nowMilliseconds())
     return analysis
