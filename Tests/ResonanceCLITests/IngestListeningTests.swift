@@ -117,6 +117,26 @@ struct IngestListeningTests {
     #expect(try Store(path: db).summary().listening.plays == before.listening.plays + 1)
   }
 
+  @Test("a Play Activity file out of time order is read whole and sorted: the same plays")
+  func outOfOrder() throws {
+    let folder = try TemporaryFolder()
+    let text = try String(
+      contentsOfFile: listeningFixturePath("play-activity-quirks.csv"), encoding: .utf8)
+    var lines = text.split(separator: "\n").map(String.init)
+    let header = lines.removeFirst()
+    let shuffled = folder.file("shuffled.csv")
+    try ([header] + lines.reversed()).joined(separator: "\n").write(
+      toFile: shuffled, atomically: true, encoding: .utf8)
+    let inOrder = folder.file("in-order.sqlite")
+    let reversed = folder.file("reversed.sqlite")
+    _ = ingest(["play-activity-quirks.csv"], inOrder, ["-q"])
+    let result = runResonance(["ingest", shuffled, "--db", reversed])
+    #expect(result.status == .ok, "\(result.err)")
+    #expect(try plays(inOrder) == plays(reversed))
+    #expect(try plays(reversed).count == 8)
+    #expect(try Store(path: reversed).summary().imports.count == 1, "the streamed try left no trace")
+  }
+
   @Test("Apple_Media_Services.zip inside the download zip, and my_spotify_data.zip, read in place")
   func nestedZips() throws {
     let folder = try TemporaryFolder()
