@@ -134,7 +134,8 @@ struct IngestListeningTests {
     #expect(result.status == .ok, "\(result.err)")
     #expect(try plays(inOrder) == plays(reversed))
     #expect(try plays(reversed).count == 8)
-    #expect(try Store(path: reversed).summary().imports.count == 1, "the streamed try left no trace")
+    #expect(
+      try Store(path: reversed).summary().imports.count == 1, "the streamed try left no trace")
   }
 
   @Test("Apple_Media_Services.zip inside the download zip, and my_spotify_data.zip, read in place")
