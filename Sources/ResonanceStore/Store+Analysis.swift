@@ -149,9 +149,41 @@ extension Store {
     }
   }
 
+  /// One song's pooled estimate for one signal (`hr` or `hrv`).
+  package struct EffectEstimateRow: Sendable {
+    package var songID: Int64
+    package var signal: String
+    package var plays: Int
+    package var rawMean, priorMean, estimate, sd, low90, high90: Double
+
+    package init(
+      songID: Int64, signal: String, plays: Int, rawMean: Double, priorMean: Double,
+      estimate: Double, sd: Double, low90: Double, high90: Double
+    ) {
+      self.songID = songID
+      self.signal = signal
+      self.plays = plays
+      self.rawMean = rawMean
+      self.priorMean = priorMean
+      self.estimate = estimate
+      self.sd = sd
+      self.low90 = low90
+      self.high90 = high90
+    }
+  }
+
+  /// Each song's genre, for pooling (empty when unknown).
+  package func songGenres() throws(StoreError) -> [Int64: String] {
+    var genres: [Int64: String] = [:]
+    for row in try connection.rows("SELECT id, COALESCE(genre, '') FROM songs") {
+      genres[row.optionalInt64(0) ?? 0] = row.string(1)
+    }
+    return genres
+  }
+
   package func replaceAnalysis(
     sessions: [SessionRow], biometrics: [PlayBiometricsRow], effects: [SongEffectRow],
-    startedAt: Int64, finishedAt: Int64
+    estimates: [EffectEstimateRow], startedAt: Int64, finishedAt: Int64
   ) throws {
     try connection.transaction {
       try connection.execute("UPDATE playback_events SET session_id = NULL")
@@ -195,6 +227,18 @@ extension Store {
       for e in effects {
         try insertEffect.execute([
           e.songID, e.context, e.calm, e.energy, e.focus, e.mood, e.samples, e.updatedAtMs,
+        ])
+      }
+      try connection.execute("DELETE FROM song_effect_estimates")
+      let insertEstimate = try connection.prepare(
+        """
+        INSERT INTO song_effect_estimates (song_id, signal, plays, raw_mean, prior_mean, estimate,
+          sd, low90, high90)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """)
+      for e in estimates {
+        try insertEstimate.execute([
+          e.songID, e.signal, e.plays, e.rawMean, e.priorMean, e.estimate, e.sd, e.low90, e.high90,
         ])
       }
       let lastImport = try connection.row("SELECT MAX(id) FROM imports")?.optionalInt64(0)

@@ -413,6 +413,14 @@ struct AnalyzeCommandTests {
     #expect(
       try store.connection.row(
         "SELECT COUNT(*) FROM song_effects WHERE calm_score NOT BETWEEN -1 AND 1")?.int(0) == 0)
+    // Pooled estimates with intervals, for the songs whose plays have changes measured.
+    #expect(
+      try store.connection.row("SELECT COUNT(*) FROM song_effect_estimates WHERE signal = 'hr'")?
+        .int(0) ?? 0 > 0)
+    #expect(
+      try store.connection.row(
+        "SELECT COUNT(*) FROM song_effect_estimates WHERE NOT (low90 < estimate AND estimate < high90)"
+      )?.int(0) == 0)
     let sessions = try store.connection.row("SELECT COUNT(*) FROM historical_sessions")?.int(0)
     _ = runResonance(["analyze", "--db", db, "-q", "--gap", "10"])
     let finer = try store.connection.row("SELECT COUNT(*) FROM historical_sessions")?.int(0)

@@ -84,6 +84,24 @@ struct AnalyzeCommand: ParsableCommand {
       hrv: try store.signal(.hrv).map { SignalSample(timeMs: $0.timeMs, value: $0.value) })
     let analysis = HistoryAnalysis(
       plays: plays, signals: signals, gapMs: Int64(gapMinutes) * 60_000)
+    let genres = try store.songGenres()
+    let songOf = Dictionary(uniqueKeysWithValues: plays.map { ($0.id, $0.songID) })
+    func estimates(_ signal: String, _ change: (SignalChange, SignalChange) -> SignalChange)
+      -> [Store.EffectEstimateRow]
+    {
+      let observations = analysis.plays.compactMap { p -> ShrunkenEffects.Observation? in
+        guard let delta = change(p.heartRate, p.hrv).delta, let song = songOf[p.id] else {
+          return nil
+        }
+        return .init(songID: song, group: genres[song] ?? "", value: delta)
+      }
+      return ShrunkenEffects.estimate(observations).map {
+        Store.EffectEstimateRow(
+          songID: $0.songID, signal: signal, plays: $0.plays, rawMean: $0.rawMean,
+          priorMean: $0.priorMean, estimate: $0.estimate, sd: $0.sd, low90: $0.low90,
+          high90: $0.high90)
+      }
+    }
     func tuple(_ c: SignalChange) -> (Double?, Double?, Int, Int) {
       (c.before, c.during, c.samplesBefore, c.samplesDuring)
     }
@@ -107,6 +125,7 @@ struct AnalyzeCommand: ParsableCommand {
           energy: value.effect.energy, focus: value.effect.focus, mood: value.effect.mood,
           samples: value.effect.sampleCount, updatedAtMs: value.lastMs)
       },
+      estimates: estimates("hr") { hr, _ in hr } + estimates("hrv") { _, hrv in hrv },
       startedAt: startedAt, finishedAt: Clock.nowMilliseconds())
     return analysis
   }

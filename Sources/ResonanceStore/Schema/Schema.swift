@@ -18,6 +18,7 @@ package enum Schema {
     breathingResults,
     listening,
     analysis,
+    effectEstimates,
   ]
 
   /// The schema version a fully migrated store has.
@@ -491,5 +492,24 @@ package enum Schema {
         plays INTEGER NOT NULL,
         sessions INTEGER NOT NULL
       );
+      """)
+
+  /// Beyond the seed: each song's heart-rate and HRV effect as a partially pooled estimate with
+  /// a 90% interval (`ShrunkenEffects`), by `resonance analyze`.
+  static let effectEstimates = Migration(
+    "0010-effect-estimates",
+    sql: """
+      CREATE TABLE song_effect_estimates (
+        song_id INTEGER NOT NULL REFERENCES songs (id),
+        signal TEXT NOT NULL CHECK (signal IN ('hr', 'hrv')),
+        plays INTEGER NOT NULL,
+        raw_mean REAL NOT NULL,
+        prior_mean REAL NOT NULL,
+        estimate REAL NOT NULL,
+        sd REAL NOT NULL,
+        low90 REAL NOT NULL,
+        high90 REAL NOT NULL,
+        PRIMARY KEY (song_id, signal)
+      ) WITHOUT ROWID;
       """)
 }
