@@ -506,17 +506,9 @@ package final class ListeningWriter {
 
   // MARK: - Plays
 
-  /// What happened to one reported play.
-  package enum PlayOutcome: Sendable, Equatable {
-    case added, merged, alreadyStored
-  }
-
   /// Stores one play: new, merged into another source's report of the same listen, or
   /// recognised as already stored.
-  @discardableResult
-  package func add(_ play: PlayReport, offset: Int32, offsetSource: String) throws(StoreError)
-    -> PlayOutcome
-  {
+  package func add(_ play: PlayReport, offset: Int32, offsetSource: String) throws(StoreError) {
     let songID = try song(for: play.song)
     let low = play.startMs - Self.mergeToleranceMs
     let high = play.startMs + Self.mergeToleranceMs
@@ -524,7 +516,7 @@ package final class ListeningWriter {
     let near = nearby(songID, low, high)
     if near.contains(where: { $0.sources.contains(play.source) && $0.startMs == play.startMs }) {
       counts.playsAlreadyStored += 1
-      return .alreadyStored
+      return
     }
     let candidates =
       near.contains { !$0.sources.contains(play.source) }
@@ -532,7 +524,7 @@ package final class ListeningWriter {
     if candidates.contains(where: { $0.sources.contains(play.source) && $0.startMs == play.startMs }
     ) {
       counts.playsAlreadyStored += 1
-      return .alreadyStored
+      return
     }
     let incoming = PlayRow(
       id: 0, songID: songID, source: play.source, sources: SourceSet(play.source),
@@ -549,7 +541,7 @@ package final class ListeningWriter {
       update(merged)
       remember(merged, isNew: false)
       counts.playsMerged += 1
-      return .merged
+      return
     }
     var row = incoming
     row.id = nextPlayID
@@ -557,7 +549,6 @@ package final class ListeningWriter {
     remember(row, isNew: true)
     insert(row)
     counts.playsAdded += 1
-    return .added
   }
 
   /// How much of the stored history the in-memory index loads at a time.

@@ -187,6 +187,14 @@ enum ListeningImport {
       fallbacks[source, default: 0] += 1
       return (offset, source)
     }
+
+    /// Stores plays, each with its offset.
+    func add(_ plays: [PlayReport], to writer: ListeningWriter) throws {
+      for play in plays {
+        let (offset, source) = try offset(for: play)
+        try writer.add(play, offset: offset, offsetSource: source)
+      }
+    }
   }
 
   /// Stores plays with their offsets. Returns how many took each fallback offset.
@@ -195,10 +203,7 @@ enum ListeningImport {
   ) throws -> [String: Int] {
     try writer.beginBulkLoad(plays: plays.count)
     let offsets = Offsets(store: store, zone: zone)
-    for play in plays {
-      let (offset, source) = try offsets.offset(for: play)
-      try writer.add(play, offset: offset, offsetSource: source)
-    }
+    try offsets.add(plays, to: writer)
     return offsets.fallbacks
   }
 
@@ -278,10 +283,7 @@ enum ListeningImport {
       let offsets = Offsets(store: store, zone: zone)
       while let batch = queue.pop() {
         plays += batch.count
-        for play in batch {
-          let (offset, source) = try offsets.offset(for: play)
-          try writer.add(play, offset: offset, offsetSource: source)
-        }
+        try offsets.add(batch, to: writer)
       }
       // The reader has finished: every error it met is known before the commit.
       producerEnded = true

@@ -32,13 +32,6 @@ enum TraceImport {
     }
   }
 
-  /// The file's bytes (gzip undone) when its first line is one of our formats' headers.
-  static func recognize(path: String) throws -> (raw: [UInt8], text: [UInt8])? {
-    var raw: [UInt8] = []
-    try InputFile(path: path).forEachChunk { raw.append(contentsOf: $0) }
-    return try recognize(bytes: raw, path: path).map { (raw, $0) }
-  }
-
   /// The text of bytes (gzip undone) when its first line is one of our formats' headers.
   static func recognize(bytes raw: [UInt8], path: String) throws -> [UInt8]? {
     let text = Decompression.isGzip(raw) ? try Decompression.gunzip(raw, path: path) : raw

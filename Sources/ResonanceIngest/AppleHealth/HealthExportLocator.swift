@@ -57,28 +57,25 @@ package enum HealthExportLocator {
     return (.zipMember(zip: path, member: member, size: size), unimportedParts(entries.map(\.name)))
   }
 
-  /// The export inside an unpacked `apple_health_export/` folder (or a folder holding one).
+  /// The export in an unpacked `apple_health_export/` folder: its largest `.xml` that is not
+  /// the CDA document, and the parts beside it that are not imported.
   package static func locate(folder path: String) -> (HealthExportLocation, [String: Int])? {
     let files = FileManager.default
     var candidates: [(String, Int64)] = []
     var names: [String] = []
-    for folder in [path] {
-      guard let items = try? files.contentsOfDirectory(atPath: folder) else { continue }
-      for item in items {
-        let full = folder + "/" + item
-        var isDirectory: ObjCBool = false
-        guard files.fileExists(atPath: full, isDirectory: &isDirectory) else { continue }
-        if isDirectory.boolValue {
-          let inside = (try? files.contentsOfDirectory(atPath: full)) ?? []
-          names += inside.map { "\(item)/\($0)" }
-          continue
-        }
-        names.append(item)
-        guard item.lowercased().hasSuffix(".xml") else { continue }
-        let size = (try? files.attributesOfItem(atPath: full)[.size] as? NSNumber)??.int64Value ?? 0
-        candidates.append((full, size))
+    for item in (try? files.contentsOfDirectory(atPath: path)) ?? [] {
+      let full = path + "/" + item
+      var isDirectory: ObjCBool = false
+      guard files.fileExists(atPath: full, isDirectory: &isDirectory) else { continue }
+      if isDirectory.boolValue {
+        let inside = (try? files.contentsOfDirectory(atPath: full)) ?? []
+        names += inside.map { "\(item)/\($0)" }
+        continue
       }
-      if !candidates.isEmpty { break }
+      names.append(item)
+      guard item.lowercased().hasSuffix(".xml") else { continue }
+      let size = (try? files.attributesOfItem(atPath: full)[.size] as? NSNumber)??.int64Value ?? 0
+      candidates.append((full, size))
     }
     guard let chosen = choose(candidates.map { (name: $0.0, size: $0.1) }) else { return nil }
     return (.file(path: chosen), unimportedParts(names))

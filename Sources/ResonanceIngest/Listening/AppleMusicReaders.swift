@@ -346,74 +346,47 @@ package enum AppleMusicLibraryTracksReader {
   }
 
   package static func read(path: String, bytes: [UInt8]) throws -> (ListeningFile, [Diagnostic]) {
-    let objects = try JSONArrayReading.objects(path: path, bytes: bytes, what: "Library Tracks")
-    var songs: [SongReference] = []
-    var diagnostics: [Diagnostic] = []
-    for (i, object) in objects.enumerated() {
-      guard let title = object["Title"] as? String, !title.isEmpty else {
-        diagnostics.append(
-          Diagnostic(
-            .warning, "entry \(i + 1) skipped: no \"Title\"", at: SourceLocation(file: path)))
-        continue
-      }
-      if let type = object["Content Type"] as? String, type != "Song" { continue }
-      let bpm = JSONArrayReading.number(object["Beats Per Minute"])
-      songs.append(
-        SongReference(
-          title: title, artist: object["Artist"] as? String, album: object["Album"] as? String,
-          genre: (object["Genre"] as? String).flatMap { $0.isEmpty ? nil : $0 },
-          durationMs: JSONArrayReading.number(object["Track Duration"]).map { Int64($0) },
-          appleCatalogID: JSONArrayReading.identifier(object["Apple Music Track Identifier"]),
-          bpm: bpm.flatMap { $0 > 0 ? $0 : nil },
-          playCount: JSONArrayReading.number(object["Track Play Count"]).map { Int($0) },
-          skipCount: JSONArrayReading.number(object["Skip Count"]).map { Int($0) }))
-    }
-    return (
-      ListeningFile(kind: .appleLibraryTracks, songs: songs, rows: objects.count), diagnostics
-    )
-  }
-}
-
-/// Helpers for the services' JSON arrays of flat objects.
-package enum JSONArrayReading {
-  /// The top-level array's objects.
-  ///
-  /// - Throws: `IngestError(.malformed)` for invalid JSON, `.unrecognized` for JSON that is
-  ///   not an array of objects.
-  package static func objects(path: String, bytes: [UInt8], what: String) throws -> [[String: Any]]
-  {
-    let value: Any
+    var stream: JSONObjectStream
     do {
-      value = try JSONSerialization.jsonObject(with: Data(bytes), options: [])
+      stream = try JSONObjectStream(bytes: bytes)
     } catch {
       throw IngestError(
-        .malformed, at: SourceLocation(file: path, line: 1, column: 1),
-        "expected a JSON array (\(what)), found invalid JSON (is the file cut short?)")
+        .unrecognized, at: SourceLocation(file: path, line: error.line, column: error.column),
+        "\(error.message) (Library Tracks is a JSON array of tracks)")
     }
-    guard let array = value as? [Any] else {
+    var songs: [SongReference] = []
+    var diagnostics: [Diagnostic] = []
+    var rows = 0
+    do {
+      while let track = try stream.next() {
+        rows += 1
+        guard let title = track.string("Title"), !title.isEmpty else {
+          diagnostics.append(
+            Diagnostic(
+              .warning, "track skipped: no \"Title\"",
+              at: SourceLocation(file: path, line: stream.line)))
+          continue
+        }
+        if let type = track.string("Content Type"), type != "Song" { continue }
+        // Identifiers come as numbers or as strings; 0 means none.
+        let catalogID =
+          track.int64("Apple Music Track Identifier").map(String.init)
+          ?? track.string("Apple Music Track Identifier")
+        songs.append(
+          SongReference(
+            title: title, artist: track.string("Artist"), album: track.string("Album"),
+            genre: track.string("Genre").flatMap { $0.isEmpty ? nil : $0 },
+            durationMs: track.int64("Track Duration"),
+            appleCatalogID: catalogID.flatMap { $0.isEmpty || $0 == "0" ? nil : $0 },
+            bpm: track.number("Beats Per Minute").flatMap { $0 > 0 ? $0 : nil },
+            playCount: track.int64("Track Play Count").map { Int($0) },
+            skipCount: track.int64("Skip Count").map { Int($0) }))
+      }
+    } catch {
       throw IngestError(
-        .unrecognized, at: SourceLocation(file: path, line: 1, column: 1),
-        "expected a JSON array (\(what)), found a JSON \(value is [String: Any] ? "object" : "value")"
-      )
+        .malformed, at: SourceLocation(file: path, line: error.line, column: error.column),
+        error.message)
     }
-    return array.compactMap { $0 as? [String: Any] }
-  }
-
-  /// A JSON number (or numeric string) as a Double.
-  package static func number(_ value: Any?) -> Double? {
-    switch value {
-    case let n as NSNumber: n.doubleValue
-    case let s as String: Double(s)
-    default: nil
-    }
-  }
-
-  /// An identifier that exports write as a number or a string; nil for 0 and empty.
-  package static func identifier(_ value: Any?) -> String? {
-    switch value {
-    case let n as NSNumber: n.int64Value == 0 ? nil : String(n.int64Value)
-    case let s as String: s.isEmpty || s == "0" ? nil : s
-    default: nil
-    }
+    return (ListeningFile(kind: .appleLibraryTracks, songs: songs, rows: rows), diagnostics)
   }
 }

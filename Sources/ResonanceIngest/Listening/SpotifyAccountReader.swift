@@ -1,4 +1,3 @@
-import Foundation
 import ResonanceIO
 import ResonanceModel
 
@@ -24,60 +23,51 @@ package enum SpotifyAccountReader {
   /// - Throws: `IngestError(.malformed)` for bytes that are not JSON;
   ///   `IngestError(.unrecognized)` for JSON that is not an array of objects with `endTime`.
   package static func read(path: String, bytes: [UInt8]) throws -> (ListeningFile, [Diagnostic]) {
-    let object: Any
-    do {
-      object = try JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])
-    } catch {
-      throw IngestError(
-        .malformed, at: location(ofError: error, in: bytes, path: path),
-        "malformed JSON: \(reason(error))")
-    }
-    guard let entries = object as? [Any],
-      let first = entries.first as? [String: Any], first["endTime"] is String
-    else {
-      throw IngestError(
-        .unrecognized, at: SourceLocation(file: path, line: 1, column: 1),
-        "expected Spotify's streaming history (a JSON array of objects with \"endTime\")")
-    }
-    let lines = entryLines(bytes)
+    let notOurs = IngestError(
+      .unrecognized, at: SourceLocation(file: path, line: 1, column: 1),
+      "expected Spotify's streaming history (a JSON array of objects with \"endTime\")")
+    guard var stream = try? JSONObjectStream(bytes: bytes) else { throw notOurs }
     var plays: [PlayReport] = []
     var diagnostics: [Diagnostic] = []
-    for (index, entry) in entries.enumerated() {
-      let line = lines.count == entries.count ? lines[index] : index + 1
-      let location = SourceLocation(file: path, line: line)
-      guard let entry = entry as? [String: Any] else {
-        diagnostics.append(Diagnostic(.warning, "entry skipped: not an object", at: location))
-        continue
+    var rows = 0
+    do {
+      while let entry = try stream.next() {
+        if rows == 0, entry.kind("endTime") != .string { throw notOurs }
+        rows += 1
+        let location = SourceLocation(file: path, line: stream.line)
+        if entry.has("episodeName") || entry.has("podcastName") { continue }
+        guard let endText = entry.string("endTime"), let endMs = minuteUTC(endText) else {
+          diagnostics.append(
+            Diagnostic(
+              .warning, "entry skipped: no \"endTime\" like \"2023-04-01 18:22\"", at: location))
+          continue
+        }
+        guard let msPlayed = entry.int64("msPlayed"), msPlayed >= 0 else {
+          diagnostics.append(
+            Diagnostic(
+              .warning, "entry skipped: \"msPlayed\" is not a whole number of milliseconds",
+              at: location))
+          continue
+        }
+        if msPlayed == 0 { continue }
+        guard let title = entry.string("trackName"), !title.isEmpty else {
+          diagnostics.append(Diagnostic(.warning, "entry skipped: no \"trackName\"", at: location))
+          continue
+        }
+        let artist = entry.string("artistName").flatMap { $0.isEmpty ? nil : $0 }
+        plays.append(
+          PlayReport(
+            song: SongReference(title: title, artist: artist), source: .spotifyAccount,
+            startMs: endMs - msPlayed, utcOffsetSeconds: nil, endMs: endMs, playedMs: msPlayed,
+            wasSkipped: false, line: stream.line))
       }
-      if entry["episodeName"] != nil || entry["podcastName"] != nil { continue }
-      guard let endText = entry["endTime"] as? String, let endMs = minuteUTC(endText) else {
-        diagnostics.append(
-          Diagnostic(
-            .warning, "entry skipped: no \"endTime\" like \"2023-04-01 18:22\"", at: location))
-        continue
-      }
-      guard let msPlayed = wholeNumber(entry["msPlayed"]), msPlayed >= 0 else {
-        diagnostics.append(
-          Diagnostic(
-            .warning, "entry skipped: \"msPlayed\" is not a whole number of milliseconds",
-            at: location))
-        continue
-      }
-      if msPlayed == 0 { continue }
-      guard let title = entry["trackName"] as? String, !title.isEmpty else {
-        diagnostics.append(Diagnostic(.warning, "entry skipped: no \"trackName\"", at: location))
-        continue
-      }
-      let artist = (entry["artistName"] as? String).flatMap { $0.isEmpty ? nil : $0 }
-      plays.append(
-        PlayReport(
-          song: SongReference(title: title, artist: artist), source: .spotifyAccount,
-          startMs: endMs - msPlayed, utcOffsetSeconds: nil, endMs: endMs, playedMs: msPlayed,
-          wasSkipped: false, line: line))
+    } catch let error as JSONScanError {
+      throw IngestError(
+        .malformed, at: SourceLocation(file: path, line: error.line, column: error.column),
+        "malformed JSON: \(error.message)")
     }
-    return (
-      ListeningFile(kind: .spotifyAccount, plays: plays, rows: entries.count), diagnostics
-    )
+    guard rows > 0 else { throw notOurs }
+    return (ListeningFile(kind: .spotifyAccount, plays: plays, rows: rows), diagnostics)
   }
 
   /// `2023-04-01 18:22` (or with `:SS`), in UTC, → milliseconds since the epoch.
@@ -98,88 +88,6 @@ package enum SpotifyAccountReader {
       second = s
     }
     return days * 86_400_000 + (hour * 60 + minute) * 60_000 + second * 1000
-  }
-
-  /// The line each element of the top-level array starts on, found by a scan that tracks
-  /// strings and nesting (JSONSerialization gives no positions).
-  static func entryLines(_ bytes: [UInt8]) -> [Int] {
-    var lines: [Int] = []
-    var line = 1
-    var depth = 0
-    var inString = false
-    var escaped = false
-    var expectingElement = false
-    for byte in bytes {
-      if byte == 0x0A { line += 1 }
-      if inString {
-        if escaped {
-          escaped = false
-        } else if byte == UInt8(ascii: "\\") {
-          escaped = true
-        } else if byte == UInt8(ascii: "\"") {
-          inString = false
-        }
-        continue
-      }
-      if depth == 1, expectingElement, !isSpace(byte), byte != UInt8(ascii: "]") {
-        lines.append(line)
-        expectingElement = false
-      }
-      switch byte {
-      case UInt8(ascii: "\""): inString = true
-      case UInt8(ascii: "["), UInt8(ascii: "{"):
-        depth += 1
-        if depth == 1 { expectingElement = true }
-      case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
-      case UInt8(ascii: ","): if depth == 1 { expectingElement = true }
-      default: break
-      }
-    }
-    return lines
-  }
-
-  /// Where JSONSerialization gave up, as a line and column when it says at which byte: in
-  /// `NSJSONSerializationErrorIndex` (Darwin) or as "around character N" in its description
-  /// (swift-corelibs-foundation).
-  private static func location(ofError error: any Error, in bytes: [UInt8], path: String)
-    -> SourceLocation
-  {
-    let info = (error as NSError).userInfo
-    var index = info["NSJSONSerializationErrorIndex"] as? Int
-    if index == nil, let text = info[NSDebugDescriptionErrorKey] as? String,
-      let range = text.range(of: "around character ")
-    {
-      index = Int(text[range.upperBound...].prefix { $0.isASCII && $0.isNumber })
-    }
-    guard let index, index >= 0, index <= bytes.count else { return SourceLocation(file: path) }
-    var line = 1
-    var column = 1
-    for byte in bytes[..<index] {
-      if byte == 0x0A {
-        line += 1
-        column = 1
-      } else {
-        column += 1
-      }
-    }
-    return SourceLocation(file: path, line: line, column: column)
-  }
-
-  /// JSONSerialization's own words for what went wrong, in the house's lower case.
-  private static func reason(_ error: any Error) -> String {
-    guard var text = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String,
-      let first = text.first
-    else { return "not valid JSON" }
-    text = first.lowercased() + text.dropFirst()
-    while text.last == "." { text.removeLast() }
-    return text
-  }
-
-  /// A JSON number that is a whole number (`123456`, `123456.0`).
-  private static func wholeNumber(_ value: Any?) -> Int64? {
-    if let value = value as? Int { return Int64(value) }
-    if let value = value as? Double { return Int64(exactly: value) }
-    return nil
   }
 
   private static func isSpace(_ byte: UInt8) -> Bool {
