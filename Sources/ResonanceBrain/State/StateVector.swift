@@ -85,7 +85,8 @@ package struct StateEvidence: Sendable, Equatable {
   /// The HRV sample used (SDNN, ms), fresh or carried.
   package var hrv: SignalSample?
   package var hrvFreshness: HRVFreshness
-  /// The latest manual mood input at or before the tick, as valence on 0 … 1.
+  /// The mood input in force, as valence on 0 … 1: the latest with a valence at or before the
+  /// tick, entered less than 15 minutes before it; nil when there is none.
   package var mood: SignalSample?
   /// Its weight in the valence blend: 0.7 at entry, falling linearly to 0 at 15 minutes.
   package var moodWeight: Double
