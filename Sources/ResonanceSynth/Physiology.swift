@@ -82,25 +82,34 @@ enum Physiology {
   }
 
   /// Adds a song's effect while it plays (from `startMs` for `listenMs`) and its fading tail.
+  ///
+  /// The effect is a first-order lag (τ = `musicLagMinutes`) driven by the song while it plays.
+  /// `musicHR[m]` holds the lag's exact value at the instant minute `m` begins (what
+  /// `heartRate(at:)` interpolates between): each minute's step integrates the part of it the
+  /// song covered, so the body never answers before a song starts. The lag is linear, so each
+  /// play adds its own response to what earlier plays left (a song that ends mid-minute still
+  /// drives that minute when the next one starts in it).
   static func addMusic(
     _ history: inout SynthHistory, startMs: Int64, listenMs: Int, hrEffect: Double,
     hrvEffect: Double
   ) {
-    let lambda = Float(1 - exp(-1 / musicLagMinutes))
-    let first = history.minute(startMs)
-    let last = history.minute(startMs + Int64(listenMs))
-    let tailEnd = min(history.minuteCount - 1, last + 15)
-    guard first < tailEnd else { return }
-    var hr = first > 0 ? history.musicHR[first - 1] : 0
-    var hrv = first > 0 ? history.musicHRV[first - 1] : 0
+    let tauMs = musicLagMinutes * 60_000
+    let decay = exp(-60_000 / tauMs)
+    let endMs = startMs + Int64(listenMs)
+    let first = history.minute(startMs) + 1
+    let tailEnd = min(history.minuteCount - 1, history.minute(endMs) + 16)
+    guard first <= tailEnd else { return }
+    var response = 0.0
     for m in first...tailEnd {
-      let playing = m < last
-      let targetHR = playing ? Float(hrEffect) : 0
-      let targetHRV = playing ? Float(hrvEffect) : 0
-      hr += (targetHR - hr) * lambda
-      hrv += (targetHRV - hrv) * lambda
-      history.musicHR[m] = hr
-      history.musicHRV[m] = hrv
+      let stepEnd = history.t0Ms + Int64(m) * 60_000
+      let from = max(startMs, stepEnd - 60_000)
+      let to = min(endMs, stepEnd)
+      // ∫ over [from, to] of e^(−(stepEnd − t)/τ)/τ dt: how far the song drove this step.
+      let drive =
+        to > from ? exp(-Double(stepEnd - to) / tauMs) - exp(-Double(stepEnd - from) / tauMs) : 0
+      response = response * decay + drive
+      history.musicHR[m] += Float(hrEffect * response)
+      history.musicHRV[m] += Float(hrvEffect * response)
     }
   }
 
