@@ -55,9 +55,13 @@ extension Store {
     ).map { ($0.optionalInt64(0) ?? 0, $0.int(1) == 0 && $0.int(2) == 0) }
   }
 
-  /// Heart rate (bpm) or HRV (SDNN, ms) readings from the Health export and the Watch trace
-  /// together, in time order. Health records are placed at their start.
-  package func signal(_ kind: SignalKind) throws(StoreError) -> [(timeMs: Int64, value: Double)] {
+  /// Heart-rate (bpm) or HRV (SDNN, ms) readings from the Health export and the Watch traces,
+  /// in time order, each marked moving when the source says the person was: Apple's
+  /// `HKMetadataKeyHeartRateMotionContext` 2 (active), or a trace sample taken while not
+  /// stationary or in a workout. Health records are placed at their start.
+  package func signal(_ kind: SignalKind) throws(StoreError) -> [(
+    timeMs: Int64, value: Double, isMoving: Bool
+  )] {
     let (type, column) =
       switch kind {
       case .heartRate: ("HKQuantityTypeIdentifierHeartRate", "hr")
@@ -65,14 +69,17 @@ extension Store {
       }
     return try connection.rows(
       """
-      SELECT start_ms, value_normalized FROM health_records
+      SELECT start_ms, value_normalized,
+        coalesce(json_extract(metadata, '$.HKMetadataKeyHeartRateMotionContext') IN (2, '2'), 0)
+      FROM health_records
       WHERE type_id = (SELECT id FROM health_types WHERE identifier = ?)
         AND value_normalized IS NOT NULL
       UNION ALL
-      SELECT time_ms, \(column) FROM biometric_samples WHERE \(column) IS NOT NULL
+      SELECT time_ms, \(column), coalesce(is_stationary = 0 OR is_workout = 1, 0)
+      FROM biometric_samples WHERE \(column) IS NOT NULL
       ORDER BY 1
       """, [type]
-    ).map { ($0.optionalInt64(0) ?? 0, $0[1].double ?? .nan) }
+    ).map { ($0.optionalInt64(0) ?? 0, $0[1].double ?? .nan, $0.int(2) != 0) }
   }
 
   package enum SignalKind: Sendable { case heartRate, hrv }
@@ -154,15 +161,18 @@ extension Store {
     package var songID: Int64
     package var signal: String
     package var plays: Int
+    /// Summed exposure, the weight the relative scale is centred with.
+    package var minutes: Double
     package var rawMean, priorMean, estimate, sd, low90, high90: Double
 
     package init(
-      songID: Int64, signal: String, plays: Int, rawMean: Double, priorMean: Double,
-      estimate: Double, sd: Double, low90: Double, high90: Double
+      songID: Int64, signal: String, plays: Int, minutes: Double, rawMean: Double,
+      priorMean: Double, estimate: Double, sd: Double, low90: Double, high90: Double
     ) {
       self.songID = songID
       self.signal = signal
       self.plays = plays
+      self.minutes = minutes
       self.rawMean = rawMean
       self.priorMean = priorMean
       self.estimate = estimate
@@ -232,13 +242,14 @@ extension Store {
       try connection.execute("DELETE FROM song_effect_estimates")
       let insertEstimate = try connection.prepare(
         """
-        INSERT INTO song_effect_estimates (song_id, signal, plays, raw_mean, prior_mean, estimate,
-          sd, low90, high90)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+        INSERT INTO song_effect_estimates (song_id, signal, plays, minutes, raw_mean, prior_mean,
+          estimate, sd, low90, high90)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """)
       for e in estimates {
         try insertEstimate.execute([
-          e.songID, e.signal, e.plays, e.rawMean, e.priorMean, e.estimate, e.sd, e.low90, e.high90,
+          e.songID, e.signal, e.plays, e.minutes, e.rawMean, e.priorMean, e.estimate, e.sd, e.low90,
+          e.high90,
         ])
       }
       let lastImport = try connection.row("SELECT MAX(id) FROM imports")?.optionalInt64(0)
@@ -248,5 +259,50 @@ extension Store {
         VALUES (?, ?, ?, ?, ?)
         """, [startedAt, finishedAt, lastImport, biometrics.count, sessions.count])
     }
+  }
+}
+
+extension Store {
+  /// One stored song-effect estimate with the song's Apple catalog ID (what a simulated
+  /// person's truth is keyed on).
+  package struct StoredEffectEstimate: Sendable {
+    package var songID: Int64
+    package var catalogID: String?
+    package var signal: String
+    package var plays: Int
+    package var minutes: Double
+    package var estimate, low90, high90: Double
+  }
+
+  /// Every song-effect estimate `resonance analyze` wrote, by song and signal.
+  package func effectEstimates() throws(StoreError) -> [StoredEffectEstimate] {
+    try connection.rows(
+      """
+      SELECT e.song_id, s.apple_catalog_id, e.signal, e.plays, e.minutes, e.estimate, e.low90,
+        e.high90
+      FROM song_effect_estimates e JOIN songs s ON s.id = e.song_id
+      ORDER BY e.song_id, e.signal
+      """
+    ).map {
+      StoredEffectEstimate(
+        songID: $0.optionalInt64(0) ?? 0, catalogID: $0[1].string, signal: $0[2].string ?? "",
+        plays: $0.int(3), minutes: $0[4].double ?? 0, estimate: $0[5].double ?? .nan,
+        low90: $0[6].double ?? .nan, high90: $0[7].double ?? .nan)
+    }
+  }
+
+  /// How many of each song's plays fell in sessions of each context.
+  package func songPlaysByContext() throws(StoreError) -> [Int64: [String: Int]] {
+    var result: [Int64: [String: Int]] = [:]
+    for row in try connection.rows(
+      """
+      SELECT p.song_id, h.context, count(*) FROM playback_events p
+      JOIN historical_sessions h ON h.id = p.session_id
+      GROUP BY p.song_id, h.context
+      """)
+    {
+      result[row.optionalInt64(0) ?? 0, default: [:]][row[1].string ?? ""] = row.int(2)
+    }
+    return result
   }
 }

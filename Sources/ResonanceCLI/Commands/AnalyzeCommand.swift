@@ -75,33 +75,18 @@ struct AnalyzeCommand: ParsableCommand {
         endMs: p.endMs, playedMs: p.playedMs, mediaDurationMs: p.mediaMs, wasSkipped: p.skipped,
         songID: p.songID)
     }
+    let heartRate = try store.signal(.heartRate)
+    let hrv = try store.signal(.hrv)
+    let mac = try store.macSnapshots()
     let signals = HistoryAnalysis.Signals(
-      workouts: try store.workoutSpans(), mac: try store.macSnapshots(),
-      motion: try store.motionReadings(),
-      heartRate: try store.signal(.heartRate).map {
-        SignalSample(timeMs: $0.timeMs, value: $0.value)
-      },
-      hrv: try store.signal(.hrv).map { SignalSample(timeMs: $0.timeMs, value: $0.value) })
+      workouts: try store.workoutSpans(), mac: mac, motion: try store.motionReadings(),
+      heartRate: heartRate.map { SignalSample(timeMs: $0.timeMs, value: $0.value) },
+      hrv: hrv.map { SignalSample(timeMs: $0.timeMs, value: $0.value) })
     let analysis = HistoryAnalysis(
       plays: plays, signals: signals, gapMs: Int64(gapMinutes) * 60_000)
     let genres = try store.songGenres()
-    let songOf = Dictionary(uniqueKeysWithValues: plays.map { ($0.id, $0.songID) })
-    func estimates(_ signal: String, _ change: (SignalChange, SignalChange) -> SignalChange)
-      -> [Store.EffectEstimateRow]
-    {
-      let observations = analysis.plays.compactMap { p -> ShrunkenEffects.Observation? in
-        guard let delta = change(p.heartRate, p.hrv).delta, let song = songOf[p.id] else {
-          return nil
-        }
-        return .init(songID: song, group: genres[song] ?? "", value: delta)
-      }
-      return ShrunkenEffects.estimate(observations).map {
-        Store.EffectEstimateRow(
-          songID: $0.songID, signal: signal, plays: $0.plays, rawMean: $0.rawMean,
-          priorMean: $0.priorMean, estimate: $0.estimate, sd: $0.sd, low90: $0.low90,
-          high90: $0.high90)
-      }
-    }
+    let responses = Self.songResponses(
+      analysis, plays: plays, heartRate: heartRate, hrv: hrv, mac: mac, genres: genres)
     func tuple(_ c: SignalChange) -> (Double?, Double?, Int, Int) {
       (c.before, c.during, c.samplesBefore, c.samplesDuring)
     }
@@ -125,9 +110,45 @@ struct AnalyzeCommand: ParsableCommand {
           energy: value.effect.energy, focus: value.effect.focus, mood: value.effect.mood,
           samples: value.effect.sampleCount, updatedAtMs: value.lastMs)
       },
-      estimates: estimates("hr") { hr, _ in hr } + estimates("hrv") { _, hrv in hrv },
+      estimates: responses.flatMap { signal, fit in
+        (fit?.responses ?? []).map {
+          Store.EffectEstimateRow(
+            songID: $0.songID, signal: signal, plays: $0.plays, minutes: $0.minutes,
+            rawMean: $0.unpooled,
+            priorMean: $0.genreMean, estimate: $0.estimate, sd: $0.sd, low90: $0.low90,
+            high90: $0.high90)
+        }
+      },
       startedAt: startedAt, finishedAt: Clock.nowMilliseconds())
     return analysis
+  }
+
+  /// The song-response model for heart rate and for HRV over the reconstructed sessions.
+  static func songResponses(
+    _ analysis: HistoryAnalysis, plays: [HistoricalPlay],
+    heartRate: [(timeMs: Int64, value: Double, isMoving: Bool)],
+    hrv: [(timeMs: Int64, value: Double, isMoving: Bool)], mac: [MacContextSnapshot],
+    genres: [Int64: String]
+  ) -> [(signal: String, fit: SongResponseModel.Fit?)] {
+    let byID = Dictionary(uniqueKeysWithValues: plays.map { ($0.id, $0) })
+    let sessions = analysis.sessions.map { s in
+      SongResponseModel.Session(
+        context: s.session.context,
+        plays: s.session.playIDs.compactMap { byID[$0] }.map { p in
+          let start = p.start.millisecondsSinceEpoch
+          let heard = p.playedMs.map { min(p.endMs, start + $0) } ?? p.endMs
+          return SongResponseModel.Play(songID: p.songID, startMs: start, heardEndMs: heard)
+        })
+    }
+    func fit(_ samples: [(timeMs: Int64, value: Double, isMoving: Bool)])
+      -> SongResponseModel.Fit?
+    {
+      SongResponseModel.fit(
+        sessions: sessions,
+        samples: samples.map { .init(timeMs: $0.timeMs, value: $0.value, isMoving: $0.isMoving) },
+        mac: mac, genres: genres)
+    }
+    return [("hr", fit(heartRate)), ("hrv", fit(hrv))]
   }
 
   private func report(_ analysis: HistoryAnalysis, seconds: Double, context: CommandContext) {

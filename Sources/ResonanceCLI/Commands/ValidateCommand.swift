@@ -48,12 +48,75 @@ struct ValidateCommand: ParsableCommand {
     var data = Data()
     try InputFile(path: truthPath).forEachChunk { data.append(contentsOf: $0) }
     guard let truth = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-      let planted = truth["breathing"] as? [[String: Any]]
+      truth["songs"] is [[String: Any]] || truth["breathing"] is [[String: Any]]
     else {
       throw CommandError(
         .dataError, "\(truthPath): expected a truth.json written by resonance synth")
     }
     let store = try CommonOptions.openStore(path: storePath, environment: context.environment)
+    let breathing = try Self.breathing(truth, store)
+    let effects = try Self.songEffects(truth, store)
+    guard breathing != nil || !effects.isEmpty else {
+      throw CommandError(
+        .noInput,
+        "\(storePath): nothing in the store matches \(truthPath) (ingest the person's files and run resonance analyze first)"
+      )
+    }
+    if isJSON {
+      var object: [String: Any] = [:]
+      if let breathing { object["breathing"] = breathing.json }
+      if !effects.isEmpty {
+        object["song_effects"] = Dictionary(
+          uniqueKeysWithValues: effects.map { ($0.signal, $0.json) })
+      }
+      let json = try JSONSerialization.data(
+        withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+      context.console.out(String(decoding: json, as: UTF8.self) + "\n")
+    } else {
+      if let breathing { context.console.out(breathing.text(truthPath) + "\n") }
+      for effect in effects { context.console.out(effect.text + "\n") }
+    }
+    return .ok
+  }
+
+  static func f(_ x: Double?) -> String { x.map { ProgressReporter.fixed($0, 3) } ?? "–" }
+
+  static func nullable(_ x: Double?) -> Any { x.map { $0 as Any } ?? NSNull() }
+
+  /// The breathing analysis against the planted adherence and rates.
+  struct BreathingValidation {
+    var sessions: Int
+    var spearmanScore: Double?
+    var spearmanPLV: Double?
+    var followed: Int
+    var maxError: Double?
+
+    var met: Bool {
+      (spearmanScore ?? 0) >= 0.8 && (spearmanPLV ?? 0) >= 0.8 && (maxError ?? 0) <= 0.5
+    }
+
+    var json: [String: Any] {
+      [
+        "sessions": sessions, "spearman_score_adherence": nullable(spearmanScore),
+        "spearman_plv_adherence": nullable(spearmanPLV), "followed_sessions": followed,
+        "max_rate_error_followed": nullable(maxError), "goals_met": met,
+      ]
+    }
+
+    func text(_ truthPath: String) -> String {
+      """
+      breathing: \(sessions) sessions matched to \(truthPath)
+        Spearman(Resonance Score, planted adherence)  \(f(spearmanScore))   goal ≥ 0.8
+        Spearman(phase locking, planted adherence)    \(f(spearmanPLV))   goal ≥ 0.8
+        sessions that followed the pacer throughout   \(followed)
+        largest breathing-rate error among them       \(f(maxError)) breaths/min   goal ≤ 0.5
+        goals \(met ? "met" : "NOT met")
+      """
+    }
+  }
+
+  static func breathing(_ truth: [String: Any], _ store: Store) throws -> BreathingValidation? {
+    guard let planted = truth["breathing"] as? [[String: Any]] else { return nil }
     var bySession: [Int: [String: Any]] = [:]
     for entry in planted {
       if let session = entry["session"] as? Int { bySession[session] = entry }
@@ -76,43 +139,106 @@ struct ValidateCommand: ParsableCommand {
         followedErrors.append(abs(rate - planted))
       }
     }
-    guard !adherence.isEmpty else {
-      throw CommandError(
-        .noInput,
-        "\(storePath): no breathing session matches \(truthPath) (ingest the person's recordings first)"
-      )
-    }
-    let spearmanScore = Statistics.spearman(scores, adherence)
-    let spearmanPLV = Statistics.spearman(locking, adherence)
-    let maxError = followedErrors.max()
-    let met =
-      (spearmanScore ?? 0) >= 0.8 && (spearmanPLV ?? 0) >= 0.8 && (maxError ?? 0) <= 0.5
-    if isJSON {
-      let object: [String: Any] = [
-        "breathing": [
-          "sessions": adherence.count,
-          "spearman_score_adherence": spearmanScore.map { $0 as Any } ?? NSNull(),
-          "spearman_plv_adherence": spearmanPLV.map { $0 as Any } ?? NSNull(),
-          "followed_sessions": followedErrors.count,
-          "max_rate_error_followed": maxError.map { $0 as Any } ?? NSNull(), "goals_met": met,
-        ]
-      ]
-      let json = try JSONSerialization.data(
-        withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
-      context.console.out(String(decoding: json, as: UTF8.self) + "\n")
-    } else {
-      func f(_ x: Double?) -> String { x.map { ProgressReporter.fixed($0, 3) } ?? "–" }
-      context.console.out(
-        """
-        breathing: \(adherence.count) sessions matched to \(truthPath)
-          Spearman(Resonance Score, planted adherence)  \(f(spearmanScore))   goal ≥ 0.8
-          Spearman(phase locking, planted adherence)    \(f(spearmanPLV))   goal ≥ 0.8
-          sessions that followed the pacer throughout   \(followedErrors.count)
-          largest breathing-rate error among them       \(f(maxError)) breaths/min   goal ≤ 0.5
-          goals \(met ? "met" : "NOT met")
+    guard !adherence.isEmpty else { return nil }
+    return BreathingValidation(
+      sessions: adherence.count, spearmanScore: Statistics.spearman(scores, adherence),
+      spearmanPLV: Statistics.spearman(locking, adherence), followed: followedErrors.count,
+      maxError: followedErrors.max())
+  }
 
-        """)
+  /// One signal's song effects against the planted ones.
+  struct EffectValidation {
+    var signal: String
+    var effectScale: Double
+    var songs: Int
+    var covered: Int
+    var distinguishable: Int
+    var distinguishableRightSign: Int
+    var songsWithEightPlays: Int
+    var spearman: Double?
+
+    var coverage: Double? { songs > 0 ? Double(covered) / Double(songs) : nil }
+    var coverageMet: Bool { (0.85...0.95).contains(coverage ?? 0) }
+    /// The issue's recovery goal, set where the planted signal is strong (scale ≥ 3).
+    var spearmanGoal: Double? { effectScale >= 3 ? 0.8 : nil }
+
+    var json: [String: Any] {
+      [
+        "songs": songs, "interval_coverage": nullable(coverage),
+        "coverage_goal_met": coverageMet, "distinguishable_from_zero": distinguishable,
+        "distinguishable_right_sign": distinguishableRightSign,
+        "songs_with_8_plays": songsWithEightPlays, "spearman_vs_planted": nullable(spearman),
+        "spearman_goal": nullable(spearmanGoal), "effect_scale": effectScale,
+      ]
     }
-    return .ok
+
+    var text: String {
+      let name = signal == "hr" ? "heart rate (bpm)" : "HRV (SDNN ms)"
+      let goal =
+        spearmanGoal.map { "goal ≥ \(ProgressReporter.fixed($0, 1))" } ?? "no goal at this scale"
+      return """
+        song effects on \(name): \(songs) songs estimated (effect scale \(ProgressReporter.fixed(effectScale, 1)))
+          90% intervals covering the planted effect      \(f(coverage))   goal 0.85–0.95
+          distinguishable from the average song          \(distinguishable) (\(distinguishableRightSign) with the planted sign)
+          Spearman(estimate, planted), ≥ 8 plays         \(f(spearman)) over \(songsWithEightPlays) songs   \(goal)
+        """
+    }
+  }
+
+  /// The song-response estimates against the planted effects. The estimates are relative to
+  /// the exposure-weighted mean song and the planted effect shows scaled by each context's gain,
+  /// so the truth each interval is judged against is the planted effect × the mean gain over
+  /// the song's non-workout plays, minus the same exposure-weighted mean.
+  static func songEffects(_ truth: [String: Any], _ store: Store) throws -> [EffectValidation] {
+    guard let planted = truth["songs"] as? [[String: Any]] else { return [] }
+    let gains = truth["context_gain"] as? [String: Double] ?? [:]
+    let generator = truth["generator"] as? [String: Any]
+    let scale = generator?["effect_scale"] as? Double ?? 1
+    var byCatalog: [String: [String: Any]] = [:]
+    for song in planted {
+      if let id = song["catalog_id"] as? String { byCatalog[id] = song }
+    }
+    let contexts = try store.songPlaysByContext()
+    let estimates = try store.effectEstimates()
+    var results: [EffectValidation] = []
+    for (signal, key) in [("hr", "hr_effect_bpm"), ("hrv", "hrv_effect_ms")] {
+      var rows: [(estimate: Store.StoredEffectEstimate, planted: Double, shown: Double)] = []
+      for e in estimates where e.signal == signal {
+        guard let id = e.catalogID, let effect = byCatalog[id]?[key] as? Double else { continue }
+        var weight = 0
+        var gain = 0.0
+        for (context, plays) in contexts[e.songID] ?? [:] where context != "workout" {
+          weight += plays
+          gain += Double(plays) * (gains[context] ?? 1)
+        }
+        rows.append((e, effect, effect * (weight > 0 ? gain / Double(weight) : 1)))
+      }
+      guard !rows.isEmpty else { continue }
+      let totalMinutes = rows.reduce(0.0) { $0 + $1.estimate.minutes }
+      let level =
+        totalMinutes > 0
+        ? rows.reduce(0.0) { $0 + $1.estimate.minutes * $1.shown } / totalMinutes : 0
+      var covered = 0
+      var distinguishable = 0
+      var rightSign = 0
+      for row in rows {
+        let target = row.shown - level
+        if row.estimate.low90 <= target, target <= row.estimate.high90 { covered += 1 }
+        if row.estimate.low90 > 0 || row.estimate.high90 < 0 {
+          distinguishable += 1
+          if (row.estimate.estimate > 0) == (target > 0) { rightSign += 1 }
+        }
+      }
+      let frequent = rows.filter { $0.estimate.plays >= 8 }
+      results.append(
+        EffectValidation(
+          signal: signal, effectScale: scale, songs: rows.count, covered: covered,
+          distinguishable: distinguishable, distinguishableRightSign: rightSign,
+          songsWithEightPlays: frequent.count,
+          spearman: frequent.count >= 3
+            ? Statistics.spearman(frequent.map(\.estimate.estimate), frequent.map(\.planted))
+            : nil))
+    }
+    return results
   }
 }

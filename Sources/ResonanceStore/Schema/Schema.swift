@@ -19,6 +19,7 @@ package enum Schema {
     listening,
     analysis,
     effectEstimates,
+    songResponses,
   ]
 
   /// The schema version a fully migrated store has.
@@ -495,7 +496,7 @@ package enum Schema {
       """)
 
   /// Beyond the seed: each song's heart-rate and HRV effect as a partially pooled estimate with
-  /// a 90% interval (`ShrunkenEffects`), by `resonance analyze`.
+  /// a 90% interval, by `resonance analyze` (`SongResponseModel` since 0011).
   static let effectEstimates = Migration(
     "0010-effect-estimates",
     sql: """
@@ -511,5 +512,17 @@ package enum Schema {
         high90 REAL NOT NULL,
         PRIMARY KEY (song_id, signal)
       ) WITHOUT ROWID;
+      """)
+
+  /// The song-response model's estimates are relative to the exposure-weighted mean song: each
+  /// row keeps its weight (summed exposure, about minutes at full effect). Plays get an index on
+  /// their session: analyze deletes every session, and each delete sets its plays' session_id
+  /// to NULL, a scan of all plays per session without it.
+  static let songResponses = Migration(
+    "0011-song-responses",
+    sql: """
+      DELETE FROM song_effect_estimates;
+      ALTER TABLE song_effect_estimates ADD COLUMN minutes REAL NOT NULL DEFAULT 0;
+      CREATE INDEX playback_events_session ON playback_events (session_id);
       """)
 }
