@@ -191,9 +191,15 @@ extension Store {
     return genres
   }
 
+  /// Replaces every derived table — sessions, per-play biometrics, song effects and estimates,
+  /// and `derived`'s nights, session outcomes and state ticks — in one transaction, and records
+  /// the run: a failure leaves the store as it was.
+  ///
+  /// - Throws: `StoreError` (or the transaction's error) when a statement fails.
   package func replaceAnalysis(
     sessions: [SessionRow], biometrics: [PlayBiometricsRow], effects: [SongEffectRow],
-    estimates: [EffectEstimateRow], startedAt: Int64, finishedAt: Int64
+    estimates: [EffectEstimateRow], derived: DerivedRows = DerivedRows(), startedAt: Int64,
+    finishedAt: Int64
   ) throws {
     try connection.transaction {
       try connection.execute("UPDATE playback_events SET session_id = NULL")
@@ -206,6 +212,7 @@ extension Store {
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """)
       let assign = try connection.prepare("UPDATE playback_events SET session_id = ? WHERE id = ?")
+      var sessionIDs: [Int64] = []
       for s in sessions {
         try insertSession.execute([
           s.start.millisecondsSinceEpoch, Int64(s.start.utcOffsetSeconds),
@@ -213,8 +220,10 @@ extension Store {
           s.playIDs.count, s.skipRate, s.engagement, s.meanHR, s.meanHRV, s.hrDelta, s.hrvDelta,
         ])
         let id = connection.lastInsertRowID
+        sessionIDs.append(id)
         for play in s.playIDs { try assign.execute([id, play]) }
       }
+      try replaceDerived(derived, sessionIDs: sessionIDs)
       let insert = try connection.prepare(
         """
         INSERT INTO play_biometrics (play_id, hr_before, hr_during, hr_samples_before,

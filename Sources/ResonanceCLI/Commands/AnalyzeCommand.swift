@@ -16,10 +16,14 @@ struct AnalyzeCommand: ParsableCommand {
       session, with the number of samples behind each figure: most plays have no HRV sample, \
       and then there is no figure (docs/brain.md gives every window).
 
+      It also finds the nights in the sleep records, gives each session its next night and \
+      its quality (skip rate, HRV response, engagement, next-night sleep), and estimates the \
+      state every 30 seconds of every session (state_ticks).
+
       Every run recomputes the derived tables from all the plays in one transaction \
-      (historical_sessions, play_biometrics, playback_events.session_id) and records itself in \
-      analysis_runs with the last import it saw. The learning replay, song effects and the \
-      state engine are not part of this build's analysis yet.
+      (historical_sessions, play_biometrics, playback_events.session_id, sleep_nights, \
+      state_ticks, song_effects) and records itself in analysis_runs with the last import it \
+      saw.
       """,
     options: [
       CommonOptions.db,
@@ -63,7 +67,7 @@ struct AnalyzeCommand: ParsableCommand {
     let store = try CommonOptions.openStore(path: storePath, environment: context.environment)
     let analysis = try Self.analyze(store, gapMinutes: gapMinutes, startedAt: startedAt)
     let seconds = Date().timeIntervalSince(started)
-    report(analysis, seconds: seconds, context: context)
+    report(analysis, try store.derivedSummary(), seconds: seconds, context: context)
     return .ok
   }
 
@@ -119,6 +123,7 @@ struct AnalyzeCommand: ParsableCommand {
             high90: $0.high90)
         }
       },
+      derived: try derivedRows(store, analysis, signals: signals),
       startedAt: startedAt, finishedAt: Clock.nowMilliseconds())
     return analysis
   }
@@ -151,17 +156,20 @@ struct AnalyzeCommand: ParsableCommand {
     return [("hr", fit(heartRate)), ("hrv", fit(hrv))]
   }
 
-  private func report(_ analysis: HistoryAnalysis, seconds: Double, context: CommandContext) {
+  private func report(
+    _ analysis: HistoryAnalysis, _ derived: Store.DerivedSummary, seconds: Double,
+    context: CommandContext
+  ) {
     let withHR = analysis.playsWithHeartRate
     let withHRV = analysis.playsWithHRV
     if isJSON {
       let contexts = Dictionary(
         uniqueKeysWithValues: analysis.sessionsByContext.map { ($0.key.rawValue, $0.value) })
-      let object: [String: Any] = [
+      let object: [String: Any] = Self.derivedJSON(derived).merging([
         "plays": analysis.plays.count, "sessions": analysis.sessions.count,
         "contexts": contexts, "plays_with_hr_delta": withHR, "plays_with_hrv_delta": withHRV,
         "gap_minutes": gapMinutes, "seconds": seconds,
-      ]
+      ]) { $1 }
       let data =
         (try? JSONSerialization.data(
           withJSONObject: object, options: [.prettyPrinted, .sortedKeys]))
@@ -182,5 +190,6 @@ struct AnalyzeCommand: ParsableCommand {
     context.report(
       "analyze: heart rate before and during \(count(withHR)) plays (\(share(withHR))%), HRV around \(count(withHRV)) (\(share(withHRV))%); the rest have no samples there, and no figure, in \(ProgressReporter.fixed(seconds, 1)) s"
     )
+    context.report(Self.derivedText(derived, sessions: analysis.sessions.count))
   }
 }

@@ -19,6 +19,7 @@ package enum Schema {
     listening,
     analysis,
     effectEstimates,
+    nightsAndStates,
     songResponses,
   ]
 
@@ -514,15 +515,70 @@ package enum Schema {
       ) WITHOUT ROWID;
       """)
 
+  /// What `resonance analyze` derives beyond sessions: the nights from the sleep records, each
+  /// session's next night and quality, and the state engine's 30-second timeline per session.
+  ///
+  /// Also indexes `playback_events.session_id`: without it, replacing the sessions made SQLite
+  /// scan every play once per deleted session (the foreign key's `ON DELETE SET NULL`), 1.1 s of
+  /// a 12-month rerun. The index is partial (assigned plays only), so imports, which write
+  /// NULL, never touch it.
+  ///
+  /// `state_ticks` takes ~200k rows a year per rerun: its checks are `=`/`OR` chains, because
+  /// `x IN ('a', 'b', 'c')` (three or more values) makes SQLite build a temporary index on every
+  /// execution of the `INSERT`, which made the inserts three times slower (measured).
+  static let nightsAndStates = Migration(
+    "0011-nights-and-states",
+    sql: """
+      CREATE TABLE sleep_nights (
+        id INTEGER PRIMARY KEY,
+        evening TEXT NOT NULL UNIQUE,
+        bedtime_ms INTEGER NOT NULL,
+        bedtime_offset_s INTEGER NOT NULL,
+        wake_ms INTEGER NOT NULL,
+        wake_offset_s INTEGER NOT NULL,
+        sleep_onset_ms INTEGER,
+        sleep_onset_offset_s INTEGER,
+        time_in_bed_ms INTEGER NOT NULL CHECK (time_in_bed_ms > 0),
+        asleep_ms INTEGER CHECK (asleep_ms >= 0),
+        efficiency REAL CHECK (efficiency BETWEEN 0 AND 1),
+        deep_share REAL CHECK (deep_share BETWEEN 0 AND 1),
+        rem_share REAL CHECK (rem_share BETWEEN 0 AND 1),
+        awake_minutes REAL,
+        primary_source TEXT NOT NULL
+      );
+      CREATE INDEX sleep_nights_bedtime ON sleep_nights (bedtime_ms);
+      ALTER TABLE historical_sessions ADD COLUMN
+        next_night_id INTEGER REFERENCES sleep_nights (id) ON DELETE SET NULL;
+      ALTER TABLE historical_sessions ADD COLUMN quality_basis TEXT;
+      CREATE INDEX historical_sessions_next_night ON historical_sessions (next_night_id);
+      CREATE INDEX playback_events_session ON playback_events (session_id)
+        WHERE session_id IS NOT NULL;
+      CREATE TABLE state_ticks (
+        session_id INTEGER NOT NULL REFERENCES historical_sessions (id) ON DELETE CASCADE,
+        time_ms INTEGER NOT NULL,
+        arousal REAL,
+        stress REAL,
+        energy REAL,
+        focus REAL,
+        valence REAL,
+        need TEXT NOT NULL,
+        resting_source TEXT NOT NULL
+          CHECK (resting_source = 'record' OR resting_source = 'percentile'
+            OR resting_source = 'none'),
+        hrv_freshness TEXT NOT NULL
+          CHECK (hrv_freshness = 'fresh' OR hrv_freshness = 'carried'
+            OR hrv_freshness = 'missing'),
+        mood_weight REAL NOT NULL,
+        PRIMARY KEY (session_id, time_ms)
+      ) WITHOUT ROWID;
+      """)
+
   /// The song-response model's estimates are relative to the exposure-weighted mean song: each
-  /// row keeps its weight (summed exposure, about minutes at full effect). Plays get an index on
-  /// their session: analyze deletes every session, and each delete sets its plays' session_id
-  /// to NULL, a scan of all plays per session without it.
+  /// row keeps its weight (summed exposure, about minutes at full effect).
   static let songResponses = Migration(
-    "0011-song-responses",
+    "0012-song-responses",
     sql: """
       DELETE FROM song_effect_estimates;
       ALTER TABLE song_effect_estimates ADD COLUMN minutes REAL NOT NULL DEFAULT 0;
-      CREATE INDEX playback_events_session ON playback_events (session_id);
       """)
 }

@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+
+@testable import ResonanceCLI
+@testable import ResonanceStore
+
+extension AnalyzeCommandTests {
+  @Test(
+    "nights with plausible efficiency, sessions with quality and basis, ticks 30 s apart; reruns replace"
+  )
+  func nightsQualityAndTicks() throws {
+    let folder = try TemporaryFolder()
+    let data = folder.file("person")
+    _ = runResonance([
+      "synth", "--out", data, "--months", "1", "--scale", "0.05", "--songs", "80", "--seed", "5",
+      "-q",
+    ])
+    let db = folder.file("d.sqlite")
+    _ = runResonance(["ingest", data, "--db", db, "-q"])
+    let result = runResonance(["analyze", "--db", db, "--json"])
+    #expect(result.status == .ok, "\(result.err)")
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
+    let store = try Store(path: db)
+    func count(_ sql: String) throws -> Int { try store.connection.row(sql)?.int(0) ?? -1 }
+
+    // Nights: about one per evening of the month, each plausible.
+    let nights = try count("SELECT COUNT(*) FROM sleep_nights")
+    #expect(nights >= 20)
+    #expect(object["nights"] as? Int == nights)
+    #expect(
+      try count(
+        """
+        SELECT COUNT(*) FROM sleep_nights
+        WHERE efficiency IS NULL OR efficiency NOT BETWEEN 0 AND 1 OR wake_ms <= bedtime_ms
+          OR time_in_bed_ms != wake_ms - bedtime_ms
+        """) == 0)
+
+    // Sessions: quality on 0…1 with the components behind it; most have a next night.
+    let sessions = try count("SELECT COUNT(*) FROM historical_sessions")
+    #expect(
+      try count(
+        """
+        SELECT COUNT(*) FROM historical_sessions
+        WHERE quality_score IS NULL OR quality_score NOT BETWEEN 0 AND 1
+          OR quality_basis IS NULL OR quality_basis NOT LIKE 'skip%'
+        """) == 0)
+    let withNight = try count("SELECT COUNT(next_night_id) FROM historical_sessions")
+    #expect(withNight > sessions / 2)
+    #expect(object["sessions_with_next_night"] as? Int == withNight)
+    #expect(
+      try count(
+        """
+        SELECT COUNT(*) FROM historical_sessions
+        WHERE (next_night_id IS NULL) != (sleep_correlation_score IS NULL)
+          OR (sleep_correlation_score IS NOT NULL) != (quality_basis LIKE '%sleep')
+        """) == 0)
+    let mean = try #require(object["mean_session_quality"] as? Double)
+    #expect(mean > 0 && mean < 1)
+
+    // Ticks: every session has them, 30 s apart, from its start, none at or after its end.
+    let ticks = try count("SELECT COUNT(*) FROM state_ticks")
+    #expect(object["state_ticks"] as? Int == ticks)
+    #expect(try count("SELECT COUNT(DISTINCT session_id) FROM state_ticks") == sessions)
+    #expect(
+      try count(
+        """
+        SELECT COUNT(*) FROM state_ticks t JOIN historical_sessions s ON s.id = t.session_id
+        WHERE (t.time_ms - s.start_ms) % 30000 != 0 OR t.time_ms < s.start_ms
+          OR (t.time_ms >= s.end_ms AND t.time_ms != s.start_ms)
+        """) == 0)
+    #expect(
+      try count(
+        """
+        SELECT COUNT(*) FROM state_ticks t JOIN historical_sessions s ON s.id = t.session_id
+        WHERE t.time_ms > s.start_ms AND NOT EXISTS (
+          SELECT 1 FROM state_ticks p WHERE p.session_id = t.session_id
+            AND p.time_ms = t.time_ms - 30000)
+        """) == 0)
+    #expect(
+      try count(
+        """
+        SELECT COUNT(*) FROM state_ticks
+        WHERE arousal NOT BETWEEN 0 AND 1 OR stress NOT BETWEEN 0 AND 1
+          OR valence NOT BETWEEN 0 AND 1 OR mood_weight NOT BETWEEN 0 AND 0.7
+        """) == 0)
+
+    // A rerun replaces: the same counts, nothing dangling.
+    #expect(runResonance(["analyze", "--db", db, "-q"]).status == .ok)
+    #expect(try count("SELECT COUNT(*) FROM sleep_nights") == nights)
+    #expect(try count("SELECT COUNT(*) FROM state_ticks") == ticks)
+    #expect(try count("SELECT COUNT(next_night_id) FROM historical_sessions") == withNight)
+    #expect(try store.connection.rows("PRAGMA foreign_key_check").isEmpty)
+
+    // The text summary names the same figures.
+    let text = runResonance(["analyze", "--db", db]).err
+    #expect(text.contains("\(nights) nights of sleep"), "\(text)")
+    #expect(text.contains("state ticks"))
+  }
+}
