@@ -95,6 +95,9 @@ package final class Connection {
     }
   }
 
+  /// Whether a transaction is open on this connection (SQLite is out of autocommit mode).
+  package var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
   /// The rowid of the last row inserted through this connection.
   package var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 

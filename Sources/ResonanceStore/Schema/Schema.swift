@@ -21,6 +21,7 @@ package enum Schema {
     effectEstimates,
     nightsAndStates,
     songResponses,
+    songFeatures,
   ]
 
   /// The schema version a fully migrated store has.
@@ -580,5 +581,30 @@ package enum Schema {
     sql: """
       DELETE FROM song_effect_estimates;
       ALTER TABLE song_effect_estimates ADD COLUMN minutes REAL NOT NULL DEFAULT 0;
+      """)
+
+  /// Each song's estimated tempo, energy and valence with SD and source, and its familiarity,
+  /// by `resonance analyze` (`SongFeatureEstimator`). Kept apart from `songs`, whose `bpm` and
+  /// `bpm_source` stay exactly as the library files gave them, so a re-run never reads its own
+  /// estimate back as library data.
+  static let songFeatures = Migration(
+    "0013-song-features",
+    sql: """
+      CREATE TABLE song_features (
+        song_id INTEGER PRIMARY KEY REFERENCES songs (id) ON DELETE CASCADE,
+        bpm REAL NOT NULL,
+        bpm_sd REAL NOT NULL CHECK (bpm_sd >= 0),
+        bpm_source TEXT NOT NULL
+          CHECK (bpm_source IN ('library', 'genre-ridge', 'genre-prior', 'fallback')),
+        energy REAL NOT NULL,
+        energy_sd REAL NOT NULL CHECK (energy_sd >= 0),
+        energy_source TEXT NOT NULL
+          CHECK (energy_source IN ('library', 'genre-ridge', 'genre-prior', 'fallback')),
+        valence REAL NOT NULL,
+        valence_sd REAL NOT NULL CHECK (valence_sd >= 0),
+        valence_source TEXT NOT NULL
+          CHECK (valence_source IN ('library', 'genre-ridge', 'genre-prior', 'fallback')),
+        familiarity REAL NOT NULL CHECK (familiarity BETWEEN 0 AND 1)
+      ) WITHOUT ROWID;
       """)
 }
