@@ -15,7 +15,7 @@ TEST_PACKAGES := libxml2-utils python3
 FIXTURES ?= $(abspath ../shared/fixtures)
 RELEASE_BIN := .build/release/resonance
 
-.PHONY: help deps test-deps build test conformance demo sample sample-check lint bench bench-ingest bench-synth bench-listening clean
+.PHONY: help deps test-deps build test conformance demo sample sample-check lint bench bench-ingest bench-synth bench-listening bench-analyze clean
 
 help:
 	@echo "make demo         build in release mode and run the whole pipeline on Datasets/sample"
@@ -25,8 +25,9 @@ help:
 	@echo "make build        release build only: $(RELEASE_BIN)"
 	@echo "make sample       regenerate Datasets/sample with resonance synth"
 	@echo "make sample-check check that Datasets/sample is exactly what resonance synth writes"
-	@echo "make bench        every benchmark (bench-ingest, bench-synth, bench-listening); figures go in docs/performance.md"
+	@echo "make bench        every benchmark (bench-ingest, bench-synth, bench-listening, bench-analyze); figures go in docs/performance.md"
 	@echo "make bench-listening  1M Play Activity rows and 1M Spotify entries ingested, beside csv/json/sqlite3 references"
+	@echo "make bench-analyze    resonance analyze over a 12-month history, beside a numpy reference checked against it"
 	@echo "make clean        remove .build and the demo's outputs"
 
 deps:
@@ -62,7 +63,7 @@ sample-check: build
 	diff -r Datasets/sample .build/sample-check && echo "Datasets/sample is what resonance synth writes"
 
 # Benchmarks need the test packages (xmllint, python3 for the Python peer's virtual env).
-bench: bench-synth bench-ingest bench-listening
+bench: bench-synth bench-ingest bench-listening bench-analyze
 
 bench-ingest: build test-deps
 	@python3 -m venv --help >/dev/null 2>&1 || scripts/require-packages.sh python3-venv
@@ -76,6 +77,14 @@ bench-synth: build
 bench-listening: build test-deps
 	@scripts/require-packages.sh sqlite3 time
 	bench/listening.sh
+
+# The analysis goal: a 12-month default-scale history analysed in under 20 s. Generates the set
+# once into .bench/analyze (resonance synth), ingests it, and times resonance analyze beside
+# bench/analyze_reference.py (numpy, installed from PyPI into .bench/venv).
+bench-analyze: build test-deps
+	@python3 -m venv --help >/dev/null 2>&1 || scripts/require-packages.sh python3-venv
+	@scripts/require-packages.sh time
+	bench/analyze.sh
 
 lint:
 	$(SWIFT) format lint --strict -r Sources Tests Package.swift

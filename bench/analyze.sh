@@ -1,0 +1,182 @@
+#!/usr/bin/env bash
+# make bench-analyze: `resonance analyze` over a 12-month default-scale history against the goal
+# "a 12-month default-scale history analyses in under 20 s", beside a reference timed in the
+# same run on the same store:
+#   bench/analyze_reference.py   the core of the analysis in vectorised numpy (sessions by
+#                                30-minute gaps; per play, mean heart rate 10 min before and
+#                                during, HRV 30 min before and during + 5 min, by searchsorted
+#                                and cumulative sums), reading the store with sqlite3, checked
+#                                against the play_biometrics table resonance analyze wrote
+# The set is generated once by `resonance synth` (fixed seed) into .bench/analyze/set and reused
+# while the command and the generator's sources are unchanged (.bench/analyze/generated.txt);
+# it is ingested once per run into a fresh .bench/analyze/ingested.sqlite. Each command then
+# runs three times under /usr/bin/time -v; the table gives the median wall time and the largest
+# peak RSS. analyze is timed twice over: the first analysis of a store (each run on a fresh copy
+# of the ingested one), and analyze run again on a store that holds an analysis, which it
+# replaces (what every later run does). resonance analyze is read through --json (plays, sessions, seconds), so the script keeps
+# working as the analysis grows. A goal not met is reported, not an error: the script fails
+# only when a command fails or the reference disagrees with the store.
+set -euo pipefail
+shopt -s inherit_errexit
+cd "$(dirname "$0")/.."
+
+BIN=.build/release/resonance
+REF=bench/analyze_reference.py
+RUNS=3
+GOAL_S=20
+WORK=.bench/analyze
+SET="$WORK/set"
+DB="$WORK/store.sqlite"
+VENV=.bench/venv
+SYNTH=("$BIN" synth --out "$SET" --months 12)
+mkdir -p "$WORK"
+
+test -x "$BIN" || { echo "error: $BIN not found: build first (make build)" >&2; exit 1; }
+
+# numpy in the benchmarks' virtual env (the one bench/ingest.sh installs healthkit-to-sqlite
+# into), from PyPI the first time.
+if [ ! -x "$VENV/bin/python" ]; then
+  echo "creating $VENV…"
+  python3 -m venv "$VENV"
+fi
+if ! "$VENV/bin/python" -c "import numpy" 2>/dev/null; then
+  echo "installing numpy from PyPI into $VENV…"
+  "$VENV/bin/pip" install --quiet numpy
+fi
+PY="$VENV/bin/python"
+
+# Runs a command under /usr/bin/time -v, its output in $WORK/out.txt and $WORK/err.txt; prints
+# "seconds kilobytes". A failing command stops the benchmark with its output shown.
+measure() {
+  if ! /usr/bin/time -v -o "$WORK/time.txt" "$@" >"$WORK/out.txt" 2>"$WORK/err.txt"; then
+    echo "error: $* failed:" >&2
+    tail -n 5 "$WORK/out.txt" "$WORK/err.txt" >&2
+    exit 1
+  fi
+  awk -F': ' '
+    /Elapsed \(wall clock\)/ { n = split($2, p, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + p[i] }
+    /Maximum resident set size/ { kb = $2 }
+    END { printf "%.2f %d\n", s, kb }' "$WORK/time.txt"
+}
+
+# The set, once per command and generator: the stamp holds the command, the SHA-256 of the
+# generator's sources (Sources/ResonanceSynth), and the seconds and peak RSS generation took.
+STAMP="$WORK/generated.txt"
+synth_sha=$(find Sources/ResonanceSynth -type f -print0 | sort -z | xargs -0 sha256sum | sha256sum | cut -d' ' -f1)
+want="${SYNTH[*]} | $synth_sha"
+if [ -d "$SET" ] && [ -f "$STAMP" ] && [ "$(sed -n 1p "$STAMP")" = "$want" ]; then
+  read -r gen_s gen_kb < <(sed -n 2p "$STAMP")
+  echo "reusing $SET (same command and generator; generating took ${gen_s} s)"
+else
+  echo "generating: ${SYNTH[*]}…"
+  rm -rf "$STAMP" "$SET"
+  r=$(measure "${SYNTH[@]}" --quiet)
+  read -r gen_s gen_kb <<< "$r"
+  printf '%s\n%s %s\n' "$want" "$gen_s" "$gen_kb" > "$STAMP"
+fi
+
+# The ingested store is kept as $INGESTED; each first analysis runs on a fresh copy of it.
+INGESTED="$WORK/ingested.sqlite"
+echo "ingesting $SET into a fresh $INGESTED…"
+rm -f "$INGESTED" "$INGESTED-wal" "$INGESTED-shm"
+r=$(measure "$BIN" ingest "$SET" --db "$INGESTED" --quiet)
+read -r ing_s ing_kb <<< "$r"
+first_analysis() {
+  rm -f "$DB" "$DB-wal" "$DB-shm"
+  cp "$INGESTED" "$DB"
+  measure "$BIN" analyze --db "$DB" --json
+}
+
+# analyze's JSON: "plays sessions seconds plays_with_hr_delta plays_with_hrv_delta" ("-" for a
+# count this build does not report), and the keys it reports (what this build's analysis
+# covers). Only plays, sessions and seconds are relied on.
+json_line() {
+  python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print(d["plays"], d["sessions"], d["seconds"], d.get("plays_with_hr_delta", "-"), d.get("plays_with_hrv_delta", "-"))' "$1"
+}
+json_keys() {
+  python3 -c 'import json, sys; print(",".join(sorted(json.load(open(sys.argv[1])))))' "$1"
+}
+
+# Runs a measured command (measure …, or a function ending in one) $RUNS times; $2, a function
+# over the output file, gives a line starting "plays sessions", which must be the same every
+# run. Adds "name|seconds of each run|peak kB of each run|that line" to results.
+results=()
+run() {
+  local name=$1 digest=$2 times=() kbs=() r s kb line first=""
+  shift 2
+  for _ in $(seq "$RUNS"); do
+    r=$("$@")
+    read -r s kb <<< "$r"
+    line=$("$digest" "$WORK/out.txt")
+    if [ -n "$first" ] && [ "$(cut -d' ' -f1,2 <<< "$line")" != "$(cut -d' ' -f1,2 <<< "$first")" ]; then
+      echo "error: $name gave '$line', the run before '$first'" >&2
+      exit 1
+    fi
+    first=$line
+    times+=("$s")
+    kbs+=("$kb")
+    echo "  $name: ${s} s, $((kb / 1024)) MB ($line)" >&2
+  done
+  results+=("$name|${times[*]}|${kbs[*]}|$line")
+}
+ref_line() { sed -n 1p "$1"; }
+
+build=$(git log -1 --format=%h)
+if [ -n "$(git status --porcelain -- Sources Package.swift)" ]; then build="$build+uncommitted"; fi
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+echo "timing, $RUNS runs each…"
+run "resonance analyze, first after ingest" json_line first_analysis
+run "resonance analyze, again (replacing its results)" json_line measure "$BIN" analyze --db "$DB" --json
+an_line=$(json_line "$WORK/out.txt")
+read -r an_plays an_sessions _ an_hr an_hrv <<< "$an_line"
+an_keys=$(json_keys "$WORK/out.txt")
+run "numpy reference (bench/analyze_reference.py)" ref_line measure "$PY" "$REF" "$DB"
+load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+
+# The reference is known to do the same work: the same plays and sessions as analyze, and
+# every per-play mean and count the same as the play_biometrics analyze wrote.
+read -r rf_plays rf_sessions rf_hr rf_hrv < "$WORK/out.txt"
+if [ "$rf_plays $rf_sessions" != "$an_plays $an_sessions" ]; then
+  echo "error: the reference found $rf_plays plays in $rf_sessions sessions, analyze $an_plays in $an_sessions" >&2
+  exit 1
+fi
+if [ "$an_hr" != "-" ] && [ "$rf_hr $rf_hrv" != "$an_hr $an_hrv" ]; then
+  echo "error: plays with an HR/HRV change: reference $rf_hr/$rf_hrv, analyze $an_hr/$an_hrv" >&2
+  exit 1
+fi
+if ! "$PY" "$REF" "$DB" --check > "$WORK/check.txt"; then
+  cat "$WORK/check.txt" >&2
+  echo "error: the reference disagrees with play_biometrics" >&2
+  exit 1
+fi
+
+echo
+echo "$(date -u +%Y-%m-%d), build $build, $(nproc) cores, $("$PY" --version)," \
+  "numpy $("$PY" -c 'import numpy; print(numpy.__version__)')," \
+  "SQLite $("$PY" -c 'import sqlite3; print(sqlite3.sqlite_version)') (python);" \
+  "load average $load_before before the timings, $load_after after"
+echo "set: ${SYNTH[*]} ($(du -sb "$SET" | cut -f1) bytes); store $(stat -c %s "$INGESTED") bytes after ingest"
+echo
+python3 - "$GOAL_S" "${results[@]}" <<'PY'
+import statistics, sys
+goal = float(sys.argv[1])
+print("| what | plays | sessions | wall s (median of 3) | single runs s | peak RSS MB | goal | met |")
+print("|---|---:|---:|---:|---|---:|---|---|")
+for line in sys.argv[2:]:
+    name, times, kbs, out = line.split("|")
+    plays, sessions = (int(x) for x in out.split()[:2])
+    runs = [float(t) for t in times.split()]
+    s = statistics.median(runs)
+    mb = max(int(k) for k in kbs.split()) / 1024
+    if name.startswith("resonance"):
+        g, met = f"< {goal:g} s", ("yes" if s < goal else "**no**")
+    else:
+        g, met = "reference", ""
+    print(f"| {name} | {plays:,} | {sessions:,} | {s:.2f} | {', '.join(f'{r:.2f}' for r in runs)} | {mb:.1f} | {g} | {met} |")
+PY
+echo
+echo "analyze --json reports: $an_keys (its own 'seconds', without process start and exit, in the last run of each row: $(cut -d'|' -f4 <<< "${results[0]}" | cut -d' ' -f3), $(cut -d'|' -f4 <<< "${results[1]}" | cut -d' ' -f3))"
+grep "^check:" "$WORK/check.txt"
+echo "not part of the goal: generating took ${gen_s} s (peak RSS $((gen_kb / 1024)) MB); ingesting took ${ing_s} s (peak RSS $((ing_kb / 1024)) MB)."
