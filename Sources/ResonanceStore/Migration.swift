@@ -51,10 +51,13 @@ package struct Migrator: Sendable {
     let applied = try appliedNames(in: connection)
     let known = migrations.map(\.name)
     let userVersion = Int(try connection.row("PRAGMA user_version")?.int(0) ?? 0)
-    if applied.contains(where: { !known.contains($0) }) || userVersion > known.count {
+    let unknown = applied.filter { !known.contains($0) }
+    if !unknown.isEmpty || userVersion > known.count {
       throw StoreError(
         .newerSchema(found: max(userVersion, applied.count), known: known.count),
-        message: "schema is newer than this build", path: connection.path)
+        message: "store records migrations this build does not know ("
+          + unknown.joined(separator: ", ") + ")",
+        path: connection.path)
     }
     var ran: [String] = []
     for (index, migration) in migrations.enumerated() where !applied.contains(migration.name) {

@@ -198,8 +198,8 @@ extension Store {
   /// - Throws: `StoreError` (or the transaction's error) when a statement fails.
   package func replaceAnalysis(
     sessions: [SessionRow], biometrics: [PlayBiometricsRow], effects: [SongEffectRow],
-    estimates: [EffectEstimateRow], derived: DerivedRows = DerivedRows(), startedAt: Int64,
-    finishedAt: Int64
+    estimates: [EffectEstimateRow], derived: DerivedRows = DerivedRows(),
+    features: [SongFeatureRow] = [], startedAt: Int64, finishedAt: Int64
   ) throws {
     try connection.transaction {
       try connection.execute("UPDATE playback_events SET session_id = NULL")
@@ -261,6 +261,7 @@ extension Store {
           e.high90,
         ])
       }
+      try replaceSongFeatures(features)
       let lastImport = try connection.row("SELECT MAX(id) FROM imports")?.optionalInt64(0)
       try connection.execute(
         """
@@ -311,6 +312,19 @@ extension Store {
       """)
     {
       result[row.optionalInt64(0) ?? 0, default: [:]][row[1].string ?? ""] = row.int(2)
+    }
+    return result
+  }
+}
+
+extension Store {
+  /// Each song's Apple catalog ID, where it has one.
+  package func songCatalogIDs() throws(StoreError) -> [Int64: String] {
+    var result: [Int64: String] = [:]
+    for row in try connection.rows(
+      "SELECT id, apple_catalog_id FROM songs WHERE apple_catalog_id IS NOT NULL")
+    {
+      if let id = row.optionalInt64(0), let catalog = row[1].string { result[id] = catalog }
     }
     return result
   }

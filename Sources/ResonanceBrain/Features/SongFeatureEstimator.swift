@@ -119,8 +119,14 @@ package enum SongFeatureEstimator {
       let bpm: Estimate
       if let library = usableBPM(song.libraryBPM) {
         bpm = Estimate(value: library, sd: libraryBPMRelativeSD * library, source: .library)
-      } else if genre != .unknown, let fit = tempos.fit(for: genre) {
-        bpm = Estimate(value: fit.estimate, sd: fit.sd, source: .genreRidge)
+      } else if genre != .unknown, let fit = tempos.fit(for: genre),
+        let spread = tempos.residualSD
+      {
+        // A song is its genre's mean plus its own departure: the predictive SD adds the
+        // within-genre spread to the mean's uncertainty.
+        bpm = Estimate(
+          value: fit.estimate, sd: (spread * spread + fit.sd * fit.sd).squareRoot(),
+          source: .genreRidge)
       } else {
         bpm = Estimate(value: prior.bpm.mean, sd: prior.bpm.sd, source: priorSource)
       }

@@ -65,14 +65,22 @@ struct AnalyzeCommand: ParsableCommand {
     let started = Date()
     let startedAt = Clock.nowMilliseconds()
     let store = try CommonOptions.openStore(path: storePath, environment: context.environment)
-    let analysis = try Self.analyze(store, gapMinutes: gapMinutes, startedAt: startedAt)
+    let outcome = try Self.analyze(store, gapMinutes: gapMinutes, startedAt: startedAt)
     let seconds = Date().timeIntervalSince(started)
-    report(analysis, try store.derivedSummary(), seconds: seconds, context: context)
+    report(outcome, try store.derivedSummary(), seconds: seconds, context: context)
     return .ok
   }
 
+  /// What one analysis found, for the summary.
+  struct Outcome {
+    var history: HistoryAnalysis
+    /// The song-response model per signal (`hr`, `hrv`); nil where there was too little to fit.
+    var responses: [(signal: String, fit: SongResponseModel.Fit?)]
+    var features: FeatureSummary
+  }
+
   /// Loads what the analysis reads, runs it, and replaces the derived tables with its results.
-  static func analyze(_ store: Store, gapMinutes: Int, startedAt: Int64) throws -> HistoryAnalysis {
+  static func analyze(_ store: Store, gapMinutes: Int, startedAt: Int64) throws -> Outcome {
     let plays = try store.historicalPlays().map { p in
       HistoricalPlay(
         id: p.id, start: Timestamp(millisecondsSinceEpoch: p.startMs, utcOffsetSeconds: p.offset),
@@ -91,6 +99,7 @@ struct AnalyzeCommand: ParsableCommand {
     let genres = try store.songGenres()
     let responses = Self.songResponses(
       analysis, plays: plays, heartRate: heartRate, hrv: hrv, mac: mac, genres: genres)
+    let features = try Self.songFeatures(store)
     func tuple(_ c: SignalChange) -> (Double?, Double?, Int, Int) {
       (c.before, c.during, c.samplesBefore, c.samplesDuring)
     }
@@ -123,9 +132,9 @@ struct AnalyzeCommand: ParsableCommand {
             high90: $0.high90)
         }
       },
-      derived: try derivedRows(store, analysis, signals: signals),
+      derived: try derivedRows(store, analysis, signals: signals), features: features.rows,
       startedAt: startedAt, finishedAt: Clock.nowMilliseconds())
-    return analysis
+    return Outcome(history: analysis, responses: responses, features: features.summary)
   }
 
   /// The song-response model for heart rate and for HRV over the reconstructed sessions.
@@ -157,9 +166,10 @@ struct AnalyzeCommand: ParsableCommand {
   }
 
   private func report(
-    _ analysis: HistoryAnalysis, _ derived: Store.DerivedSummary, seconds: Double,
+    _ outcome: Outcome, _ derived: Store.DerivedSummary, seconds: Double,
     context: CommandContext
   ) {
+    let analysis = outcome.history
     let withHR = analysis.playsWithHeartRate
     let withHRV = analysis.playsWithHRV
     if isJSON {
@@ -169,6 +179,9 @@ struct AnalyzeCommand: ParsableCommand {
         "plays": analysis.plays.count, "sessions": analysis.sessions.count,
         "contexts": contexts, "plays_with_hr_delta": withHR, "plays_with_hrv_delta": withHRV,
         "gap_minutes": gapMinutes, "seconds": seconds,
+        "song_responses": Dictionary(
+          uniqueKeysWithValues: outcome.responses.map { ($0.signal, Self.responseJSON($0.fit)) }),
+        "song_features": outcome.features.json,
       ]) { $1 }
       let data =
         (try? JSONSerialization.data(
@@ -191,5 +204,33 @@ struct AnalyzeCommand: ParsableCommand {
       "analyze: heart rate before and during \(count(withHR)) plays (\(share(withHR))%), HRV around \(count(withHRV)) (\(share(withHRV))%); the rest have no samples there, and no figure, in \(ProgressReporter.fixed(seconds, 1)) s"
     )
     context.report(Self.derivedText(derived, sessions: analysis.sessions.count))
+    for (signal, fit) in outcome.responses {
+      context.report(Self.responseText(signal, fit))
+    }
+    context.report(outcome.features.text)
+  }
+
+  static func responseJSON(_ fit: SongResponseModel.Fit?) -> Any {
+    guard let fit else { return NSNull() }
+    return [
+      "songs": fit.responses.count,
+      "distinguishable": fit.responses.filter(\.isDistinguishableFromZero).count,
+      "lag_minutes": fit.lagMinutes, "measured_minutes": fit.minutes, "sessions": fit.sessions,
+      "noise_sd": fit.noiseSD, "design_effect": fit.designEffect, "song_sd": fit.songSD,
+      "genre_sd": fit.genreSD, "moving": fit.moving, "meeting": fit.meeting,
+      "work_focus": fit.workFocus,
+    ] as [String: Any]
+  }
+
+  static func responseText(_ signal: String, _ fit: SongResponseModel.Fit?) -> String {
+    let name = signal == "hr" ? "heart rate" : "HRV"
+    guard let fit else {
+      return "analyze: song effects on \(name): too few measured minutes to fit"
+    }
+    let unit = signal == "hr" ? "bpm" : "ms"
+    let f = { (x: Double) in ProgressReporter.fixed(x, 1) }
+    let distinguishable = fit.responses.filter(\.isDistinguishableFromZero).count
+    return
+      "analyze: song effects on \(name): \(fit.responses.count) songs from \(ProgressReporter.grouped(Int64(fit.minutes))) measured minutes in \(fit.sessions) sessions, \(distinguishable) distinguishable from the average song at 90%; response lag \(f(fit.lagMinutes)) min; moving \(f(fit.moving)) \(unit), meeting \(f(fit.meeting)), work Focus \(f(fit.workFocus))"
   }
 }

@@ -56,7 +56,8 @@ struct ValidateCommand: ParsableCommand {
     let store = try CommonOptions.openStore(path: storePath, environment: context.environment)
     let breathing = try Self.breathing(truth, store)
     let effects = try Self.songEffects(truth, store)
-    guard breathing != nil || !effects.isEmpty else {
+    let features = try Self.features(truth, store)
+    guard breathing != nil || !effects.isEmpty || !features.isEmpty else {
       throw CommandError(
         .noInput,
         "\(storePath): nothing in the store matches \(truthPath) (ingest the person's files and run resonance analyze first)"
@@ -69,12 +70,21 @@ struct ValidateCommand: ParsableCommand {
         object["song_effects"] = Dictionary(
           uniqueKeysWithValues: effects.map { ($0.signal, $0.json) })
       }
+      if !features.isEmpty {
+        object["song_features"] = Dictionary(
+          uniqueKeysWithValues: features.map { ($0.feature, $0.json) })
+      }
       let json = try JSONSerialization.data(
         withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
       context.console.out(String(decoding: json, as: UTF8.self) + "\n")
     } else {
       if let breathing { context.console.out(breathing.text(truthPath) + "\n") }
       for effect in effects { context.console.out(effect.text + "\n") }
+      if !features.isEmpty {
+        context.console.out(
+          "song features against the planted ones (mean absolute error; share within ± 1.645 sd):\n"
+            + features.map(\.text).joined(separator: "\n") + "\n")
+      }
     }
     return .ok
   }
@@ -241,4 +251,76 @@ struct ValidateCommand: ParsableCommand {
     }
     return results
   }
+
+  /// One feature's estimates against the planted values, split by where each came from.
+  struct FeatureValidation {
+    var feature: String
+    /// Per source (`library`, `genre-ridge`, `genre-prior`, `fallback`): songs, mean absolute
+    /// error, and how many planted values fall within the estimate ± 1.645 sd.
+    var bySource: [(source: String, songs: Int, meanAbsoluteError: Double, covered: Int)]
+
+    var json: [String: Any] {
+      Dictionary(
+        uniqueKeysWithValues: bySource.map {
+          (
+            $0.source,
+            [
+              "songs": $0.songs, "mean_absolute_error": $0.meanAbsoluteError,
+              "interval_coverage": Double($0.covered) / Double($0.songs),
+            ] as [String: Any]
+          )
+        })
+    }
+
+    var text: String {
+      let parts = bySource.map {
+        "\($0.source) \(ProgressReporter.fixed($0.meanAbsoluteError, feature == "bpm" ? 1 : 3)) over \($0.songs) songs (\(ProgressReporter.fixed(Double($0.covered) / Double($0.songs), 2)))"
+      }
+      return "  \(feature): " + parts.joined(separator: "; ")
+    }
+  }
+
+  /// The stored song features (BPM, energy, valence) against the planted ones.
+  static func features(_ truth: [String: Any], _ store: Store) throws -> [FeatureValidation] {
+    guard let planted = truth["songs"] as? [[String: Any]] else { return [] }
+    var byCatalog: [String: [String: Any]] = [:]
+    for song in planted {
+      if let id = song["catalog_id"] as? String { byCatalog[id] = song }
+    }
+    let catalog = try store.songCatalogIDs()
+    let rows = try store.songFeatures()
+    var results: [FeatureValidation] = []
+    let features:
+      [(
+        String, KeyPath<Store.SongFeatureRow, Double>, KeyPath<Store.SongFeatureRow, Double>,
+        KeyPath<Store.SongFeatureRow, String>
+      )] = [
+        ("bpm", \.bpm, \.bpmSD, \.bpmSource), ("energy", \.energy, \.energySD, \.energySource),
+        ("valence", \.valence, \.valenceSD, \.valenceSource),
+      ]
+    for (name, value, sd, source) in features {
+      var groups: [String: (songs: Int, error: Double, covered: Int)] = [:]
+      for row in rows {
+        guard let id = catalog[row.songID], let plantedValue = byCatalog[id]?[name] as? Double
+        else { continue }
+        let error = abs(row[keyPath: value] - plantedValue)
+        var group = groups[row[keyPath: source], default: (0, 0, 0)]
+        group.songs += 1
+        group.error += error
+        if error <= z90 * row[keyPath: sd] { group.covered += 1 }
+        groups[row[keyPath: source]] = group
+      }
+      guard !groups.isEmpty else { continue }
+      results.append(
+        FeatureValidation(
+          feature: name,
+          bySource: groups.keys.sorted().map { key in
+            let g = groups[key]!
+            return (key, g.songs, g.error / Double(g.songs), g.covered)
+          }))
+    }
+    return results
+  }
+
+  static let z90 = 1.6448536269514722
 }

@@ -35,10 +35,12 @@ package struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case .busy:
       text +=
         "store is busy: another resonance run is writing to it (\(message)); try again when it ends"
-    case .newerSchema(let found, let known):
+    case .newerSchema(let found, let known) where found > known:
       text +=
         "store has schema version \(found), newer than the \(known) this build knows; "
         + "use a newer resonance, or another --db"
+    case .newerSchema:
+      text += message + "; use the resonance that wrote it, or another --db"
     case .notAStore: text += message
     }
     if let sql { text += " (while running: \(sql.trimmingWhitespace))" }
