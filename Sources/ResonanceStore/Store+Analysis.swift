@@ -300,21 +300,6 @@ extension Store {
         low90: $0[6].double ?? .nan, high90: $0[7].double ?? .nan)
     }
   }
-
-  /// How many of each song's plays fell in sessions of each context.
-  package func songPlaysByContext() throws(StoreError) -> [Int64: [String: Int]] {
-    var result: [Int64: [String: Int]] = [:]
-    for row in try connection.rows(
-      """
-      SELECT p.song_id, h.context, count(*) FROM playback_events p
-      JOIN historical_sessions h ON h.id = p.session_id
-      GROUP BY p.song_id, h.context
-      """)
-    {
-      result[row.optionalInt64(0) ?? 0, default: [:]][row[1].string ?? ""] = row.int(2)
-    }
-    return result
-  }
 }
 
 extension Store {
@@ -327,5 +312,20 @@ extension Store {
       if let id = row.optionalInt64(0), let catalog = row[1].string { result[id] = catalog }
     }
     return result
+  }
+}
+
+extension Store {
+  /// Every play in a session: its song, start and the session's reconstructed context.
+  package func playsInSessions() throws(StoreError) -> [(
+    songID: Int64, startMs: Int64, context: String
+  )] {
+    try connection.rows(
+      """
+      SELECT p.song_id, p.start_ms, h.context FROM playback_events p
+      JOIN historical_sessions h ON h.id = p.session_id
+      ORDER BY p.start_ms
+      """
+    ).map { ($0.optionalInt64(0) ?? 0, $0.optionalInt64(1) ?? 0, $0[2].string ?? "") }
   }
 }

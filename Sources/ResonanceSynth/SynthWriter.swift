@@ -161,6 +161,9 @@ package struct SynthWriter {
         appleMusic: plays.filter { $0.service == .appleMusic }.count,
         spotify: plays.filter { $0.service == .spotify }.count, sessions: history.sessions.count,
         decisions: history.decisions.count),
+      sessions: history.sessions.map {
+        .init(startMs: $0.startMs, endMs: $0.endMs, context: $0.context.rawValue, byDj: $0.byDJ)
+      },
       privacy: .init(
         appleIdNumber: ListeningWriters.appleIDNumber,
         deviceIdentifier: ListeningWriters.deviceIdentifier, clientIp: ListeningWriters.clientIP,

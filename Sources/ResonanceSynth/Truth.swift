@@ -81,6 +81,14 @@ package struct SynthTruth: Sendable, Codable {
     var decisions: Int
   }
 
+  /// A listening session as lived: when, and the context that scaled its songs' effects.
+  package struct Session: Sendable, Codable {
+    var startMs: Int64
+    var endMs: Int64
+    var context: String
+    var byDj: Bool
+  }
+
   package struct Privacy: Sendable, Codable {
     var appleIdNumber: String
     var deviceIdentifier: String
@@ -98,6 +106,7 @@ package struct SynthTruth: Sendable, Codable {
   var nights: [Night]
   var breathing: [Breathing]
   var plays: Plays
+  var sessions: [Session]
   /// Values the real files carry that the store must never hold.
   var privacy: Privacy
 }

@@ -118,6 +118,35 @@ struct SessionReconstructorTests {
   }
 }
 
+extension SessionReconstructorTests {
+  @Test("listening from work into the walk home is two sessions; a short excursion stays inside")
+  func contextRuns() {
+    // Sixteen back-to-back plays from 17:00: the Mac says Work for the first seven, then one
+    // play with nothing to say (the Mac asleep, the Watch quiet), then two more at work, then
+    // six while walking.
+    let plays = (0..<16).map { play(Int64($0), at: wednesday + 17 * hour + Int64($0) * 3 * minute) }
+    let evidence = { (t: Timestamp) -> ContextEvidence in
+      let index = (t.millisecondsSinceEpoch - self.wednesday - 17 * self.hour) / (3 * self.minute)
+      switch index {
+      case 7: return ContextEvidence()
+      case 0..<10: return ContextEvidence(macFocus: "Work")
+      default: return ContextEvidence(isMoving: true)
+      }
+    }
+    let sessions = SessionReconstructor.sessions(plays, evidence: evidence)
+    #expect(sessions.map(\.context) == [.deepWork, .commute])
+    #expect(sessions.map(\.playIDs) == [Array(0..<10), Array(10..<16)])
+    #expect(sessions[0].endMs == plays[9].endMs)
+
+    // Two plays of walking at the start join the run after them: no run of three, no split.
+    let shortStart = SessionReconstructor.runs([
+      .commute, .commute, .deepWork, .deepWork, .deepWork,
+    ])
+    #expect(shortStart.map(\.range) == [0..<5] && shortStart.map(\.context) == [.deepWork])
+    #expect(SessionReconstructor.runs([.relax, .workout]).map(\.context) == [nil])
+  }
+}
+
 @Suite("History analysis: evidence from the stored signals")
 struct HistoryAnalysisTests {
   let minute = Int64(60_000)

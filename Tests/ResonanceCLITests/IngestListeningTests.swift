@@ -422,9 +422,13 @@ struct AnalyzeCommandTests {
         "SELECT COUNT(*) FROM song_effect_estimates WHERE NOT (low90 < estimate AND estimate < high90)"
       )?.int(0) == 0)
     let sessions = try store.connection.row("SELECT COUNT(*) FROM historical_sessions")?.int(0)
-    _ = runResonance(["analyze", "--db", db, "-q", "--gap", "10"])
-    let finer = try store.connection.row("SELECT COUNT(*) FROM historical_sessions")?.int(0)
-    #expect((finer ?? 0) > (sessions ?? 0), "a shorter gap splits more sessions")
+    // A day-long gap joins sessions hours apart; only a change of context splits them again.
+    let joined = runResonance(["analyze", "--db", db, "--json", "--gap", "1440"])
+    let summary = try #require(
+      JSONSerialization.jsonObject(with: Data(joined.out.utf8)) as? [String: Any])
+    #expect(summary["gap_minutes"] as? Int == 1440)
+    let coarser = try store.connection.row("SELECT COUNT(*) FROM historical_sessions")?.int(0)
+    #expect((coarser ?? 0) < (sessions ?? 0), "a longer gap joins sessions")
     #expect(try store.connection.row("SELECT COUNT(*) FROM analysis_runs")?.int(0) == 2)
     #expect(runResonance(["analyze", "--db", db, "--gap", "0"]).status == .usage)
   }

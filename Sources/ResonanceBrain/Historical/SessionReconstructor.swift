@@ -152,24 +152,69 @@ package enum SessionReconstructor {
       }
       lastEnd = max(lastEnd, play.endMs)
     }
-    return groups.map { group in
+    return groups.flatMap { group -> [ListeningSession] in
       let contexts = group.map { ContextCascade.context(evidence($0.start), at: $0.start) }
-      var tally: [ActivityContext: Int] = [:]
-      for context in contexts { tally[context, default: 0] += 1 }
-      let order = ActivityContext.allCases
-      let context =
-        tally.max { a, b in
-          a.value != b.value
-            ? a.value < b.value
-            : (order.firstIndex(of: a.key) ?? 0) > (order.firstIndex(of: b.key) ?? 0)
-        }?.key ?? .general
-      let fractions = group.compactMap(\.listenFraction)
-      return ListeningSession(
-        playIDs: group.map(\.id), start: group[0].start,
-        endMs: group.map(\.endMs).max() ?? group[0].endMs, context: context,
-        skipRate: Double(group.filter(\.wasSkipped).count) / Double(group.count),
-        engagement: fractions.isEmpty
-          ? nil : fractions.reduce(0, +) / Double(fractions.count))
+      return runs(contexts).map { run in
+        session(Array(group[run.range]), context: run.context ?? majority(contexts[run.range]))
+      }
     }
+  }
+
+  /// Plays in a row with one context that make a session of their own inside a longer one.
+  package static let minimumContextRun = 3
+
+  /// A gap-bounded group split where its context changes for good: runs of at least
+  /// `minimumContextRun` plays keep their context, shorter runs join the run before them (or,
+  /// at the start, the one after). With no run that long the group stays whole, and its
+  /// context is decided by `majority` (nil here).
+  static func runs(_ contexts: [ActivityContext]) -> [(
+    range: Range<Int>, context: ActivityContext?
+  )] {
+    var runs: [(range: Range<Int>, context: ActivityContext)] = []
+    var start = 0
+    for i in 1...contexts.count where i == contexts.count || contexts[i] != contexts[start] {
+      runs.append((start..<i, contexts[start]))
+      start = i
+    }
+    var merged: [(range: Range<Int>, context: ActivityContext)] = []
+    var pendingStart: Int?
+    for run in runs {
+      if run.range.count < minimumContextRun {
+        if let last = merged.last {
+          merged[merged.count - 1].range = last.range.lowerBound..<run.range.upperBound
+        } else if pendingStart == nil {
+          pendingStart = run.range.lowerBound
+        }
+      } else if let last = merged.last, last.context == run.context {
+        merged[merged.count - 1].range = last.range.lowerBound..<run.range.upperBound
+      } else {
+        merged.append(((pendingStart ?? run.range.lowerBound)..<run.range.upperBound, run.context))
+        pendingStart = nil
+      }
+    }
+    guard !merged.isEmpty else { return [(0..<contexts.count, nil)] }
+    return merged.map { ($0.range, $0.context) }
+  }
+
+  /// The context most plays had; a tie goes to the context earlier in `ActivityContext`.
+  static func majority(_ contexts: ArraySlice<ActivityContext>) -> ActivityContext {
+    var tally: [ActivityContext: Int] = [:]
+    for context in contexts { tally[context, default: 0] += 1 }
+    let order = ActivityContext.allCases
+    return tally.max { a, b in
+      a.value != b.value
+        ? a.value < b.value
+        : (order.firstIndex(of: a.key) ?? 0) > (order.firstIndex(of: b.key) ?? 0)
+    }?.key ?? .general
+  }
+
+  static func session(_ group: [HistoricalPlay], context: ActivityContext) -> ListeningSession {
+    let fractions = group.compactMap(\.listenFraction)
+    return ListeningSession(
+      playIDs: group.map(\.id), start: group[0].start,
+      endMs: group.map(\.endMs).max() ?? group[0].endMs, context: context,
+      skipRate: Double(group.filter(\.wasSkipped).count) / Double(group.count),
+      engagement: fractions.isEmpty
+        ? nil : fractions.reduce(0, +) / Double(fractions.count))
   }
 }

@@ -57,6 +57,7 @@ struct ValidateCommand: ParsableCommand {
     let breathing = try Self.breathing(truth, store)
     let effects = try Self.songEffects(truth, store)
     let features = try Self.features(truth, store)
+    let contexts = try Self.contexts(truth, store)
     guard breathing != nil || !effects.isEmpty || !features.isEmpty else {
       throw CommandError(
         .noInput,
@@ -66,6 +67,7 @@ struct ValidateCommand: ParsableCommand {
     if isJSON {
       var object: [String: Any] = [:]
       if let breathing { object["breathing"] = breathing.json }
+      if let contexts { object["sessions"] = contexts.json }
       if !effects.isEmpty {
         object["song_effects"] = Dictionary(
           uniqueKeysWithValues: effects.map { ($0.signal, $0.json) })
@@ -79,6 +81,7 @@ struct ValidateCommand: ParsableCommand {
       context.console.out(String(decoding: json, as: UTF8.self) + "\n")
     } else {
       if let breathing { context.console.out(breathing.text(truthPath) + "\n") }
+      if let contexts { context.console.out(contexts.text + "\n") }
       for effect in effects { context.console.out(effect.text + "\n") }
       if !features.isEmpty {
         context.console.out(
@@ -196,9 +199,10 @@ struct ValidateCommand: ParsableCommand {
   }
 
   /// The song-response estimates against the planted effects. The estimates are relative to
-  /// the exposure-weighted mean song and the planted effect shows scaled by each context's gain,
-  /// so the truth each interval is judged against is the planted effect × the mean gain over
-  /// the song's non-workout plays, minus the same exposure-weighted mean.
+  /// the exposure-weighted mean song, and a planted effect shows scaled by the gain of the
+  /// context each play was lived in (`sessions` in truth.json), so the truth each interval is
+  /// judged against is the planted effect × the mean gain over the song's measured
+  /// (non-workout) plays, minus the same exposure-weighted mean.
   static func songEffects(_ truth: [String: Any], _ store: Store) throws -> [EffectValidation] {
     guard let planted = truth["songs"] as? [[String: Any]] else { return [] }
     let gains = truth["context_gain"] as? [String: Double] ?? [:]
@@ -208,20 +212,23 @@ struct ValidateCommand: ParsableCommand {
     for song in planted {
       if let id = song["catalog_id"] as? String { byCatalog[id] = song }
     }
-    let contexts = try store.songPlaysByContext()
+    let lived = livedSessions(truth)
+    var gainSum: [Int64: Double] = [:]
+    var measuredPlays: [Int64: Int] = [:]
+    for play in try store.playsInSessions() where play.context != "workout" {
+      let context = lived.context(at: play.startMs) ?? play.context
+      gainSum[play.songID, default: 0] += gains[context] ?? 1
+      measuredPlays[play.songID, default: 0] += 1
+    }
     let estimates = try store.effectEstimates()
     var results: [EffectValidation] = []
     for (signal, key) in [("hr", "hr_effect_bpm"), ("hrv", "hrv_effect_ms")] {
       var rows: [(estimate: Store.StoredEffectEstimate, planted: Double, shown: Double)] = []
       for e in estimates where e.signal == signal {
         guard let id = e.catalogID, let effect = byCatalog[id]?[key] as? Double else { continue }
-        var weight = 0
-        var gain = 0.0
-        for (context, plays) in contexts[e.songID] ?? [:] where context != "workout" {
-          weight += plays
-          gain += Double(plays) * (gains[context] ?? 1)
-        }
-        rows.append((e, effect, effect * (weight > 0 ? gain / Double(weight) : 1)))
+        let weight = measuredPlays[e.songID] ?? 0
+        let gain = weight > 0 ? (gainSum[e.songID] ?? 0) / Double(weight) : 1
+        rows.append((e, effect, effect * gain))
       }
       guard !rows.isEmpty else { continue }
       let totalMinutes = rows.reduce(0.0) { $0 + $1.estimate.minutes }
@@ -323,4 +330,91 @@ struct ValidateCommand: ParsableCommand {
   }
 
   static let z90 = 1.6448536269514722
+
+  /// The sessions truth.json says were lived, in time order.
+  struct LivedSessions {
+    var starts: [Int64] = []
+    var ends: [Int64] = []
+    var contexts: [String] = []
+
+    /// The context of the lived session holding `ms`, if one does.
+    func context(at ms: Int64) -> String? {
+      var low = 0
+      var high = starts.count
+      while low < high {
+        let mid = (low + high) / 2
+        if starts[mid] <= ms { low = mid + 1 } else { high = mid }
+      }
+      let i = low - 1
+      return i >= 0 && ms <= ends[i] ? contexts[i] : nil
+    }
+  }
+
+  static func livedSessions(_ truth: [String: Any]) -> LivedSessions {
+    var lived = LivedSessions()
+    let sessions = (truth["sessions"] as? [[String: Any]] ?? []).compactMap {
+      s -> (Int64, Int64, String)? in
+      guard let start = (s["start_ms"] as? NSNumber)?.int64Value,
+        let end = (s["end_ms"] as? NSNumber)?.int64Value, let context = s["context"] as? String
+      else { return nil }
+      return (start, end, context)
+    }.sorted { $0.0 < $1.0 }
+    for (start, end, context) in sessions {
+      lived.starts.append(start)
+      lived.ends.append(end)
+      lived.contexts.append(context)
+    }
+    return lived
+  }
+
+  /// How often session reconstruction gave a play the context it was lived in.
+  struct ContextValidation {
+    var plays: Int
+    var agreeing: Int
+    /// The most frequent disagreements: lived → reconstructed, with their play counts.
+    var confusions: [(lived: String, found: String, plays: Int)]
+
+    var share: Double { plays > 0 ? Double(agreeing) / Double(plays) : 0 }
+
+    var json: [String: Any] {
+      [
+        "plays": plays, "agreeing": agreeing, "share": share,
+        "confusions": confusions.map {
+          ["lived": $0.lived, "reconstructed": $0.found, "plays": $0.plays] as [String: Any]
+        },
+      ]
+    }
+
+    var text: String {
+      let top = confusions.prefix(3).map { "\($0.lived) → \($0.found) \($0.plays)" }
+      return
+        "sessions: \(agreeing) of \(plays) plays (\(f(share))) in a session given the context they were lived in"
+        + (top.isEmpty ? "" : "; most often confused: " + top.joined(separator: ", "))
+    }
+  }
+
+  static func contexts(_ truth: [String: Any], _ store: Store) throws -> ContextValidation? {
+    let lived = livedSessions(truth)
+    guard !lived.starts.isEmpty else { return nil }
+    var plays = 0
+    var agreeing = 0
+    var confusions: [String: Int] = [:]
+    for play in try store.playsInSessions() {
+      guard let context = lived.context(at: play.startMs) else { continue }
+      plays += 1
+      if context == play.context {
+        agreeing += 1
+      } else {
+        confusions[context + "\u{0}" + play.context, default: 0] += 1
+      }
+    }
+    guard plays > 0 else { return nil }
+    let ranked = confusions.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+    return ContextValidation(
+      plays: plays, agreeing: agreeing,
+      confusions: ranked.map {
+        let parts = $0.key.split(separator: "\u{0}", omittingEmptySubsequences: false)
+        return (String(parts[0]), String(parts[1]), $0.value)
+      })
+  }
 }
