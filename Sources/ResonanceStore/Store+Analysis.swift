@@ -199,7 +199,8 @@ extension Store {
   package func replaceAnalysis(
     sessions: [SessionRow], biometrics: [PlayBiometricsRow], effects: [SongEffectRow],
     estimates: [EffectEstimateRow], derived: DerivedRows = DerivedRows(),
-    features: [SongFeatureRow] = [], startedAt: Int64, finishedAt: Int64
+    features: [SongFeatureRow] = [], scope: AnalysisScope = AnalysisScope(), startedAt: Int64,
+    finishedAt: Int64
   ) throws {
     try connection.transaction {
       try connection.execute("UPDATE playback_events SET session_id = NULL")
@@ -265,9 +266,14 @@ extension Store {
       let lastImport = try connection.row("SELECT MAX(id) FROM imports")?.optionalInt64(0)
       try connection.execute(
         """
-        INSERT INTO analysis_runs (started_at_ms, finished_at_ms, last_import_id, plays, sessions)
-        VALUES (?, ?, ?, ?, ?)
-        """, [startedAt, finishedAt, lastImport, biometrics.count, sessions.count])
+        INSERT INTO analysis_runs (started_at_ms, finished_at_ms, last_import_id, plays, sessions,
+          gap_minutes, from_ms, to_ms)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+        """,
+        [
+          startedAt, finishedAt, lastImport, biometrics.count, sessions.count,
+          scope.gapMinutes, scope.fromMs, scope.toMs,
+        ])
     }
   }
 }
@@ -327,5 +333,47 @@ extension Store {
       ORDER BY p.start_ms
       """
     ).map { ($0.optionalInt64(0) ?? 0, $0.optionalInt64(1) ?? 0, $0[2].string ?? "") }
+  }
+}
+
+/// What an analysis covered: its session gap and the days of plays it took.
+package struct AnalysisScope: Sendable, Equatable {
+  package var gapMinutes: Int = 30
+  /// Plays starting at or after this instant (UTC ms); nil for no bound.
+  package var fromMs: Int64?
+  /// Plays starting before this instant; nil for no bound.
+  package var toMs: Int64?
+
+  package init(gapMinutes: Int = 30, fromMs: Int64? = nil, toMs: Int64? = nil) {
+    self.gapMinutes = gapMinutes
+    self.fromMs = fromMs
+    self.toMs = toMs
+  }
+}
+
+extension Store {
+  /// The latest analysis: the last import it saw, its scope and when it finished.
+  package func lastAnalysis() throws(StoreError) -> (
+    lastImportID: Int64?, scope: AnalysisScope, finishedAtMs: Int64
+  )? {
+    guard
+      let row = try connection.row(
+        """
+        SELECT last_import_id, gap_minutes, from_ms, to_ms, finished_at_ms FROM analysis_runs
+        ORDER BY id DESC LIMIT 1
+        """)
+    else { return nil }
+    return (
+      row.optionalInt64(0),
+      AnalysisScope(
+        gapMinutes: row.optionalInt64(1).map { Int($0) } ?? 30, fromMs: row.optionalInt64(2),
+        toMs: row.optionalInt64(3)),
+      row.optionalInt64(4) ?? 0
+    )
+  }
+
+  /// The newest import's id, nil in an empty ledger.
+  package func lastImportID() throws(StoreError) -> Int64? {
+    try connection.row("SELECT MAX(id) FROM imports")?.optionalInt64(0)
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ResonanceModel
 import Testing
 
 @testable import ResonanceCLI
@@ -85,16 +86,43 @@ extension AnalyzeCommandTests {
           OR valence NOT BETWEEN 0 AND 1 OR mood_weight NOT BETWEEN 0 AND 0.7
         """) == 0)
 
-    // A rerun replaces: the same counts, nothing dangling.
-    #expect(runResonance(["analyze", "--db", db, "-q"]).status == .ok)
+    // Nothing imported since: the tables are up to date and left alone.
+    let runs = try count("SELECT COUNT(*) FROM analysis_runs")
+    let again = runResonance(["analyze", "--db", db])
+    #expect(again.status == .ok && again.err.contains("up to date"), "\(again.err)")
+    #expect(try count("SELECT COUNT(*) FROM analysis_runs") == runs)
+
+    // A rebuild replaces: the same counts, nothing dangling; the summary names them.
+    let rebuilt = runResonance(["analyze", "--db", db, "--rebuild"])
+    #expect(rebuilt.status == .ok)
+    #expect(try count("SELECT COUNT(*) FROM analysis_runs") == runs + 1)
     #expect(try count("SELECT COUNT(*) FROM sleep_nights") == nights)
     #expect(try count("SELECT COUNT(*) FROM state_ticks") == ticks)
     #expect(try count("SELECT COUNT(next_night_id) FROM historical_sessions") == withNight)
     #expect(try store.connection.rows("PRAGMA foreign_key_check").isEmpty)
+    #expect(rebuilt.err.contains("\(nights) nights of sleep"), "\(rebuilt.err)")
+    #expect(rebuilt.err.contains("state ticks"))
 
-    // The text summary names the same figures.
-    let text = runResonance(["analyze", "--db", db]).err
-    #expect(text.contains("\(nights) nights of sleep"), "\(text)")
-    #expect(text.contains("state ticks"))
+    // --from/--to keep only the plays starting in those days (UTC).
+    let plays = try count("SELECT COUNT(*) FROM playback_events")
+    let first = try count("SELECT MIN(start_ms) FROM playback_events") / 86_400_000
+    let day = { (ms: Int) in
+      String(Timestamp.iso8601UTC(millisecondsSinceEpoch: Int64(ms)).prefix(10))
+    }
+    let from = day((first + 3) * 86_400_000)
+    let to = day((first + 10) * 86_400_000)
+    let window = runResonance(["analyze", "--db", db, "--from", from, "--to", to, "--json"])
+    let summary = try #require(
+      try JSONSerialization.jsonObject(with: Data(window.out.utf8)) as? [String: Any])
+    let inWindow = try count(
+      """
+      SELECT COUNT(*) FROM playback_events
+      WHERE start_ms >= \((first + 3) * 86_400_000) AND start_ms < \((first + 10) * 86_400_000)
+      """)
+    #expect(summary["plays"] as? Int == inWindow && inWindow > 0 && inWindow < plays)
+    #expect(
+      try count("SELECT COUNT(*) FROM playback_events WHERE session_id IS NOT NULL") == inWindow)
+    #expect(runResonance(["analyze", "--db", db, "--from", to, "--to", from]).status == .usage)
+    #expect(runResonance(["analyze", "--db", db, "--from", "June"]).status == .usage)
   }
 }

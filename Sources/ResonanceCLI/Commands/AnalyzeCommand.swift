@@ -20,16 +20,29 @@ struct AnalyzeCommand: ParsableCommand {
       its quality (skip rate, HRV response, engagement, next-night sleep), and estimates the \
       state every 30 seconds of every session (state_ticks).
 
-      Every run recomputes the derived tables from all the plays in one transaction \
-      (historical_sessions, play_biometrics, playback_events.session_id, sleep_nights, \
-      state_ticks, song_effects) and records itself in analysis_runs with the last import it \
-      saw.
+      Beyond the seed it estimates what each song does to heart rate and HRV while it plays, \
+      against the person's average music, with a 90% interval (song_effect_estimates), and \
+      stores every song's tempo, energy and valence estimates (song_features).
+
+      A run recomputes every derived table from the plays in one transaction and records \
+      itself in analysis_runs with the last import it saw and its options. When nothing was \
+      imported since the last run and the options are the same, it says the tables are up to \
+      date and changes nothing; --rebuild recomputes anyway (after upgrading resonance, say). \
+      --from and --to restrict the analysis to the plays that start in those days.
       """,
     options: [
       CommonOptions.db,
       OptionDefinition(
         "gap", .value(placeholder: "MINUTES"),
         help: "The silence that ends a session, 1–1440 minutes. Default: 30."),
+      OptionDefinition(
+        "from", .value(placeholder: "DATE"),
+        help: "Only plays starting on or after this day (YYYY-MM-DD, UTC)."),
+      OptionDefinition(
+        "to", .value(placeholder: "DATE"),
+        help: "Only plays starting before this day (YYYY-MM-DD, UTC): the day after the last."),
+      OptionDefinition(
+        "rebuild", .flag, help: "Recompute even when nothing was imported since the last run."),
       CommonOptions.json,
       CommonOptions.quiet,
     ],
@@ -38,10 +51,15 @@ struct AnalyzeCommand: ParsableCommand {
       Example(
         "resonance analyze --gap 45 --json --db /tmp/person.sqlite",
         "Sessions split by 45-minute silences, the summary as JSON."),
+      Example(
+        "resonance analyze --from 2022-06-01 --to 2022-09-01 --rebuild",
+        "Only the summer's plays, recomputed whatever the last run did."),
     ])
 
   var storePath: String
-  var gapMinutes: Int
+  var scope: AnalysisScope
+  var gapMinutes: Int { scope.gapMinutes }
+  var isRebuild: Bool
   var isJSON: Bool
   var isQuiet: Bool
 
@@ -49,15 +67,28 @@ struct AnalyzeCommand: ParsableCommand {
     storePath = CommonOptions.storePath(parsed, environment)
     isJSON = parsed.flag("json")
     isQuiet = parsed.flag("quiet")
+    isRebuild = parsed.flag("rebuild")
+    scope = AnalysisScope()
     if let text = parsed.value("gap") {
       guard let minutes = Int(text), (1...1440).contains(minutes) else {
         throw UsageError(
           "--gap: expected whole minutes from 1 to 1440, found '\(text)'",
           hint: "resonance analyze --gap 30")
       }
-      gapMinutes = minutes
-    } else {
-      gapMinutes = 30
+      scope.gapMinutes = minutes
+    }
+    for (name, text) in [("from", parsed.value("from")), ("to", parsed.value("to"))] {
+      guard let text else { continue }
+      guard let ms = HRVCommand.day(text) else {
+        throw UsageError(
+          "--\(name): expected a day YYYY-MM-DD, found '\(text)'",
+          hint: "resonance analyze --from 2022-06-01 --to 2022-07-01")
+      }
+      if name == "from" { scope.fromMs = ms } else { scope.toMs = ms }
+    }
+    if let from = scope.fromMs, let to = scope.toMs, from >= to {
+      throw UsageError(
+        "--from must be before --to", hint: "resonance analyze --from 2022-06-01 --to 2022-07-01")
     }
   }
 
@@ -65,7 +96,13 @@ struct AnalyzeCommand: ParsableCommand {
     let started = Date()
     let startedAt = Clock.nowMilliseconds()
     let store = try CommonOptions.openStore(path: storePath, environment: context.environment)
-    let outcome = try Self.analyze(store, gapMinutes: gapMinutes, startedAt: startedAt)
+    if !isRebuild, let last = try store.lastAnalysis(), last.scope == scope,
+      last.lastImportID == (try store.lastImportID())
+    {
+      reportUpToDate(last.lastImportID, finishedAtMs: last.finishedAtMs, context: context)
+      return .ok
+    }
+    let outcome = try Self.analyze(store, scope: scope, startedAt: startedAt)
     let seconds = Date().timeIntervalSince(started)
     report(outcome, try store.derivedSummary(), seconds: seconds, context: context)
     return .ok
@@ -80,8 +117,13 @@ struct AnalyzeCommand: ParsableCommand {
   }
 
   /// Loads what the analysis reads, runs it, and replaces the derived tables with its results.
-  static func analyze(_ store: Store, gapMinutes: Int, startedAt: Int64) throws -> Outcome {
-    let plays = try store.historicalPlays().map { p in
+  static func analyze(_ store: Store, scope: AnalysisScope = AnalysisScope(), startedAt: Int64)
+    throws -> Outcome
+  {
+    let gapMinutes = scope.gapMinutes
+    let plays = try store.historicalPlays().filter { p in
+      p.startMs >= (scope.fromMs ?? .min) && p.startMs < (scope.toMs ?? .max)
+    }.map { p in
       HistoricalPlay(
         id: p.id, start: Timestamp(millisecondsSinceEpoch: p.startMs, utcOffsetSeconds: p.offset),
         endMs: p.endMs, playedMs: p.playedMs, mediaDurationMs: p.mediaMs, wasSkipped: p.skipped,
@@ -133,7 +175,7 @@ struct AnalyzeCommand: ParsableCommand {
         }
       },
       derived: try derivedRows(store, analysis, signals: signals), features: features.rows,
-      startedAt: startedAt, finishedAt: Clock.nowMilliseconds())
+      scope: scope, startedAt: startedAt, finishedAt: Clock.nowMilliseconds())
     return Outcome(history: analysis, responses: responses, features: features.summary)
   }
 
@@ -165,6 +207,23 @@ struct AnalyzeCommand: ParsableCommand {
     return [("hr", fit(heartRate)), ("hrv", fit(hrv))]
   }
 
+  private func reportUpToDate(_ lastImport: Int64?, finishedAtMs: Int64, context: CommandContext) {
+    if isJSON {
+      let object: [String: Any] = [
+        "up_to_date": true, "last_import_id": lastImport.map { $0 as Any } ?? NSNull(),
+        "analysed_at_ms": finishedAtMs,
+      ]
+      let data =
+        (try? JSONSerialization.data(
+          withJSONObject: object, options: [.prettyPrinted, .sortedKeys])) ?? Data()
+      context.console.out(String(decoding: data, as: UTF8.self) + "\n")
+    } else if !isQuiet {
+      context.report(
+        "analyze: up to date: nothing imported since the last analysis, with the same options (--rebuild recomputes anyway)"
+      )
+    }
+  }
+
   private func report(
     _ outcome: Outcome, _ derived: Store.DerivedSummary, seconds: Double,
     context: CommandContext
@@ -178,7 +237,7 @@ struct AnalyzeCommand: ParsableCommand {
       let object: [String: Any] = Self.derivedJSON(derived).merging([
         "plays": analysis.plays.count, "sessions": analysis.sessions.count,
         "contexts": contexts, "plays_with_hr_delta": withHR, "plays_with_hrv_delta": withHRV,
-        "gap_minutes": gapMinutes, "seconds": seconds,
+        "gap_minutes": gapMinutes, "seconds": seconds, "up_to_date": false,
         "song_responses": Dictionary(
           uniqueKeysWithValues: outcome.responses.map { ($0.signal, Self.responseJSON($0.fit)) }),
         "song_features": outcome.features.json,

@@ -80,9 +80,7 @@ struct DemoCommand: ParsableCommand {
     stages.append(IndexReport.StageNote(stage: "ingest", outcome: ingest))
     say(context, "ingest: \(ingest)")
     if try store.summary().listening.plays > 0 {
-      let analysis = try AnalyzeCommand.analyze(
-        store, gapMinutes: 30, startedAt: Clock.nowMilliseconds()
-      ).history
+      let analysis = try AnalyzeCommand.analyze(store, startedAt: Clock.nowMilliseconds()).history
       let count = { (n: Int) in ProgressReporter.grouped(Int64(n)) }
       let outcome =
         "\(count(analysis.sessions.count)) listening sessions (\(analysis.sessionsByContextText)); heart rate before and during \(count(analysis.playsWithHeartRate)) of \(count(analysis.plays.count)) plays, HRV around \(count(analysis.playsWithHRV))"

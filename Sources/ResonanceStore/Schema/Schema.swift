@@ -22,6 +22,7 @@ package enum Schema {
     nightsAndStates,
     songResponses,
     songFeatures,
+    analysisScope,
   ]
 
   /// The schema version a fully migrated store has.
@@ -606,5 +607,14 @@ package enum Schema {
           CHECK (valence_source IN ('library', 'genre-ridge', 'genre-prior', 'fallback')),
         familiarity REAL NOT NULL CHECK (familiarity BETWEEN 0 AND 1)
       ) WITHOUT ROWID;
+      """)
+
+  /// What each analysis covered, so a run can tell that nothing changed since the last one.
+  static let analysisScope = Migration(
+    "0014-analysis-scope",
+    sql: """
+      ALTER TABLE analysis_runs ADD COLUMN gap_minutes INTEGER;
+      ALTER TABLE analysis_runs ADD COLUMN from_ms INTEGER;
+      ALTER TABLE analysis_runs ADD COLUMN to_ms INTEGER;
       """)
 }
