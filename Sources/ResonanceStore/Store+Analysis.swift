@@ -322,17 +322,24 @@ extension Store {
 }
 
 extension Store {
-  /// Every play in a session: its song, start and the session's reconstructed context.
+  /// Every play in a session: its song, start, the end of what was heard (start + played) and
+  /// the session's reconstructed context.
   package func playsInSessions() throws(StoreError) -> [(
-    songID: Int64, startMs: Int64, context: String
+    songID: Int64, startMs: Int64, heardEndMs: Int64, context: String
   )] {
     try connection.rows(
       """
-      SELECT p.song_id, p.start_ms, h.context FROM playback_events p
-      JOIN historical_sessions h ON h.id = p.session_id
+      SELECT p.song_id, p.start_ms, min(p.end_ms, p.start_ms + coalesce(p.played_ms, p.end_ms)),
+        h.context
+      FROM playback_events p JOIN historical_sessions h ON h.id = p.session_id
       ORDER BY p.start_ms
       """
-    ).map { ($0.optionalInt64(0) ?? 0, $0.optionalInt64(1) ?? 0, $0[2].string ?? "") }
+    ).map {
+      (
+        $0.optionalInt64(0) ?? 0, $0.optionalInt64(1) ?? 0, $0.optionalInt64(2) ?? 0,
+        $0[3].string ?? ""
+      )
+    }
   }
 }
 

@@ -121,9 +121,14 @@ struct SongResponseModelTests {
     let strong = zip(fit.responses, truth).filter { abs($1) > 3 }
     #expect(!strong.isEmpty)
     #expect(strong.allSatisfy { $0.isDistinguishableFromZero && ($0.estimate > 0) == ($1 > 0) })
-    // The estimates are relative to the exposure-weighted mean song.
-    let mean = fit.responses.reduce(0.0) { $0 + $1.minutes * $1.estimate } / total
+    // The data's own contrasts are relative to the exposure-weighted mean song.
+    let mean = fit.responses.reduce(0.0) { $0 + $1.minutes * $1.unpooled } / total
     #expect(abs(mean) < 1e-6)
+    // Shrinkage pulls toward the genre: never past it, never away from it.
+    #expect(
+      fit.responses.allSatisfy {
+        abs($0.estimate - $0.genreMean) <= abs($0.unpooled - $0.genreMean) + 1e-12
+      })
   }
 
   @Test("workout sessions are left out: exercise swamps the music")

@@ -20,24 +20,26 @@ import ResonanceModel
 ///   per minute; a minute counts when music is playing in it (summed exposure ≥
 ///   `minimumExposure`). Workout sessions are left out: exercise swamps the music.
 /// - **Exposure**: a song drives the body through a first-order lag τ while it plays (τ chosen
-///   from `lagCandidates` by the fit), so its exposure at time t is 1 − e^(−(t − start)/τ) during the play and decays as
-///   e^(−(t − end)/τ) after it; a minute's row holds every song's exposure.
+///   from `lagCandidates` by the fit): its exposure at time t is 1 − e^(−(t − start)/τ) during
+///   the play and decays as e^(−(t − end)/τ) after it; a minute's row holds every song's
+///   exposure averaged over the minute's readings.
 /// - **Nuisance**: one level per 30-minute block of a session (circadian drift, posture, the
 ///   day), plus the share of samples taken while moving (Watch motion flags), a meeting and a
 ///   work Focus on the Mac (the last snapshot within 10 minutes).
-/// - **Effects**: song effect = genre mean + the song's own deviation; genre means
-///   ~ N(0, ω²), deviations ~ N(0, τ²). Blocks absorb the overall level (music is always
-///   playing in a measured minute), so effects are **relative**: each song against the person's
-///   average minute of music (the exposure-weighted mean song).
+/// - **Effects**: one column per song (and one per genre, so rare songs still count toward
+///   theirs). Blocks absorb the overall level (music is always playing in a measured minute),
+///   so effects are **relative**: each song against the person's average minute of music (the
+///   exposure-weighted mean song).
 /// - **Fit**: the block levels are removed exactly (within-block centring); the normal
-///   equations are accumulated block by block, solved by Cholesky (LAPACK). The noise variance
-///   σ² comes from an almost unpenalised fit's residuals, scaled by a design effect κ ≥ 1 — the
-///   median ratio of session-clustered (sandwich) to model variances of song contrasts — because
-///   minute-to-minute noise is correlated within a session. τ² and ω² maximise the marginal
-///   likelihood (empirical Bayes) over log-spaced grids; then the songs' deviations get a
-///   heavy-tailed Student-t prior (ν = 4, fitted by EM), so a song with a large effect is not
-///   pulled toward its genre. The estimate is the posterior mean, its interval ± 1.645
-///   posterior standard deviations, widened for a song whose own sandwich ratio exceeds κ.
+///   equations are accumulated block by block and solved by Cholesky (LAPACK) with almost flat
+///   priors, giving each song's contrast Yⱼ and its variance. The noise variance σ² comes from
+///   the residuals, scaled by a design effect κ ≥ 1 — the median ratio of session-clustered
+///   (sandwich) to model variances of the song contrasts — because minute-to-minute noise is
+///   correlated within a session; a song whose own ratio exceeds κ keeps its larger variance.
+/// - **Shrinkage and intervals**: each Yⱼ is pulled toward its genre's mean by the spread the
+///   songs show beyond their noise (μ₂, method of moments), and the 90% interval is the robust
+///   empirical Bayes interval (`RobustEBCI`): it covers on average over the songs whatever the
+///   shape of the effects' distribution — most songs doing little and a few a lot.
 package enum SongResponseModel {
   package struct Configuration: Sendable, Equatable {
     /// The lags τ tried for how a song moves the signal; the one whose fit leaves the least
@@ -57,10 +59,6 @@ package enum SongResponseModel {
     package var minimumSongMinutes = 3.0
     /// How old the last Mac snapshot may be to describe a minute.
     package var macReachMinutes = 10
-    /// The Student-t prior's degrees of freedom for a song's deviation from its genre, and how
-    /// many EM steps fit it (0 keeps the normal prior).
-    package var tailDegreesOfFreedom = 4.0
-    package var tailIterations = 30
 
     package init() {}
   }
@@ -135,7 +133,8 @@ package enum SongResponseModel {
     /// σ (per measured minute, before the design effect) and the design effect κ.
     package var noiseSD: Double
     package var designEffect: Double
-    /// The prior spreads chosen by marginal likelihood: songs within a genre (τ), genres (ω).
+    /// The spread of songs' effects within a genre beyond their noise (√μ₂), and of the genre
+    /// means.
     package var songSD: Double
     package var genreSD: Double
     /// The nuisance coefficients: moving (share of the minute), a meeting, a work Focus.
@@ -179,58 +178,12 @@ package enum SongResponseModel {
     let kappa = max(1, median(Array(ratios.values)) ?? 1)
     let noise = sigma2 * kappa
 
-    // τ² and ω² by marginal likelihood: alternating searches over log-spaced grids.
-    let songGrid = (0..<17).map { pow(10, -2 + 5 * Double($0) / 16) }
-    let genreGrid = (0..<9).map { pow(10, -2 + 5 * Double($0) / 8) }
-    var best = (tau2: 1.0, omega2: 1.0)
-    var bestLikelihood = -Double.infinity
-    func consider(_ tau2: Double, _ omega2: Double) {
-      let prior = precision(g: g, k: k, songVariance: tau2, genreVariance: omega2)
-      guard let post = try? Posterior(design, precision: prior, noiseVariance: noise) else {
-        return
-      }
-      let likelihood = post.logMarginalLikelihood(prior: prior, b: design.b, noise: noise)
-      if likelihood > bestLikelihood {
-        bestLikelihood = likelihood
-        best = (tau2, omega2)
-      }
+    guard let unpooled = try? Posterior(design, precision: weak, noiseVariance: noise) else {
+      return nil
     }
-    for _ in 0..<2 {
-      let omega2 = best.omega2
-      for tau2 in songGrid { consider(tau2, omega2) }
-      let tau2 = best.tau2
-      for omega2 in genreGrid { consider(tau2, omega2) }
-    }
-    // Heavy tails: most songs do little and a few a lot, and a normal prior would pull the few
-    // toward their genre. A song's deviation ~ Student-t(ν, scale s), fitted by EM (Lange,
-    // Little & Taylor 1989): its prior variance is s²/uⱼ, uⱼ = (ν + 1)/(ν + E[δⱼ²]/s²).
-    var songVariances = [Double](repeating: best.tau2, count: k)
-    var scale2 = best.tau2
-    var prior = precision(g: g, k: k, songVariances: songVariances, genreVariance: best.omega2)
-    guard var posterior = try? Posterior(design, precision: prior, noiseVariance: noise),
-      let unpooledFit = try? Posterior(design, precision: weak, noiseVariance: noise)
-    else { return nil }
-    var covariance = posterior.factor.inverse()
-    for _ in 0..<configuration.tailIterations {
-      let expected = (0..<k).map { j in
-        posterior.mean[g + j] * posterior.mean[g + j] + covariance[g + j, g + j]
-      }
-      let nu = configuration.tailDegreesOfFreedom
-      let weights = expected.map { (nu + 1) / (nu + $0 / scale2) }
-      scale2 = max(zip(weights, expected).reduce(0.0) { $0 + $1.0 * $1.1 } / Double(k), 1e-6)
-      let next = weights.map { scale2 / $0 }
-      let change = zip(next, songVariances).map { abs($0 - $1) / $1 }.max() ?? 0
-      songVariances = next
-      prior = precision(g: g, k: k, songVariances: songVariances, genreVariance: best.omega2)
-      guard let refit = try? Posterior(design, precision: prior, noiseVariance: noise) else {
-        break
-      }
-      posterior = refit
-      covariance = posterior.factor.inverse()
-      if change < 1e-4 { break }
-    }
+    let covariance = unpooled.factor.inverse()
 
-    // Contrasts against the exposure-weighted mean song: v = Σ wⱼ·Lⱼ.
+    // Each song against the exposure-weighted mean song: c = Lⱼ − v, v = Σ wⱼ·Lⱼ.
     let total = modelled.reduce(0.0) { $0 + songMinutes[$1]! }
     var v = [Double](repeating: 0, count: p)
     for song in modelled {
@@ -238,38 +191,70 @@ package enum SongResponseModel {
       v[design.genreOf(song)] += w
       v[songColumn[song]!] += w
     }
-    let level = dot(v, posterior.mean)
-    let unpooledLevel = dot(v, unpooledFit.mean)
+    let level = dot(v, unpooled.mean)
     let sigmaV = (0..<p).map { i in (0..<p).reduce(0.0) { $0 + covariance[i, $1] * v[$1] } }
     let vSigmaV = dot(v, sigmaV)
-
-    var playCounts: [Int64: Int] = [:]
-    for (song, count) in minutes.playsBySong { playCounts[song] = count }
-    let responses = modelled.map { song -> SongResponse in
+    let observed = modelled.map { song -> (y: Double, variance: Double) in
       let gc = design.genreOf(song)
       let sc = songColumn[song]!
-      let estimate = posterior.mean[gc] + posterior.mean[sc] - level
       let variance =
         covariance[gc, gc] + covariance[sc, sc] + 2 * covariance[gc, sc]
         - 2 * (sigmaV[gc] + sigmaV[sc]) + vSigmaV
       // A song whose minutes are more correlated within sessions than most gets the extra
       // width its own sandwich variance calls for.
       let inflation = max(1, (ratios[song] ?? kappa) / kappa)
-      let sd = (max(variance, 0) * inflation).squareRoot()
-      return SongResponse(
-        songID: song, genre: genres[song] ?? "", plays: playCounts[song] ?? 0,
-        minutes: songMinutes[song]!,
-        unpooled: unpooledFit.mean[gc] + unpooledFit.mean[sc] - unpooledLevel,
-        genreMean: posterior.mean[gc] - level, estimate: estimate, sd: sd,
-        low90: estimate - z90 * sd, high90: estimate + z90 * sd)
+      return (unpooled.mean[gc] + unpooled.mean[sc] - level, max(variance, 0) * inflation)
     }
+
+    // Shrinkage toward the genre's mean by the spread the songs show beyond their noise
+    // (method of moments), with robust intervals.
+    let genreOfSong = modelled.map { genres[$0] ?? "" }
+    var mu2 = max(observed.map(\.variance).reduce(0, +) / Double(k), 1e-6)
+    var genreMeans: [String: Double] = [:]
+    for _ in 0..<20 {
+      var sums: [String: (Double, Double)] = [:]
+      for (o, genre) in zip(observed, genreOfSong) {
+        let weight = 1 / (o.variance + mu2)
+        sums[genre, default: (0, 0)].0 += weight * o.y
+        sums[genre, default: (0, 0)].1 += weight
+      }
+      genreMeans = sums.mapValues { $0.0 / $0.1 }
+      let excess = zip(observed, genreOfSong).reduce(0.0) {
+        let d = $1.0.y - genreMeans[$1.1]!
+        return $0 + d * d - $1.0.variance
+      }
+      let next = max(excess / Double(max(1, k - genreMeans.count)), 1e-6)
+      if abs(next - mu2) <= 1e-9 * max(mu2, 1) { break }
+      mu2 = next
+    }
+
+    var playCounts: [Int64: Int] = [:]
+    for (song, count) in minutes.playsBySong { playCounts[song] = count }
+    let responses = zip(modelled, zip(observed, genreOfSong)).map { song, pair -> SongResponse in
+      let (o, genre) = pair
+      let mean = genreMeans[genre]!
+      let sigma = o.variance.squareRoot()
+      let w = mu2 / (mu2 + o.variance)
+      let estimate = mean + w * (o.y - mean)
+      let half = RobustEBCI.criticalValue(t: o.variance / mu2) * w * sigma
+      return SongResponse(
+        songID: song, genre: genre, plays: playCounts[song] ?? 0, minutes: songMinutes[song]!,
+        unpooled: o.y, genreMean: mean, estimate: estimate, sd: w.squareRoot() * sigma,
+        low90: estimate - half, high90: estimate + half)
+    }
+    let means = Array(genreMeans.values)
+    let grand = means.reduce(0, +) / Double(means.count)
+    let genreSpread =
+      means.count > 1
+      ? (means.reduce(0) { $0 + ($1 - grand) * ($1 - grand) } / Double(means.count - 1))
+        .squareRoot() : 0
     return Fit(
       responses: responses, lagMinutes: chosen.lagMinutes, minutes: n,
       blocks: minutes.blockCount,
       sessions: minutes.sessionCount, noiseSD: sigma2.squareRoot(), designEffect: kappa,
-      songSD: best.tau2.squareRoot(), genreSD: best.omega2.squareRoot(),
-      moving: posterior.mean[g + k], meeting: posterior.mean[g + k + 1],
-      workFocus: posterior.mean[g + k + 2])
+      songSD: mu2.squareRoot(), genreSD: genreSpread,
+      moving: unpooled.mean[g + k], meeting: unpooled.mean[g + k + 1],
+      workFocus: unpooled.mean[g + k + 2])
   }
 
   /// A song's exposure at `t`: the lag's response to the play that ran from `start` to `end`.
@@ -382,6 +367,7 @@ package enum SongResponseModel {
       var sessionUsed = false
       while i < samples.count, samples[i].timeMs < windowEnd {
         let minute = (samples[i].timeMs - windowStart) / 60_000
+        let binFirst = i
         var sum = 0.0
         var time = 0.0
         var moving = 0
@@ -399,13 +385,21 @@ package enum SongResponseModel {
         }
         guard count > 0 else { continue }
         let t = time / Double(count)
+        let binTimes = samples[binFirst..<i].filter(\.value.isFinite).map { Double($0.timeMs) }
+        // A song's exposure in the minute: the mean over the minute's readings (the lag curves,
+        // so the exposure at their mean time would overstate a rising one).
+        func meanExposure(_ play: Play, lagMs: Double) -> Double {
+          binTimes.reduce(0.0) {
+            $0 + exposure(atMs: $1, startMs: play.startMs, endMs: play.heardEndMs, lagMs: lagMs)
+          } / Double(binTimes.count)
+        }
         while cursor < plays.count, Double(plays[cursor].heardEndMs) + tailMs < t { cursor += 1 }
         let first = result.entries.count
         var exposureSum = 0.0
         var index = cursor
-        while index < plays.count, Double(plays[index].startMs) <= t {
+        while index < plays.count, Double(plays[index].startMs) <= binTimes.last! {
           let play = plays[index]
-          let x = exposure(atMs: t, startMs: play.startMs, endMs: play.heardEndMs, lagMs: lagMs)
+          let x = meanExposure(play, lagMs: lagMs)
           if x > 1e-3 {
             if let j = result.entries[first...].firstIndex(where: { $0.song == play.songID }) {
               result.entries[j].exposure += x
@@ -413,8 +407,7 @@ package enum SongResponseModel {
               result.entries.append(Entry(song: play.songID, exposure: x))
             }
           }
-          exposureSum += exposure(
-            atMs: t, startMs: play.startMs, endMs: play.heardEndMs, lagMs: selectionLagMs)
+          exposureSum += meanExposure(play, lagMs: selectionLagMs)
           index += 1
         }
         guard exposureSum >= configuration.minimumExposure else {
@@ -422,9 +415,7 @@ package enum SongResponseModel {
           continue
         }
         for j in cursor..<index where !counted.contains(j) {
-          let x = exposure(
-            atMs: t, startMs: plays[j].startMs, endMs: plays[j].heardEndMs, lagMs: lagMs)
-          if x > 1e-3 {
+          if meanExposure(plays[j], lagMs: lagMs) > 1e-3 {
             counted.insert(j)
             result.playsBySong[plays[j].songID, default: 0] += 1
           }
@@ -540,18 +531,10 @@ package enum SongResponseModel {
     }
   }
 
+  /// Almost flat prior precisions: genres and songs variance 100, the covariates 10⁴.
   static func precision(g: Int, k: Int, songVariance: Double, genreVariance: Double) -> [Double] {
-    precision(
-      g: g, k: k, songVariances: .init(repeating: songVariance, count: k),
-      genreVariance: genreVariance)
-  }
-
-  /// Prior precisions: genres 1/ω², each song 1/its variance, the covariates almost flat.
-  static func precision(g: Int, k: Int, songVariances: [Double], genreVariance: Double)
-    -> [Double]
-  {
-    [Double](repeating: 1 / genreVariance, count: g) + songVariances.map { 1 / $0 }
-      + [1e-4, 1e-4, 1e-4]
+    [Double](repeating: 1 / genreVariance, count: g)
+      + [Double](repeating: 1 / songVariance, count: k) + [1e-4, 1e-4, 1e-4]
   }
 
   static func median(_ values: [Double]) -> Double? {
@@ -575,13 +558,6 @@ package enum SongResponseModel {
       }
       factor = try Cholesky(p)
       mean = factor.solve(design.b.map { $0 / noiseVariance })
-    }
-
-    /// log p(ỹ) up to terms that do not depend on the prior: −½(log|P| − Σ log precision −
-    /// meanᵀb/σ²).
-    func logMarginalLikelihood(prior: [Double], b: [Double], noise: Double) -> Double {
-      let logPrior = prior.reduce(0.0) { $0 + log($1) }
-      return -0.5 * (factor.logDeterminant - logPrior - dot(mean, b) / noise)
     }
   }
 

@@ -201,8 +201,9 @@ struct ValidateCommand: ParsableCommand {
   /// The song-response estimates against the planted effects. The estimates are relative to
   /// the exposure-weighted mean song, and a planted effect shows scaled by the gain of the
   /// context each play was lived in (`sessions` in truth.json), so the truth each interval is
-  /// judged against is the planted effect × the mean gain over the song's measured
-  /// (non-workout) plays, minus the same exposure-weighted mean.
+  /// judged against is the planted effect × the mean gain over the song's non-workout plays,
+  /// each weighted by the minutes with a reading while it played, minus the same
+  /// exposure-weighted mean.
   static func songEffects(_ truth: [String: Any], _ store: Store) throws -> [EffectValidation] {
     guard let planted = truth["songs"] as? [[String: Any]] else { return [] }
     let gains = truth["context_gain"] as? [String: Double] ?? [:]
@@ -213,21 +214,28 @@ struct ValidateCommand: ParsableCommand {
       if let id = song["catalog_id"] as? String { byCatalog[id] = song }
     }
     let lived = livedSessions(truth)
-    var gainSum: [Int64: Double] = [:]
-    var measuredPlays: [Int64: Int] = [:]
-    for play in try store.playsInSessions() where play.context != "workout" {
-      let context = lived.context(at: play.startMs) ?? play.context
-      gainSum[play.songID, default: 0] += gains[context] ?? 1
-      measuredPlays[play.songID, default: 0] += 1
-    }
+    let plays = try store.playsInSessions().filter { $0.context != "workout" }
     let estimates = try store.effectEstimates()
     var results: [EffectValidation] = []
-    for (signal, key) in [("hr", "hr_effect_bpm"), ("hrv", "hrv_effect_ms")] {
+    for (signal, key, kind) in [
+      ("hr", "hr_effect_bpm", Store.SignalKind.heartRate), ("hrv", "hrv_effect_ms", .hrv),
+    ] {
+      // Each play counts by the minutes with a reading while it played, as the model sees it.
+      let times = try store.signal(kind).map(\.timeMs)
+      var gainSum: [Int64: Double] = [:]
+      var weights: [Int64: Double] = [:]
+      for play in plays {
+        let minutes = Double(measuredMinutes(times, from: play.startMs, to: play.heardEndMs))
+        guard minutes > 0 else { continue }
+        let context = lived.context(at: play.startMs) ?? play.context
+        gainSum[play.songID, default: 0] += minutes * (gains[context] ?? 1)
+        weights[play.songID, default: 0] += minutes
+      }
       var rows: [(estimate: Store.StoredEffectEstimate, planted: Double, shown: Double)] = []
       for e in estimates where e.signal == signal {
         guard let id = e.catalogID, let effect = byCatalog[id]?[key] as? Double else { continue }
-        let weight = measuredPlays[e.songID] ?? 0
-        let gain = weight > 0 ? (gainSum[e.songID] ?? 0) / Double(weight) : 1
+        let weight = weights[e.songID] ?? 0
+        let gain = weight > 0 ? (gainSum[e.songID] ?? 0) / weight : 1
         rows.append((e, effect, effect * gain))
       }
       guard !rows.isEmpty else { continue }
@@ -330,6 +338,28 @@ struct ValidateCommand: ParsableCommand {
   }
 
   static let z90 = 1.6448536269514722
+
+  /// How many distinct minutes hold a reading in [from, to), over sorted reading times.
+  static func measuredMinutes(_ times: [Int64], from: Int64, to: Int64) -> Int {
+    var low = 0
+    var high = times.count
+    while low < high {
+      let mid = (low + high) / 2
+      if times[mid] < from { low = mid + 1 } else { high = mid }
+    }
+    var minutes = 0
+    var last = Int64.min
+    var i = low
+    while i < times.count, times[i] < to {
+      let minute = (times[i] - from) / 60_000
+      if minute != last {
+        minutes += 1
+        last = minute
+      }
+      i += 1
+    }
+    return minutes
+  }
 
   /// The sessions truth.json says were lived, in time order.
   struct LivedSessions {
