@@ -44,15 +44,24 @@ extension Store {
     }
   }
 
-  /// The Watch trace's motion readings (moving = neither stationary nor in a workout), in time
-  /// order.
+  /// Motion readings in time order: the Watch trace's (moving = neither stationary nor in a
+  /// workout) and the Health export's heart-rate readings that carry Apple's motion context
+  /// (`HKMetadataKeyHeartRateMotionContext` 2, active, is moving; 1, sedentary, is not).
   package func motionReadings() throws(StoreError) -> [(timeMs: Int64, isMoving: Bool)] {
     try connection.rows(
       """
-      SELECT time_ms, is_stationary, is_workout FROM biometric_samples
-      WHERE is_stationary IS NOT NULL ORDER BY time_ms
+      SELECT time_ms, is_stationary = 0 AND coalesce(is_workout, 0) = 0 FROM biometric_samples
+      WHERE is_stationary IS NOT NULL
+      UNION ALL
+      SELECT start_ms,
+        json_extract(metadata, '$.HKMetadataKeyHeartRateMotionContext') IN (2, '2')
+      FROM health_records
+      WHERE type_id = (
+          SELECT id FROM health_types WHERE identifier = 'HKQuantityTypeIdentifierHeartRate')
+        AND json_extract(metadata, '$.HKMetadataKeyHeartRateMotionContext') IN (1, 2, '1', '2')
+      ORDER BY 1
       """
-    ).map { ($0.optionalInt64(0) ?? 0, $0.int(1) == 0 && $0.int(2) == 0) }
+    ).map { ($0.optionalInt64(0) ?? 0, $0.int(1) != 0) }
   }
 
   /// Heart-rate (bpm) or HRV (SDNN, ms) readings from the Health export and the Watch traces,
