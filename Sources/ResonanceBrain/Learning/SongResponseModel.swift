@@ -18,7 +18,8 @@ import ResonanceModel
 ///
 /// - **Samples** in each non-workout session (and `paddingMinutes` either side) are averaged
 ///   per minute; a minute counts when music is playing in it (summed exposure ≥
-///   `minimumExposure`). Workout sessions are left out: exercise swamps the music.
+///   `minimumExposure`) and the person is not asleep. Workout sessions are left out: exercise
+///   swamps the music, as sleep does.
 /// - **Exposure**: a song drives the body through a first-order lag τ while it plays (τ chosen
 ///   from `lagCandidates` by the fit): its exposure at time t is 1 − e^(−(t − start)/τ) during
 ///   the play and decays as e^(−(t − end)/τ) after it; a minute's row holds every song's
@@ -143,6 +144,9 @@ package enum SongResponseModel {
     package var workFocus: Double
   }
 
+  /// The nuisance columns after the songs': moving, meeting, work Focus.
+  static let covariateCount = 3
+
   /// The z value of a two-sided 90% normal interval.
   package static let z90 = 1.6448536269514722
 
@@ -151,15 +155,17 @@ package enum SongResponseModel {
   /// than two songs with their own column, or no residual degrees of freedom.
   package static func fit(
     sessions: [Session], samples: [Sample], mac: [MacContextSnapshot],
-    genres: [Int64: String], configuration: Configuration = .init()
+    genres: [Int64: String], asleep: [(startMs: Int64, endMs: Int64)] = [],
+    configuration: Configuration = .init()
   ) -> Fit? {
+    let asleep = mergedSpans(asleep)
     // The lag: the candidate whose almost unpenalised fit leaves the least residual variance.
     var chosen: Prepared?
     for lag in configuration.lagCandidates {
       guard
         let candidate = prepare(
-          sessions: sessions, samples: samples, mac: mac, genres: genres, lagMinutes: lag,
-          configuration: configuration)
+          sessions: sessions, samples: samples, mac: mac, genres: genres, asleep: asleep,
+          lagMinutes: lag, configuration: configuration)
       else { continue }
       if chosen == nil || candidate.sigma2 < chosen!.sigma2 { chosen = candidate }
     }
@@ -286,6 +292,9 @@ package enum SongResponseModel {
     var workFocus: Double
     var firstEntry: Int
     var endEntry: Int
+    /// The stretch of listening it belongs to: sessions less than an hour apart share one, as
+    /// their noise does (the clusters of the sandwich variance).
+    var cluster: Int
   }
 
   struct Minutes {
@@ -293,6 +302,7 @@ package enum SongResponseModel {
     var entries: [Entry] = []
     var blockCount = 0
     var sessionCount = 0
+    var clusterCount = 0
     var playsBySong: [Int64: Int] = [:]
   }
 
@@ -311,11 +321,11 @@ package enum SongResponseModel {
 
   static func prepare(
     sessions: [Session], samples: [Sample], mac: [MacContextSnapshot], genres: [Int64: String],
-    lagMinutes: Double, configuration: Configuration
+    asleep: [(startMs: Int64, endMs: Int64)], lagMinutes: Double, configuration: Configuration
   ) -> Prepared? {
     let minutes = measuredMinutes(
-      sessions: sessions, samples: samples, mac: mac, lagMs: lagMinutes * 60_000,
-      configuration: configuration)
+      sessions: sessions, samples: samples, mac: mac, asleep: asleep,
+      lagMs: lagMinutes * 60_000, configuration: configuration)
     guard !minutes.rows.isEmpty else { return nil }
     // Columns: genres, then songs with enough exposure, then the three nuisance covariates.
     var songMinutes: [Int64: Double] = [:]
@@ -328,7 +338,7 @@ package enum SongResponseModel {
     let songColumn = Dictionary(
       uniqueKeysWithValues: modelled.enumerated().map { ($1, g + $0) })
     let k = modelled.count
-    let p = g + k + 3
+    let p = g + k + covariateCount
     let design = Design(
       minutes: minutes, genreOf: { genreColumn[genres[$0] ?? ""]! },
       songColumn: { songColumn[$0] }, p: p, covariateStart: g + k)
@@ -345,9 +355,10 @@ package enum SongResponseModel {
   }
 
   static func measuredMinutes(
-    sessions: [Session], samples: [Sample], mac: [MacContextSnapshot], lagMs: Double,
-    configuration: Configuration
+    sessions: [Session], samples: [Sample], mac: [MacContextSnapshot],
+    asleep: [(startMs: Int64, endMs: Int64)] = [], lagMs: Double, configuration: Configuration
   ) -> Minutes {
+    let asleepStarts = asleep.map(\.startMs)
     var result = Minutes()
     let selectionLagMs = configuration.selectionLagMinutes * 60_000
     let padMs = Int64(configuration.paddingMinutes) * 60_000
@@ -356,6 +367,8 @@ package enum SongResponseModel {
     // Past this many lags a play's tail is below e⁻¹² of its effect.
     let tailMs = 12 * max(lagMs, selectionLagMs)
     let macTimes = mac.map(\.time.millisecondsSinceEpoch)
+    let clusterGapMs: Int64 = 60 * 60_000
+    var lastWindowEnd = Int64.min / 2
     for session in sessions where session.context != .workout && !session.plays.isEmpty {
       let plays = session.plays
       let windowStart = plays[0].startMs - padMs
@@ -365,6 +378,10 @@ package enum SongResponseModel {
       var counted = Set<Int>()
       var lastBlock = -1
       var sessionUsed = false
+      if windowStart - lastWindowEnd > clusterGapMs || result.clusterCount == 0 {
+        result.clusterCount += 1
+      }
+      lastWindowEnd = max(lastWindowEnd, windowEnd)
       while i < samples.count, samples[i].timeMs < windowEnd {
         let minute = (samples[i].timeMs - windowStart) / 60_000
         let binFirst = i
@@ -385,6 +402,9 @@ package enum SongResponseModel {
         }
         guard count > 0 else { continue }
         let t = time / Double(count)
+        // Asleep, the body answers sleep, not the music.
+        let nap = upperBound(asleepStarts, Int64(t)) - 1
+        if nap >= 0, Int64(t) < asleep[nap].endMs { continue }
         let binTimes = samples[binFirst..<i].filter(\.value.isFinite).map { Double($0.timeMs) }
         // A song's exposure in the minute: the mean over the minute's readings (the lag curves,
         // so the exposure at their mean time would overstate a rising one).
@@ -437,7 +457,7 @@ package enum SongResponseModel {
           Row(
             block: result.blockCount - 1, session: result.sessionCount, y: sum / Double(count),
             moving: Double(moving) / Double(count), meeting: meeting, workFocus: work,
-            firstEntry: first, endEntry: result.entries.count))
+            firstEntry: first, endEntry: result.entries.count, cluster: result.clusterCount - 1))
       }
       if sessionUsed { result.sessionCount += 1 }
     }
@@ -534,7 +554,8 @@ package enum SongResponseModel {
   /// Almost flat prior precisions: genres and songs variance 100, the covariates 10⁴.
   static func precision(g: Int, k: Int, songVariance: Double, genreVariance: Double) -> [Double] {
     [Double](repeating: 1 / genreVariance, count: g)
-      + [Double](repeating: 1 / songVariance, count: k) + [1e-4, 1e-4, 1e-4]
+      + [Double](repeating: 1 / songVariance, count: k)
+      + [Double](repeating: 1e-4, count: covariateCount)
   }
 
   static func median(_ values: [Double]) -> Double? {
@@ -566,16 +587,16 @@ package enum SongResponseModel {
   static func sandwichRatios(_ design: Design, _ posterior: Posterior, sigma2: Double)
     -> [Int64: Double]
   {
-    // Each session's score: Σ over its minutes of z̃·r/σ².
+    // Each cluster's score: Σ over its minutes of z̃·r/σ².
     var scores = [[Double]](
-      repeating: [Double](repeating: 0, count: design.p), count: design.minutes.sessionCount)
+      repeating: [Double](repeating: 0, count: design.p), count: design.minutes.clusterCount)
     design.forEachBlock { rows, columns, centred, yCentred in
       for (r, row) in zip(0..., rows) {
         var fitted = 0.0
         for (x, c) in columns.enumerated() { fitted += centred[r][x] * posterior.mean[c] }
         let residual = (yCentred[r] - fitted) / sigma2
         for (x, c) in columns.enumerated() where centred[r][x] != 0 {
-          scores[row.session][c] += centred[r][x] * residual
+          scores[row.cluster][c] += centred[r][x] * residual
         }
       }
     }
@@ -625,6 +646,21 @@ package enum SongResponseModel {
       if samples[mid].timeMs < t { low = mid + 1 } else { high = mid }
     }
     return low
+  }
+
+  /// Spans sorted by start with overlaps merged.
+  static func mergedSpans(_ spans: [(startMs: Int64, endMs: Int64)]) -> [(
+    startMs: Int64, endMs: Int64
+  )] {
+    var merged: [(startMs: Int64, endMs: Int64)] = []
+    for span in spans.sorted(by: { $0.startMs < $1.startMs }) where span.endMs > span.startMs {
+      if let last = merged.last, span.startMs <= last.endMs {
+        merged[merged.count - 1].endMs = max(last.endMs, span.endMs)
+      } else {
+        merged.append(span)
+      }
+    }
+    return merged
   }
 
   /// The first index whose time is > `t`.

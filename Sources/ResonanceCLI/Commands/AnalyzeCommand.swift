@@ -139,8 +139,12 @@ struct AnalyzeCommand: ParsableCommand {
     let analysis = HistoryAnalysis(
       plays: plays, signals: signals, gapMs: Int64(gapMinutes) * 60_000)
     let genres = try store.songGenres()
+    let asleep = try store.sleepIntervals().filter(\.value.isAsleep).map {
+      (startMs: $0.start.millisecondsSinceEpoch, endMs: $0.end.millisecondsSinceEpoch)
+    }
     let responses = Self.songResponses(
-      analysis, plays: plays, heartRate: heartRate, hrv: hrv, mac: mac, genres: genres)
+      analysis, plays: plays, heartRate: heartRate, hrv: hrv, mac: mac, genres: genres,
+      asleep: asleep)
     let features = try Self.songFeatures(store)
     func tuple(_ c: SignalChange) -> (Double?, Double?, Int, Int) {
       (c.before, c.during, c.samplesBefore, c.samplesDuring)
@@ -184,7 +188,7 @@ struct AnalyzeCommand: ParsableCommand {
     _ analysis: HistoryAnalysis, plays: [HistoricalPlay],
     heartRate: [(timeMs: Int64, value: Double, isMoving: Bool)],
     hrv: [(timeMs: Int64, value: Double, isMoving: Bool)], mac: [MacContextSnapshot],
-    genres: [Int64: String]
+    genres: [Int64: String], asleep: [(startMs: Int64, endMs: Int64)]
   ) -> [(signal: String, fit: SongResponseModel.Fit?)] {
     let byID = Dictionary(uniqueKeysWithValues: plays.map { ($0.id, $0) })
     let sessions = analysis.sessions.map { s in
@@ -202,7 +206,7 @@ struct AnalyzeCommand: ParsableCommand {
       SongResponseModel.fit(
         sessions: sessions,
         samples: samples.map { .init(timeMs: $0.timeMs, value: $0.value, isMoving: $0.isMoving) },
-        mac: mac, genres: genres)
+        mac: mac, genres: genres, asleep: asleep)
     }
     return [("hr", fit(heartRate)), ("hrv", fit(hrv))]
   }
