@@ -124,5 +124,29 @@ extension AnalyzeCommandTests {
       try count("SELECT COUNT(*) FROM playback_events WHERE session_id IS NOT NULL") == inWindow)
     #expect(runResonance(["analyze", "--db", db, "--from", to, "--to", from]).status == .usage)
     #expect(runResonance(["analyze", "--db", db, "--from", "June"]).status == .usage)
+
+    // validate judges what the whole history gives against the truth synth wrote beside it.
+    _ = runResonance(["analyze", "--db", db, "-q"])
+    let truth = data + "/truth.json"
+    let checked = runResonance(["validate", "--truth", truth, "--db", db, "--json"])
+    #expect(checked.status == .ok, "\(checked.err)")
+    let report = try #require(
+      try JSONSerialization.jsonObject(with: Data(checked.out.utf8)) as? [String: Any])
+    let lived = try #require(report["sessions"] as? [String: Any])
+    #expect((lived["share"] as? Double ?? 0) > 0.7, "\(lived)")
+    let effects = try #require(report["song_effects"] as? [String: [String: Any]])
+    for signal in ["hr", "hrv"] {
+      let coverage = try #require(effects[signal]?["interval_coverage"] as? Double)
+      #expect(coverage > 0.5 && coverage <= 1, "\(signal): \(coverage)")
+      #expect((effects[signal]?["songs"] as? Int ?? 0) > 10)
+    }
+    let features = try #require(report["song_features"] as? [String: [String: Any]])
+    #expect(features["bpm"]?["library"] != nil && features["energy"] != nil)
+    let text = runResonance(["validate", "--truth", truth, "--db", db])
+    #expect(text.out.contains("90% intervals covering the planted effect"))
+    #expect(text.out.contains("in a session given the context they were lived in"))
+    #expect(
+      runResonance(["validate", "--truth", folder.file("d.sqlite"), "--db", db]).status
+        == .dataError)
   }
 }

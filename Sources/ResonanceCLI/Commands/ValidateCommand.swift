@@ -11,11 +11,25 @@ struct ValidateCommand: ParsableCommand {
     abstract: "Compare the store's analyses with the truth a simulated person planted.",
     discussion: """
       Reads truth.json (written by resonance synth beside the files it made) and the store the \
-      files were ingested into, and reports how well the analyses recover the truth. Today it \
-      validates the breathing analysis: Spearman's correlation of the Resonance Score and of \
-      the phase-locking value with the planted adherence (goal ≥ 0.8), and for sessions that \
-      followed the pacer throughout, the largest breathing-rate error (goal ≤ 0.5 \
-      breaths/min). docs/validation.md holds its output.
+      files were ingested into and analysed (resonance analyze), and reports how well the \
+      analyses recover the truth, each figure beside its goal:
+
+      breathing: Spearman's correlation of the Resonance Score and of the phase-locking value \
+      with the planted adherence (goal ≥ 0.8), and for sessions that followed the pacer \
+      throughout, the largest breathing-rate error (goal ≤ 0.5 breaths/min).
+
+      sessions: the share of plays whose reconstructed session has the context they were lived \
+      in.
+
+      song effects on heart rate and HRV: how often the 90% intervals cover the planted effect \
+      (goal 0.85–0.95), how many songs differ from the average song, and Spearman's \
+      correlation with the planted effects over songs with at least 8 plays (goal ≥ 0.8 at \
+      --effect-scale 3).
+
+      song features: the error of the tempo, energy and valence estimates per source, and how \
+      often the planted value lies within their intervals.
+
+      docs/validation.md holds its output for the sample and two 12-month sets.
       """,
     options: [
       OptionDefinition(
