@@ -336,7 +336,7 @@ struct ValidateCommand: ParsableCommand {
         var group = groups[row[keyPath: source], default: (0, 0, 0)]
         group.songs += 1
         group.error += error
-        if error <= z90 * row[keyPath: sd] { group.covered += 1 }
+        if error <= SongResponseModel.z90 * row[keyPath: sd] { group.covered += 1 }
         groups[row[keyPath: source]] = group
       }
       guard !groups.isEmpty else { continue }
@@ -350,8 +350,6 @@ struct ValidateCommand: ParsableCommand {
     }
     return results
   }
-
-  static let z90 = 1.6448536269514722
 
   /// How many distinct minutes hold a reading in [from, to), over sorted reading times.
   static func measuredMinutes(_ times: [Int64], from: Int64, to: Int64) -> Int {
