@@ -393,3 +393,23 @@ extension Store {
     try connection.row("SELECT MAX(id) FROM imports")?.optionalInt64(0)
   }
 }
+
+extension Store {
+  /// For each play a DJ chose, the stress its decision log says it chose on (0…1, from HRV
+  /// against 50 ms), by play id.
+  package func decisionStress() throws(StoreError) -> [Int64: Double] {
+    var result: [Int64: Double] = [:]
+    for row in try connection.rows(
+      """
+      SELECT p.id, json_extract(d.line, '$.stress') FROM playback_events p
+      JOIN dj_decisions d ON d.decision = p.decision AND abs(d.time_ms - p.start_ms) <= 90000
+      WHERE p.decision IS NOT NULL
+      """)
+    {
+      if let id = row.optionalInt64(0), let stress = row[1].double, stress.isFinite {
+        result[id] = stress
+      }
+    }
+    return result
+  }
+}

@@ -37,6 +37,9 @@ import ResonanceModel
 ///   the residuals, scaled by a design effect κ ≥ 1 — the median ratio of session-clustered
 ///   (sandwich) to model variances of the song contrasts — because minute-to-minute noise is
 ///   correlated within a session; a song whose own ratio exceeds κ keeps its larger variance.
+/// - **The DJ's choices**: where a play carries the reading a DJ chose it on (`Play.chosenOn`),
+///   a second fit adds that reading's deviation from the first fit's prediction (a control
+///   function), so a song is not blamed for the state that chose it.
 /// - **Shrinkage and intervals**: each Yⱼ is pulled toward its genre's mean by the spread the
 ///   songs show beyond their noise (μ₂, method of moments), and the 90% interval is the robust
 ///   empirical Bayes interval (`RobustEBCI`): it covers on average over the songs whatever the
@@ -82,11 +85,15 @@ package enum SongResponseModel {
     package var songID: Int64
     package var startMs: Int64
     package var heardEndMs: Int64
+    /// The reading a DJ chose this song on, at its start, in the signal's units (the decision
+    /// log's stress gives the HRV it saw); nil when no decision log says.
+    package var chosenOn: Double?
 
-    package init(songID: Int64, startMs: Int64, heardEndMs: Int64) {
+    package init(songID: Int64, startMs: Int64, heardEndMs: Int64, chosenOn: Double? = nil) {
       self.songID = songID
       self.startMs = startMs
       self.heardEndMs = heardEndMs
+      self.chosenOn = chosenOn
     }
   }
 
@@ -144,8 +151,9 @@ package enum SongResponseModel {
     package var workFocus: Double
   }
 
-  /// The nuisance columns after the songs': moving, meeting, work Focus.
-  static let covariateCount = 3
+  /// The nuisance columns after the songs': moving, meeting, work Focus, the deviation a DJ
+  /// chose the current song on (`Row.chosenDeviation`), and whether it is unknown.
+  static let covariateCount = 5
 
   /// The z value of a two-sided 90% normal interval.
   package static let z90 = 1.6448536269514722
@@ -160,16 +168,17 @@ package enum SongResponseModel {
   ) -> Fit? {
     let asleep = mergedSpans(asleep)
     // The lag: the candidate whose almost unpenalised fit leaves the least residual variance.
-    var chosen: Prepared?
+    var best: Prepared?
     for lag in configuration.lagCandidates {
       guard
         let candidate = prepare(
           sessions: sessions, samples: samples, mac: mac, genres: genres, asleep: asleep,
           lagMinutes: lag, configuration: configuration)
       else { continue }
-      if chosen == nil || candidate.sigma2 < chosen!.sigma2 { chosen = candidate }
+      if best == nil || candidate.sigma2 < best!.sigma2 { best = candidate }
     }
-    guard let chosen else { return nil }
+    guard let best else { return nil }
+    let chosen = controlled(best, genres: genres) ?? best
     let (minutes, design, songMinutes, modelled) = (
       chosen.minutes, chosen.design, chosen.songMinutes, chosen.modelled
     )
@@ -295,6 +304,15 @@ package enum SongResponseModel {
     /// The stretch of listening it belongs to: sessions less than an hour apart share one, as
     /// their noise does (the clusters of the sandwich variance).
     var cluster: Int
+    /// The minute's mean reading time; the song playing then: its start and the reading a DJ
+    /// chose it on.
+    var timeMs: Int64
+    var songStartMs: Int64?
+    var chosenOn: Double?
+    /// How far that reading was from what the first fit predicts at the song's start: the part
+    /// of the state the choice followed that music and context do not explain (nil before the
+    /// second fit, or when unknown).
+    var chosenDeviation: Double? = nil
   }
 
   struct Minutes {
@@ -317,6 +335,7 @@ package enum SongResponseModel {
     var g: Int
     /// Residual variance per measured minute of the almost unpenalised fit.
     var sigma2: Double
+    var configuration: Configuration
   }
 
   static func prepare(
@@ -326,6 +345,58 @@ package enum SongResponseModel {
     let minutes = measuredMinutes(
       sessions: sessions, samples: samples, mac: mac, asleep: asleep,
       lagMs: lagMinutes * 60_000, configuration: configuration)
+    return prepare(minutes, genres: genres, lagMinutes: lagMinutes, configuration: configuration)
+  }
+
+  /// The second fit, where a DJ chose the songs. A DJ picks calming songs when HRV is low, and
+  /// a low HRV lingers for minutes, so the song would be blamed for the state that chose it.
+  /// Each minute gets the deviation of the reading its song was chosen on from what the first
+  /// fit predicts at the song's start (a control function); nil when no play says.
+  static func controlled(_ first: Prepared, genres: [Int64: String]) -> Prepared? {
+    guard first.minutes.rows.contains(where: { $0.chosenOn != nil }) else { return nil }
+    let weak = precision(
+      g: first.g, k: first.modelled.count, songVariance: 100, genreVariance: 100)
+    guard let fit = try? Posterior(first.design, precision: weak, noiseVariance: first.sigma2)
+    else { return nil }
+    // The first fit's prediction for each minute: its reading less its residual.
+    var predicted = [Double](repeating: 0, count: first.minutes.rows.count)
+    first.design.forEachBlock { rows, columns, centred, yCentred in
+      for (r, index) in zip(0..., rows.indices) {
+        var fitted = 0.0
+        for (x, c) in columns.enumerated() { fitted += centred[r][x] * fit.mean[c] }
+        predicted[index] = first.minutes.rows[index].y - (yCentred[r] - fitted)
+      }
+    }
+    var minutes = first.minutes
+    var sessionStart = 0
+    var j = 0
+    for i in minutes.rows.indices {
+      if minutes.rows[i].session != minutes.rows[sessionStart].session {
+        sessionStart = i
+        j = i
+      }
+      guard let start = minutes.rows[i].songStartMs, let reading = minutes.rows[i].chosenOn
+      else { continue }
+      // The measured minute of this session nearest the song's start, within a minute.
+      j = max(j, sessionStart)
+      while j + 1 <= i, minutes.rows[j + 1].timeMs <= start { j += 1 }
+      var best: Int?
+      for candidate in [j, j + 1] where candidate <= i && candidate >= sessionStart {
+        let gap = abs(minutes.rows[candidate].timeMs - start)
+        if gap <= 60_000, best.map({ gap < abs(minutes.rows[$0].timeMs - start) }) ?? true {
+          best = candidate
+        }
+      }
+      if let best { minutes.rows[i].chosenDeviation = reading - predicted[best] }
+    }
+    return prepare(
+      minutes, genres: genres, lagMinutes: first.lagMinutes, configuration: first.configuration)
+  }
+
+  static func prepare(
+    _ minutes: Minutes, genres: [Int64: String], lagMinutes: Double,
+    configuration: Configuration
+  ) -> Prepared? {
     guard !minutes.rows.isEmpty else { return nil }
     // Columns: genres, then songs with enough exposure, then the three nuisance covariates.
     var songMinutes: [Int64: Double] = [:]
@@ -351,7 +422,8 @@ package enum SongResponseModel {
     guard sigma2 > 0, sigma2.isFinite else { return nil }
     return Prepared(
       lagMinutes: lagMinutes, minutes: minutes, design: design, songMinutes: songMinutes,
-      modelled: modelled, songColumn: songColumn, g: g, sigma2: sigma2)
+      modelled: modelled, songColumn: songColumn, g: g, sigma2: sigma2,
+      configuration: configuration)
   }
 
   static func measuredMinutes(
@@ -440,6 +512,7 @@ package enum SongResponseModel {
             result.playsBySong[plays[j].songID, default: 0] += 1
           }
         }
+        let current = plays[cursor..<index].last { Double($0.startMs) <= t }
         let blockIndex = Int((Int64(t) - windowStart) / blockMs)
         if blockIndex != lastBlock {
           result.blockCount += 1
@@ -457,7 +530,8 @@ package enum SongResponseModel {
           Row(
             block: result.blockCount - 1, session: result.sessionCount, y: sum / Double(count),
             moving: Double(moving) / Double(count), meeting: meeting, workFocus: work,
-            firstEntry: first, endEntry: result.entries.count, cluster: result.clusterCount - 1))
+            firstEntry: first, endEntry: result.entries.count, cluster: result.clusterCount - 1,
+            timeMs: Int64(t), songStartMs: current?.startMs, chosenOn: current?.chosenOn))
       }
       if sessionUsed { result.sessionCount += 1 }
     }
@@ -517,6 +591,8 @@ package enum SongResponseModel {
       values[covariateStart] = row.moving
       values[covariateStart + 1] = row.meeting
       values[covariateStart + 2] = row.workFocus
+      values[covariateStart + 3] = row.chosenDeviation ?? 0
+      values[covariateStart + 4] = row.chosenDeviation == nil ? 1 : 0
       return values.map { ($0.key, $0.value) }
     }
 

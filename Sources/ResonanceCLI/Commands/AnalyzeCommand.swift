@@ -144,7 +144,7 @@ struct AnalyzeCommand: ParsableCommand {
     }
     let responses = Self.songResponses(
       analysis, plays: plays, heartRate: heartRate, hrv: hrv, mac: mac, genres: genres,
-      asleep: asleep)
+      asleep: asleep, stress: try store.decisionStress())
     let features = try Self.songFeatures(store)
     func tuple(_ c: SignalChange) -> (Double?, Double?, Int, Int) {
       (c.before, c.during, c.samplesBefore, c.samplesDuring)
@@ -188,27 +188,33 @@ struct AnalyzeCommand: ParsableCommand {
     _ analysis: HistoryAnalysis, plays: [HistoricalPlay],
     heartRate: [(timeMs: Int64, value: Double, isMoving: Bool)],
     hrv: [(timeMs: Int64, value: Double, isMoving: Bool)], mac: [MacContextSnapshot],
-    genres: [Int64: String], asleep: [(startMs: Int64, endMs: Int64)]
+    genres: [Int64: String], asleep: [(startMs: Int64, endMs: Int64)], stress: [Int64: Double]
   ) -> [(signal: String, fit: SongResponseModel.Fit?)] {
     let byID = Dictionary(uniqueKeysWithValues: plays.map { ($0.id, $0) })
-    let sessions = analysis.sessions.map { s in
-      SongResponseModel.Session(
-        context: s.session.context,
-        plays: s.session.playIDs.compactMap { byID[$0] }.map { p in
-          let start = p.start.millisecondsSinceEpoch
-          let heard = p.playedMs.map { min(p.endMs, start + $0) } ?? p.endMs
-          return SongResponseModel.Play(songID: p.songID, startMs: start, heardEndMs: heard)
-        })
+    // The HRV a DJ chose on, from the stress it logged: stress = 0.5 × 50 ms / SDNN, clamped
+    // at 1 (an SDNN of 25 ms or less reads as 25).
+    func sessions(chosenOnHRV: Bool) -> [SongResponseModel.Session] {
+      analysis.sessions.map { s in
+        SongResponseModel.Session(
+          context: s.session.context,
+          plays: s.session.playIDs.compactMap { byID[$0] }.map { p in
+            let start = p.start.millisecondsSinceEpoch
+            let heard = p.playedMs.map { min(p.endMs, start + $0) } ?? p.endMs
+            let chosenOn = chosenOnHRV ? stress[p.id].flatMap { $0 > 0 ? 25 / $0 : nil } : nil
+            return SongResponseModel.Play(
+              songID: p.songID, startMs: start, heardEndMs: heard, chosenOn: chosenOn)
+          })
+      }
     }
-    func fit(_ samples: [(timeMs: Int64, value: Double, isMoving: Bool)])
-      -> SongResponseModel.Fit?
-    {
+    func fit(
+      _ samples: [(timeMs: Int64, value: Double, isMoving: Bool)], chosenOnHRV: Bool
+    ) -> SongResponseModel.Fit? {
       SongResponseModel.fit(
-        sessions: sessions,
+        sessions: sessions(chosenOnHRV: chosenOnHRV),
         samples: samples.map { .init(timeMs: $0.timeMs, value: $0.value, isMoving: $0.isMoving) },
         mac: mac, genres: genres, asleep: asleep)
     }
-    return [("hr", fit(heartRate)), ("hrv", fit(hrv))]
+    return [("hr", fit(heartRate, chosenOnHRV: false)), ("hrv", fit(hrv, chosenOnHRV: true))]
   }
 
   private func reportUpToDate(_ lastImport: Int64?, finishedAtMs: Int64, context: CommandContext) {
