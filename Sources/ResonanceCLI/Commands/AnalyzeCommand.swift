@@ -200,7 +200,9 @@ struct AnalyzeCommand: ParsableCommand {
           plays: s.session.playIDs.compactMap { byID[$0] }.map { p in
             let start = p.start.millisecondsSinceEpoch
             let heard = p.playedMs.map { min(p.endMs, start + $0) } ?? p.endMs
-            let chosenOn = chosenOnHRV ? stress[p.id].flatMap { $0 > 0 ? 25 / $0 : nil } : nil
+            let chosenOn =
+              chosenOnHRV
+              ? stress[p.id].flatMap { $0 > 0 ? 0.5 * NeedRule.populationHRVMs / $0 : nil } : nil
             return SongResponseModel.Play(
               songID: p.songID, startMs: start, heardEndMs: heard, chosenOn: chosenOn)
           })
