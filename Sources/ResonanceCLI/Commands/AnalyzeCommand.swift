@@ -7,11 +7,13 @@ import ResonanceStore
 struct AnalyzeCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     name: "analyze",
-    abstract: "Reconstruct listening sessions and measure heart rate and HRV around every play.",
+    abstract:
+      "The history stage: sessions, heart rate and HRV around every play, what each song does, sleep, quality and states.",
     discussion: """
-      Groups the stored plays into sessions (a new one after a gap of more than 30 minutes), \
-      gives each the context the seed's five-level cascade finds (Watch workout, the Mac's \
-      Focus, apps and meetings, motion, time of day with weekends, fallback), its skip rate \
+      Groups the stored plays into sessions (a new one after a gap of more than 30 minutes, or \
+      where the context changes for three plays or more), gives each the context the seed's \
+      five-level cascade finds (Watch workout, the Mac's Focus, apps and meetings, motion, \
+      time of day with weekends, fallback), its skip rate \
       and engagement, and measures heart rate and HRV before and during every play and \
       session, with the number of samples behind each figure: most plays have no HRV sample, \
       and then there is no figure (docs/brain.md gives every window).
