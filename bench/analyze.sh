@@ -46,19 +46,8 @@ if ! "$VENV/bin/python" -c "import numpy" 2>/dev/null; then
 fi
 PY="$VENV/bin/python"
 
-# Runs a command under /usr/bin/time -v, its output in $WORK/out.txt and $WORK/err.txt; prints
-# "seconds kilobytes". A failing command stops the benchmark with its output shown.
-measure() {
-  if ! /usr/bin/time -v -o "$WORK/time.txt" "$@" >"$WORK/out.txt" 2>"$WORK/err.txt"; then
-    echo "error: $* failed:" >&2
-    tail -n 5 "$WORK/out.txt" "$WORK/err.txt" >&2
-    exit 1
-  fi
-  awk -F': ' '
-    /Elapsed \(wall clock\)/ { n = split($2, p, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + p[i] }
-    /Maximum resident set size/ { kb = $2 }
-    END { printf "%.2f %d\n", s, kb }' "$WORK/time.txt"
-}
+# measure CMD…: "seconds kilobytes" of one run (bench/measure.sh).
+source bench/measure.sh
 
 # The set, once per command and generator: the stamp holds the command, the SHA-256 of the
 # generator's sources (Sources/ResonanceSynth), and the seconds and peak RSS generation took.

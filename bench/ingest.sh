@@ -25,16 +25,8 @@ if [ ! -x "$WORK/venv/bin/healthkit-to-sqlite" ]; then
   "$WORK/venv/bin/pip" install --quiet healthkit-to-sqlite
 fi
 
-# Runs a command under /usr/bin/time; prints "seconds kilobytes". A failing command stops the
-# benchmark with its output shown.
-measure() {
-  if ! /usr/bin/time -o "$WORK/time.txt" -f "%e %M" "$@" >"$WORK/out.txt" 2>&1; then
-    echo "error: $* failed:" >&2
-    tail -5 "$WORK/out.txt" >&2
-    exit 1
-  fi
-  tail -1 "$WORK/time.txt"
-}
+# measure CMD…: "seconds kilobytes" of one run (bench/measure.sh).
+source bench/measure.sh
 
 rm -f "$WORK/resonance.sqlite" "$WORK/resonance.sqlite-wal" "$WORK/resonance.sqlite-shm" "$WORK/hk.db"
 echo "export: $XML, $BYTES bytes"

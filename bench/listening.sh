@@ -30,19 +30,8 @@ test -x "$BIN" || { echo "error: $BIN not found: build first (make build)" >&2; 
 PY=python3
 if [ -x .bench/venv/bin/python ]; then PY=.bench/venv/bin/python; fi
 
-# Runs a command under /usr/bin/time -v; prints "seconds kilobytes". A failing command stops the
-# benchmark with its output shown.
-measure() {
-  if ! /usr/bin/time -v -o "$WORK/time.txt" "$@" >"$WORK/out.txt" 2>&1; then
-    echo "error: $* failed:" >&2
-    tail -5 "$WORK/out.txt" >&2
-    exit 1
-  fi
-  awk -F': ' '
-    /Elapsed \(wall clock\)/ { n = split($2, p, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + p[i] }
-    /Maximum resident set size/ { kb = $2 }
-    END { printf "%.2f %d\n", s, kb }' "$WORK/time.txt"
-}
+# measure CMD…: "seconds kilobytes" of one run (bench/measure.sh).
+source bench/measure.sh
 
 # The files, once per generator version and row count: the stamp holds the generator's SHA-256,
 # the row count and the seconds and peak RSS generation took.

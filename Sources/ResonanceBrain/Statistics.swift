@@ -16,6 +16,14 @@ package enum Statistics {
     return covariance / (va * vb).squareRoot()
   }
 
+  /// The median of the finite values; nil when there are none.
+  package static func median(_ values: [Double]) -> Double? {
+    let sorted = values.filter(\.isFinite).sorted()
+    guard !sorted.isEmpty else { return nil }
+    let mid = sorted.count / 2
+    return sorted.count % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
+  }
+
   /// 1-based ranks, ties sharing their average rank.
   package static func ranks(_ v: [Double]) -> [Double] {
     let order = v.indices.sorted { v[$0] < v[$1] }

@@ -32,12 +32,7 @@ package struct UTCOffsetTimeline: Sendable, Equatable {
   /// The offset at `ms`, or nil when no point is within reach.
   package func offset(atMs ms: Int64) -> Int32? {
     // The first point after ms.
-    var low = 0
-    var high = times.count
-    while low < high {
-      let mid = (low + high) / 2
-      if times[mid] <= ms { low = mid + 1 } else { high = mid }
-    }
+    let low = times.partitioningIndex { $0 > ms }
     if low > 0, ms - times[low - 1] <= Self.reachMs { return offsets[low - 1] }
     if low < times.count, times[low] - ms <= Self.reachMs { return offsets[low] }
     return nil

@@ -620,13 +620,7 @@ package final class ListeningWriter {
   }
 
   private func firstIndex(_ plays: [IndexedPlay], atOrAfter ms: Int64) -> Int {
-    var low = 0
-    var high = plays.count
-    while low < high {
-      let mid = (low + high) / 2
-      if plays[mid].startMs < ms { low = mid + 1 } else { high = mid }
-    }
-    return low
+    plays.partitioningIndex { $0.startMs >= ms }
   }
 
   /// Keeps the index in step with a play just written, in place (the arrays are not copied).

@@ -57,13 +57,7 @@ package struct ResonanceScore: Sendable, Equatable {
 
   /// The last sample at or before `t` (binary search); the first sample before the trace starts.
   static func value(at t: Double, in trace: [BreathingRecording.Sample]) -> Double {
-    var low = 0
-    var high = trace.count - 1
-    if t < trace[0].t { return trace[0].value }
-    while low < high {
-      let mid = (low + high + 1) / 2
-      if trace[mid].t <= t { low = mid } else { high = mid - 1 }
-    }
-    return trace[low].value
+    let after = trace.partitioningIndex { $0.t > t }
+    return trace[max(after - 1, 0)].value
   }
 }

@@ -42,21 +42,15 @@ package enum RRSeries {
       return (rr, 0)
     case .malik:
       let plausible = rr.filter { plausibleRange.contains($0) }
-      guard !plausible.isEmpty else { return ([], rr.count) }
-      let overall = median(plausible)
+      guard let overall = Statistics.median(plausible) else { return ([], rr.count) }
       var kept: [Double] = []
       for interval in plausible {
-        let reference = kept.count >= 5 ? median(Array(kept.suffix(5))) : overall
+        let reference =
+          kept.count >= 5 ? Statistics.median(Array(kept.suffix(5))) ?? overall : overall
         if abs(interval - reference) > malikThreshold * reference { continue }
         kept.append(interval)
       }
       return (kept, rr.count - kept.count)
     }
-  }
-
-  static func median(_ x: [Double]) -> Double {
-    let sorted = x.sorted()
-    let n = sorted.count
-    return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2
   }
 }

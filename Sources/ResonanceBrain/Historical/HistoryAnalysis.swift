@@ -123,12 +123,7 @@ package struct HistoryAnalysis: Sendable {
 
   /// The last index whose time is at or before `ms`, by binary search over sorted times.
   static func lastIndex(_ count: Int, atOrBefore ms: Int64, _ time: (Int) -> Int64) -> Int? {
-    var low = 0
-    var high = count
-    while low < high {
-      let mid = (low + high) / 2
-      if time(mid) <= ms { low = mid + 1 } else { high = mid }
-    }
-    return low > 0 ? low - 1 : nil
+    let after = (0..<count).partitioningIndex { time($0) > ms }
+    return after > 0 ? after - 1 : nil
   }
 }

@@ -222,14 +222,9 @@ package enum SleepNights {
     sessionStartMs: Int64, sessionEndMs: Int64, in nights: [NightSleep],
     reachMs: Int64 = defaultReachMs
   ) -> NightSleep? {
-    var low = 0
-    var high = nights.count
-    while low < high {
-      let mid = (low + high) / 2
-      if onsetMs(nights[mid]) > sessionStartMs { high = mid } else { low = mid + 1 }
-    }
-    guard low < nights.count else { return nil }
-    let night = nights[low]
+    let next = nights.partitioningIndex { onsetMs($0) > sessionStartMs }
+    guard next < nights.count else { return nil }
+    let night = nights[next]
     return night.bedtime.millisecondsSinceEpoch - sessionEndMs <= reachMs ? night : nil
   }
 

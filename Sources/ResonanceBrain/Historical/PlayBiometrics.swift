@@ -65,15 +65,9 @@ package enum PlayBiometrics {
 
   /// Sum and count of the finite values in `window`, found by binary search (samples sorted).
   private static func sum(_ samples: [SignalSample], in window: Range<Int64>) -> (Double, Int) {
-    var low = 0
-    var high = samples.count
-    while low < high {
-      let mid = (low + high) / 2
-      if samples[mid].timeMs < window.lowerBound { low = mid + 1 } else { high = mid }
-    }
     var total = 0.0
     var count = 0
-    var i = low
+    var i = samples.partitioningIndex { $0.timeMs >= window.lowerBound }
     while i < samples.count, samples[i].timeMs < window.upperBound {
       if samples[i].value.isFinite {
         total += samples[i].value

@@ -58,15 +58,8 @@ package struct SleepBaseline: Sendable, Equatable {
   ///
   /// - Complexity: O(n log n) for n nights.
   package init(nights: [NightSleep]) {
-    efficiency = Self.median(nights.compactMap(\.efficiency))
-    restorativeShare = Self.median(nights.compactMap(\.restorativeShare))
-  }
-
-  private static func median(_ values: [Double]) -> Double? {
-    let sorted = values.filter(\.isFinite).sorted()
-    guard !sorted.isEmpty else { return nil }
-    let mid = sorted.count / 2
-    return sorted.count % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
+    efficiency = Statistics.median(nights.compactMap(\.efficiency))
+    restorativeShare = Statistics.median(nights.compactMap(\.restorativeShare))
   }
 }
 

@@ -190,7 +190,7 @@ package enum SongResponseModel {
       return nil
     }
     let ratios = sandwichRatios(design, base, sigma2: sigma2)
-    let kappa = max(1, median(Array(ratios.values)) ?? 1)
+    let kappa = max(1, Statistics.median(Array(ratios.values)) ?? 1)
     let noise = sigma2 * kappa
 
     guard let unpooled = try? Posterior(design, precision: weak, noiseVariance: noise) else {
@@ -445,7 +445,7 @@ package enum SongResponseModel {
       let plays = session.plays
       let windowStart = plays[0].startMs - padMs
       let windowEnd = plays.map(\.heardEndMs).max()! + padMs
-      var i = lowerBound(samples, windowStart)
+      var i = samples.partitioningIndex { $0.timeMs >= windowStart }
       var cursor = 0
       var counted = Set<Int>()
       var lastBlock = -1
@@ -475,7 +475,7 @@ package enum SongResponseModel {
         guard count > 0 else { continue }
         let t = time / Double(count)
         // Asleep, the body answers sleep, not the music.
-        let nap = upperBound(asleepStarts, Int64(t)) - 1
+        let nap = asleepStarts.partitioningIndex { $0 > Int64(t) } - 1
         if nap >= 0, Int64(t) < asleep[nap].endMs { continue }
         let binTimes = samples[binFirst..<i].filter(\.value.isFinite).map { Double($0.timeMs) }
         // A song's exposure in the minute: the mean over the minute's readings (the lag curves,
@@ -521,7 +521,7 @@ package enum SongResponseModel {
         sessionUsed = true
         var meeting = 0.0
         var work = 0.0
-        let m = upperBound(macTimes, Int64(t)) - 1
+        let m = macTimes.partitioningIndex { $0 > Int64(t) } - 1
         if m >= 0, Int64(t) - macTimes[m] <= macReachMs {
           meeting = mac[m].inMeeting == true ? 1 : 0
           work = mac[m].focusMode?.lowercased() == "work" ? 1 : 0
@@ -634,13 +634,6 @@ package enum SongResponseModel {
       + [Double](repeating: 1e-4, count: covariateCount)
   }
 
-  static func median(_ values: [Double]) -> Double? {
-    guard !values.isEmpty else { return nil }
-    let sorted = values.sorted()
-    let mid = sorted.count / 2
-    return sorted.count % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
-  }
-
   /// The Gaussian posterior for prior precisions `precision` and noise variance σ²:
   /// P = A/σ² + diag(precision), mean = P⁻¹·b/σ².
   struct Posterior {
@@ -713,17 +706,6 @@ package enum SongResponseModel {
     return total
   }
 
-  /// The first index whose time is ≥ `t`.
-  static func lowerBound(_ samples: [Sample], _ t: Int64) -> Int {
-    var low = 0
-    var high = samples.count
-    while low < high {
-      let mid = (low + high) / 2
-      if samples[mid].timeMs < t { low = mid + 1 } else { high = mid }
-    }
-    return low
-  }
-
   /// Spans sorted by start with overlaps merged.
   static func mergedSpans(_ spans: [(startMs: Int64, endMs: Int64)]) -> [(
     startMs: Int64, endMs: Int64
@@ -737,16 +719,5 @@ package enum SongResponseModel {
       }
     }
     return merged
-  }
-
-  /// The first index whose time is > `t`.
-  static func upperBound(_ times: [Int64], _ t: Int64) -> Int {
-    var low = 0
-    var high = times.count
-    while low < high {
-      let mid = (low + high) / 2
-      if times[mid] <= t { low = mid + 1 } else { high = mid }
-    }
-    return low
   }
 }

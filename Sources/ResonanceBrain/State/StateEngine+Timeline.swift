@@ -143,13 +143,7 @@ extension StateEngine {
 
   /// The index of the first sample later than `timeMs` (binary search over sorted samples).
   static func firstIndex(after timeMs: Int64, in samples: [SignalSample]) -> Int {
-    var low = 0
-    var high = samples.count
-    while low < high {
-      let mid = (low + high) / 2
-      if samples[mid].timeMs <= timeMs { low = mid + 1 } else { high = mid }
-    }
-    return low
+    samples.partitioningIndex { $0.timeMs > timeMs }
   }
 
   /// Moves a cursor past every sample at or before `timeMs`.

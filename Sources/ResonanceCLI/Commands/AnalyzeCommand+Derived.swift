@@ -5,22 +5,23 @@ import ResonanceStore
 
 /// The part of `resonance analyze` that follows the sessions: the nights in the sleep records,
 /// each session's next night and quality, and the state engine's 30-second timeline over every
-/// session. `analyze(_:gapMinutes:startedAt:)` hands the rows to `replaceAnalysis`, so they are
+/// session. `analyze(_:scope:startedAt:)` hands the rows to `replaceAnalysis`, so they are
 /// replaced in the same transaction as the sessions they belong to.
 extension AnalyzeCommand {
   /// The nights, session outcomes and state ticks for `analysis`'s sessions, as the store's
   /// rows (sessions named by their index in `analysis.sessions`).
   ///
-  /// Reads the sleep records, resting heart rates, birth year and mood inputs; heart rate and
-  /// HRV come from `signals`, already loaded for the sessions. `docs/brain.md` gives the rules
+  /// Reads the resting heart rates, birth year and mood inputs; the sleep records, heart rate and
+  /// HRV come already loaded. `docs/brain.md` gives the rules
   /// ("Sleep and session quality", "State").
   ///
   /// - Complexity: O((s + n) log n + T + S) for s sessions, n nights, T ticks and S samples.
   /// - Throws: `StoreError` when a read fails.
   static func derivedRows(
-    _ store: Store, _ analysis: HistoryAnalysis, signals: HistoryAnalysis.Signals
+    _ store: Store, _ analysis: HistoryAnalysis, signals: HistoryAnalysis.Signals,
+    sleep: [SleepInterval]
   ) throws -> Store.DerivedRows {
-    let nights = SleepNights.nights(from: try store.sleepIntervals())
+    let nights = SleepNights.nights(from: sleep)
     let sessions = analysis.sessions
     let baseline = SleepBaseline(nights: nights)
     let indexOfEvening = Dictionary(

@@ -141,7 +141,8 @@ struct AnalyzeCommand: ParsableCommand {
     let analysis = HistoryAnalysis(
       plays: plays, signals: signals, gapMs: Int64(gapMinutes) * 60_000)
     let genres = try store.songGenres()
-    let asleep = try store.sleepIntervals().filter(\.value.isAsleep).map {
+    let sleep = try store.sleepIntervals()
+    let asleep = sleep.filter(\.value.isAsleep).map {
       (startMs: $0.start.millisecondsSinceEpoch, endMs: $0.end.millisecondsSinceEpoch)
     }
     let responses = Self.songResponses(
@@ -180,7 +181,8 @@ struct AnalyzeCommand: ParsableCommand {
             high90: $0.high90)
         }
       },
-      derived: try derivedRows(store, analysis, signals: signals), features: features.rows,
+      derived: try derivedRows(store, analysis, signals: signals, sleep: sleep),
+      features: features.rows,
       scope: scope, startedAt: startedAt, finishedAt: Clock.nowMilliseconds())
     return Outcome(history: analysis, responses: responses, features: features.summary)
   }

@@ -353,15 +353,9 @@ struct ValidateCommand: ParsableCommand {
 
   /// How many distinct minutes hold a reading in [from, to), over sorted reading times.
   static func measuredMinutes(_ times: [Int64], from: Int64, to: Int64) -> Int {
-    var low = 0
-    var high = times.count
-    while low < high {
-      let mid = (low + high) / 2
-      if times[mid] < from { low = mid + 1 } else { high = mid }
-    }
     var minutes = 0
     var last = Int64.min
-    var i = low
+    var i = times.partitioningIndex { $0 >= from }
     while i < times.count, times[i] < to {
       let minute = (times[i] - from) / 60_000
       if minute != last {
@@ -381,13 +375,7 @@ struct ValidateCommand: ParsableCommand {
 
     /// The context of the lived session holding `ms`, if one does.
     func context(at ms: Int64) -> String? {
-      var low = 0
-      var high = starts.count
-      while low < high {
-        let mid = (low + high) / 2
-        if starts[mid] <= ms { low = mid + 1 } else { high = mid }
-      }
-      let i = low - 1
+      let i = starts.partitioningIndex { $0 > ms } - 1
       return i >= 0 && ms <= ends[i] ? contexts[i] : nil
     }
   }
