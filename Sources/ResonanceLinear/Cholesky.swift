@@ -57,6 +57,18 @@ package struct Cholesky: Sendable {
     return solution
   }
 
+  /// L⁻¹·B for B column-major n×`columns`, by a triangular solve (BLAS `dtrsm`): with A a
+  /// covariance, the columns come out whitened — uncorrelated, with unit variance.
+  package func whiten(_ b: [Double], columns: Int = 1) -> [Double] {
+    precondition(b.count == order * columns && columns > 0)
+    var solution = b
+    let n = Int32(order)
+    cblas_dtrsm(
+      CblasColMajor, CblasLeft, CblasLower, CblasNoTrans, CblasNonUnit, n, Int32(columns), 1,
+      factor, n, &solution, n)
+    return solution
+  }
+
   /// A⁻¹, symmetrised against round-off.
   package func inverse() -> Matrix {
     var identity = [Double](repeating: 0, count: order * order)

@@ -61,6 +61,10 @@ package enum SongResponseModel {
     /// A song gets its own column once its summed exposure reaches this many minutes; rarer
     /// songs still enter their genre's mean.
     package var minimumSongMinutes = 3.0
+    /// The noise models tried (`NoiseModel`): every pair of a persistence per minute and a
+    /// reading-noise ratio; the one with the highest restricted likelihood is used.
+    package var persistenceCandidates: [Double] = [0, 0.5, 0.7, 0.8, 0.85, 0.9, 0.95]
+    package var readingNoiseCandidates: [Double] = [0, 0.1, 0.3, 1, 3]
     /// How old the last Mac snapshot may be to describe a minute.
     package var macReachMinutes = 10
 
@@ -138,7 +142,9 @@ package enum SongResponseModel {
     package var minutes: Int
     package var blocks: Int
     package var sessions: Int
-    /// σ (per measured minute, before the design effect) and the design effect κ.
+    /// The noise model the restricted likelihood chose.
+    package var noise: NoiseModel
+    /// σ (of the whitened minutes, before the design effect) and the design effect κ.
     package var noiseSD: Double
     package var designEffect: Double
     /// The spread of songs' effects within a genre beyond their noise (√μ₂), and of the genre
@@ -173,12 +179,13 @@ package enum SongResponseModel {
       guard
         let candidate = prepare(
           sessions: sessions, samples: samples, mac: mac, genres: genres, asleep: asleep,
-          lagMinutes: lag, configuration: configuration)
+          lagMinutes: lag, configuration: configuration), candidate.isFitted
       else { continue }
       if best == nil || candidate.sigma2 < best!.sigma2 { best = candidate }
     }
     guard let best else { return nil }
-    let chosen = controlled(best, genres: genres) ?? best
+    let controlled = controlled(best, genres: genres) ?? best
+    guard let chosen = withNoiseModel(controlled) else { return nil }
     let (minutes, design, songMinutes, modelled) = (
       chosen.minutes, chosen.design, chosen.songMinutes, chosen.modelled
     )
@@ -222,10 +229,17 @@ package enum SongResponseModel {
     }
 
     // Shrinkage toward the genre's mean by the spread the songs show beyond their noise
-    // (method of moments), with robust intervals.
+    // (method of moments), with robust intervals. μ₂ is kept above Armstrong, Kolesár and
+    // Plagborg-Møller's finite-sample floor 2·Σσⱼ⁴/(k·Σσⱼ²): when the songs' spread is all
+    // noise, the moment estimate reaches zero and every interval would shrink onto its genre's
+    // mean with nothing left of its width.
     let genreOfSong = modelled.map { genres[$0] ?? "" }
-    var mu2 = max(observed.map(\.variance).reduce(0, +) / Double(k), 1e-6)
+    let variances = observed.map(\.variance)
+    let floor = max(
+      2 * variances.reduce(0) { $0 + $1 * $1 } / (Double(k) * variances.reduce(0, +)), 1e-12)
+    var mu2 = max(variances.reduce(0, +) / Double(k), floor)
     var genreMeans: [String: Double] = [:]
+    var genreVariances: [String: Double] = [:]
     for _ in 0..<20 {
       var sums: [String: (Double, Double)] = [:]
       for (o, genre) in zip(observed, genreOfSong) {
@@ -234,11 +248,12 @@ package enum SongResponseModel {
         sums[genre, default: (0, 0)].1 += weight
       }
       genreMeans = sums.mapValues { $0.0 / $0.1 }
+      genreVariances = sums.mapValues { 1 / $0.1 }
       let excess = zip(observed, genreOfSong).reduce(0.0) {
         let d = $1.0.y - genreMeans[$1.1]!
         return $0 + d * d - $1.0.variance
       }
-      let next = max(excess / Double(max(1, k - genreMeans.count)), 1e-6)
+      let next = max(excess / Double(max(1, k - genreMeans.count)), floor)
       if abs(next - mu2) <= 1e-9 * max(mu2, 1) { break }
       mu2 = next
     }
@@ -251,7 +266,11 @@ package enum SongResponseModel {
       let sigma = o.variance.squareRoot()
       let w = mu2 / (mu2 + o.variance)
       let estimate = mean + w * (o.y - mean)
-      let half = RobustEBCI.criticalValue(t: o.variance / mu2) * w * sigma
+      // The robust half-width for a known genre mean, widened by the genre mean's own
+      // uncertainty, which the estimate carries with weight 1 − w.
+      let robust = RobustEBCI.criticalValue(t: o.variance / mu2) * w * sigma
+      let genrePart = z90 * (1 - w) * genreVariances[genre]!.squareRoot()
+      let half = (robust * robust + genrePart * genrePart).squareRoot()
       return SongResponse(
         songID: song, genre: genre, plays: playCounts[song] ?? 0, minutes: songMinutes[song]!,
         unpooled: o.y, genreMean: mean, estimate: estimate, sd: w.squareRoot() * sigma,
@@ -266,7 +285,8 @@ package enum SongResponseModel {
     return Fit(
       responses: responses, lagMinutes: chosen.lagMinutes, minutes: n,
       blocks: minutes.blockCount,
-      sessions: minutes.sessionCount, noiseSD: sigma2.squareRoot(), designEffect: kappa,
+      sessions: minutes.sessionCount, noise: design.noise, noiseSD: sigma2.squareRoot(),
+      designEffect: kappa,
       songSD: mu2.squareRoot(), genreSD: genreSpread,
       moving: unpooled.mean[g + k], meeting: unpooled.mean[g + k + 1],
       workFocus: unpooled.mean[g + k + 2])
@@ -309,6 +329,7 @@ package enum SongResponseModel {
     var timeMs: Int64
     var songStartMs: Int64?
     var chosenOn: Double?
+    var readings = 1
     /// How far that reading was from what the first fit predicts at the song's start: the part
     /// of the state the choice followed that music and context do not explain (nil before the
     /// second fit, or when unknown).
@@ -328,14 +349,56 @@ package enum SongResponseModel {
   struct Prepared {
     var lagMinutes: Double
     var minutes: Minutes
-    var design: Design
+    var design: Design {
+      didSet { fitLoosely() }
+    }
     var songMinutes: [Int64: Double]
     var modelled: [Int64]
     var songColumn: [Int64: Int]
     var g: Int
-    /// Residual variance per measured minute of the almost unpenalised fit.
-    var sigma2: Double
     var configuration: Configuration
+    /// Residual variance per measured minute of the almost unpenalised fit (after whitening),
+    /// and the restricted log-likelihood of its noise model; both nil when it does not fit.
+    private(set) var sigma2: Double = .nan
+    private(set) var logLikelihood: Double = -.infinity
+
+    init(
+      lagMinutes: Double, minutes: Minutes, design: Design, songMinutes: [Int64: Double],
+      modelled: [Int64], songColumn: [Int64: Int], g: Int, configuration: Configuration
+    ) {
+      self.lagMinutes = lagMinutes
+      self.minutes = minutes
+      self.design = design
+      self.songMinutes = songMinutes
+      self.modelled = modelled
+      self.songColumn = songColumn
+      self.g = g
+      self.configuration = configuration
+      fitLoosely()
+    }
+
+    var isFitted: Bool { sigma2 > 0 && sigma2.isFinite }
+
+    /// σ² from the residuals of the almost unpenalised fit, and the restricted (REML)
+    /// log-likelihood: −½(n − q)·log(RSS/(n − q)) − ½·Σ log|R| − ½·Σ log(wᵀw) − ½·log|A|, with
+    /// q the block levels and columns — so noise models compare without the block levels'
+    /// downward pull on the persistence that a plain likelihood would have.
+    private mutating func fitLoosely() {
+      sigma2 = .nan
+      logLikelihood = -.infinity
+      let freedom = minutes.rows.count - minutes.blockCount - design.p
+      guard freedom > 0 else { return }
+      let weak = precision(g: g, k: modelled.count, songVariance: 100, genreVariance: 100)
+      guard let loose = try? Posterior(design, precision: weak, noiseVariance: 1) else { return }
+      let rss = max(
+        design.yy - 2 * dot(loose.mean, design.b) + quadratic(design.a, loose.mean), 0)
+      let variance = rss / Double(freedom)
+      guard variance > 0, variance.isFinite else { return }
+      sigma2 = variance
+      logLikelihood =
+        -0.5 * Double(freedom) * log(variance) - 0.5 * design.logDeterminant - 0.5
+        * loose.factor.logDeterminant
+    }
   }
 
   static func prepare(
@@ -360,11 +423,11 @@ package enum SongResponseModel {
     else { return nil }
     // The first fit's prediction for each minute: its reading less its residual.
     var predicted = [Double](repeating: 0, count: first.minutes.rows.count)
-    first.design.forEachBlock { rows, columns, centred, yCentred in
-      for (r, index) in zip(0..., rows.indices) {
+    first.design.forEachBlock { block, white in
+      for (r, index) in block.rows.enumerated() {
         var fitted = 0.0
-        for (x, c) in columns.enumerated() { fitted += centred[r][x] * fit.mean[c] }
-        predicted[index] = first.minutes.rows[index].y - (yCentred[r] - fitted)
+        for (x, c) in block.columns.enumerated() { fitted += white[r, x] * fit.mean[c] }
+        predicted[index] = first.minutes.rows[index].y - (white.y[r] - fitted)
       }
     }
     var minutes = first.minutes
@@ -395,7 +458,7 @@ package enum SongResponseModel {
 
   static func prepare(
     _ minutes: Minutes, genres: [Int64: String], lagMinutes: Double,
-    configuration: Configuration
+    configuration: Configuration, noise: NoiseModel = .white
   ) -> Prepared? {
     guard !minutes.rows.isEmpty else { return nil }
     // Columns: genres, then songs with enough exposure, then the three nuisance covariates.
@@ -413,17 +476,44 @@ package enum SongResponseModel {
     let design = Design(
       minutes: minutes, genreOf: { genreColumn[genres[$0] ?? ""]! },
       songColumn: { songColumn[$0] }, p: p, covariateStart: g + k)
-    let freedom = minutes.rows.count - minutes.blockCount - p
-    guard freedom > 0 else { return nil }
-    let weak = precision(g: g, k: k, songVariance: 100, genreVariance: 100)
-    guard let loose = try? Posterior(design, precision: weak, noiseVariance: 1) else { return nil }
-    let rss = max(design.yy - 2 * dot(loose.mean, design.b) + quadratic(design.a, loose.mean), 0)
-    let sigma2 = rss / Double(freedom)
-    guard sigma2 > 0, sigma2.isFinite else { return nil }
     return Prepared(
       lagMinutes: lagMinutes, minutes: minutes, design: design, songMinutes: songMinutes,
-      modelled: modelled, songColumn: songColumn, g: g, sigma2: sigma2,
-      configuration: configuration)
+      modelled: modelled, songColumn: songColumn, g: g, configuration: configuration)
+  }
+
+  // MARK: - Noise model
+
+  /// The correlated noise of a block's minutes: a slowly wandering state that keeps
+  /// `persistence` of its deviation from one minute to the next (an AR(1) process, continuous
+  /// in time: φ^Δt for Δt minutes apart), plus independent reading noise whose variance,
+  /// relative to the state's, is `readingNoise` per reading (so a minute averaging m readings
+  /// has readingNoise/m). White noise is persistence 0 and reading noise 0.
+  package struct NoiseModel: Sendable, Equatable {
+    package var persistence: Double
+    package var readingNoise: Double
+
+    package init(persistence: Double, readingNoise: Double) {
+      self.persistence = persistence
+      self.readingNoise = readingNoise
+    }
+
+    package static let white = NoiseModel(persistence: 0, readingNoise: 0)
+  }
+
+  /// The noise model whose restricted likelihood is highest among the configuration's
+  /// candidates, with the fit under it (nil when no candidate fits).
+  static func withNoiseModel(_ prepared: Prepared) -> Prepared? {
+    var best: Prepared?
+    for persistence in prepared.configuration.persistenceCandidates {
+      for readingNoise in prepared.configuration.readingNoiseCandidates {
+        let noise = NoiseModel(persistence: persistence, readingNoise: readingNoise)
+        var candidate = prepared
+        candidate.design = prepared.design.with(noise: noise)
+        guard candidate.isFitted else { continue }
+        if best == nil || candidate.logLikelihood > best!.logLikelihood { best = candidate }
+      }
+    }
+    return best
   }
 
   static func measuredMinutes(
@@ -531,7 +621,8 @@ package enum SongResponseModel {
             block: result.blockCount - 1, session: result.sessionCount, y: sum / Double(count),
             moving: Double(moving) / Double(count), meeting: meeting, workFocus: work,
             firstEntry: first, endEntry: result.entries.count, cluster: result.clusterCount - 1,
-            timeMs: Int64(t), songStartMs: current?.startMs, chosenOn: current?.chosenOn))
+            timeMs: Int64(t), songStartMs: current?.startMs, chosenOn: current?.chosenOn,
+            readings: count))
       }
       if sessionUsed { result.sessionCount += 1 }
     }
@@ -542,14 +633,40 @@ package enum SongResponseModel {
 
   /// The block-centred normal equations A = Z̃ᵀZ̃, b = Z̃ᵀỹ, ỹᵀỹ, and the rows to revisit.
   struct Design {
+    /// One block's rows over the columns they touch, as measured: Z column-major
+    /// (`z[column * count + row]`), the values, and what the noise model needs of each row.
+    struct Block {
+      var rows: Range<Int>
+      var columns: [Int]
+      var z: [Double]
+      var y: [Double]
+      var timesMs: [Int64]
+      var readings: [Int]
+      var count: Int { rows.count }
+    }
+
+    /// A block after the noise model: whitened (when the noise is not white) and with the
+    /// block's level projected out. `z[column * count + row]` as in `Block`.
+    struct Whitened {
+      var z: [Double]
+      var y: [Double]
+      var count: Int
+      subscript(row: Int, column: Int) -> Double { z[column * count + row] }
+    }
+
     var minutes: Minutes
     var genreOf: (Int64) -> Int
     var songColumn: (Int64) -> Int?
     var p: Int
     var covariateStart: Int
+    var blocks: [Block] = []
+    var noise = NoiseModel.white
     var a: Matrix
     var b: [Double]
     var yy = 0.0
+    /// Σ over blocks of log |R| + log(wᵀw): what the restricted likelihood needs beyond the
+    /// residuals (R the block's noise correlation, w its whitened column of ones).
+    var logDeterminant = 0.0
 
     init(
       minutes: Minutes, genreOf: @escaping (Int64) -> Int, songColumn: @escaping (Int64) -> Int?,
@@ -562,68 +679,126 @@ package enum SongResponseModel {
       self.covariateStart = covariateStart
       a = Matrix(rows: p, columns: p)
       b = .init(repeating: 0, count: p)
-      var gram = a
-      var moment = b
+      let rows = minutes.rows
+      var start = 0
+      while start < rows.count {
+        var end = start
+        while end < rows.count, rows[end].block == rows[start].block { end += 1 }
+        blocks.append(block(start..<end))
+        start = end
+      }
+      accumulate()
+    }
+
+    /// The same design under another noise model.
+    func with(noise: NoiseModel) -> Design {
+      var copy = self
+      copy.noise = noise
+      copy.accumulate()
+      return copy
+    }
+
+    /// A = Z̃ᵀZ̃, b = Z̃ᵀỹ, ỹᵀỹ over the whitened, level-free blocks.
+    private mutating func accumulate() {
+      var gram = Matrix(rows: p, columns: p)
+      var moment = [Double](repeating: 0, count: p)
       var squares = 0.0
-      let blocks = self
-      blocks.forEachBlock { rows, columns, centred, yCentred in
-        for r in rows.indices.map({ $0 - rows.startIndex }) {
-          let z = centred[r]
-          for (x, cx) in columns.enumerated() where z[x] != 0 {
-            moment[cx] += z[x] * yCentred[r]
-            for (w, cw) in columns.enumerated() where z[w] != 0 { gram[cx, cw] += z[x] * z[w] }
+      logDeterminant = forEachBlock { block, white in
+        let n = white.count
+        for (x, cx) in block.columns.enumerated() {
+          var m = 0.0
+          for r in 0..<n { m += white.z[x * n + r] * white.y[r] }
+          moment[cx] += m
+          for (v, cv) in block.columns.enumerated() where v <= x {
+            var sum = 0.0
+            for r in 0..<n { sum += white.z[x * n + r] * white.z[v * n + r] }
+            gram[cx, cv] += sum
+            if v != x { gram[cv, cx] += sum }
           }
-          squares += yCentred[r] * yCentred[r]
         }
+        for r in 0..<n { squares += white.y[r] * white.y[r] }
       }
       a = gram
       b = moment
       yy = squares
     }
 
-    /// A minute's row of Z over the columns it touches (genre and song columns merged).
-    func row(_ row: Row) -> [(column: Int, value: Double)] {
-      var values: [Int: Double] = [:]
-      for entry in minutes.entries[row.firstEntry..<row.endEntry] {
-        values[genreOf(entry.song), default: 0] += entry.exposure
-        if let column = songColumn(entry.song) { values[column, default: 0] += entry.exposure }
+    /// The rows `range` (one block) over the columns they touch (genre and song columns
+    /// merged with the covariates).
+    private func block(_ range: Range<Int>) -> Block {
+      let rows = minutes.rows[range]
+      var position: [Int: Int] = [:]
+      var columns: [Int] = []
+      func index(_ column: Int) -> Int {
+        if let i = position[column] { return i }
+        position[column] = columns.count
+        columns.append(column)
+        return columns.count - 1
       }
-      values[covariateStart] = row.moving
-      values[covariateStart + 1] = row.meeting
-      values[covariateStart + 2] = row.workFocus
-      values[covariateStart + 3] = row.chosenDeviation ?? 0
-      values[covariateStart + 4] = row.chosenDeviation == nil ? 1 : 0
-      return values.map { ($0.key, $0.value) }
+      var entries: [(row: Int, column: Int, value: Double)] = []
+      for (r, row) in rows.enumerated() {
+        for entry in minutes.entries[row.firstEntry..<row.endEntry] {
+          entries.append((r, index(genreOf(entry.song)), entry.exposure))
+          if let column = songColumn(entry.song) {
+            entries.append((r, index(column), entry.exposure))
+          }
+        }
+        let covariates = [
+          row.moving, row.meeting, row.workFocus, row.chosenDeviation ?? 0,
+          row.chosenDeviation == nil ? 1 : 0,
+        ]
+        for (offset, value) in covariates.enumerated() where value != 0 {
+          entries.append((r, index(covariateStart + offset), value))
+        }
+      }
+      let n = rows.count
+      var z = [Double](repeating: 0, count: n * columns.count)
+      for entry in entries { z[entry.column * n + entry.row] += entry.value }
+      return Block(
+        rows: range, columns: columns, z: z, y: rows.map(\.y), timesMs: rows.map(\.timeMs),
+        readings: rows.map(\.readings))
     }
 
-    /// Calls `body` once per block with its rows, the columns they touch, each row centred on
-    /// the block's means (dense over those columns) and the centred values.
-    func forEachBlock(
-      _ body: (ArraySlice<Row>, [Int], [[Double]], [Double]) -> Void
-    ) {
-      let rows = minutes.rows
-      var start = 0
-      while start < rows.count {
-        var end = start
-        while end < rows.count, rows[end].block == rows[start].block { end += 1 }
-        let block = rows[start..<end]
-        let sparse = block.map { row($0) }
-        let columns = Array(Set(sparse.flatMap { $0.map(\.column) })).sorted()
-        let position = Dictionary(uniqueKeysWithValues: columns.enumerated().map { ($1, $0) })
-        var dense = sparse.map { entries -> [Double] in
-          var z = [Double](repeating: 0, count: columns.count)
-          for (column, value) in entries { z[position[column]!] = value }
-          return z
+    /// Calls `body` once per block with the block and its rows whitened by the noise model and
+    /// with the block's level projected out. Returns Σ log |R| + log(wᵀw) over the blocks.
+    @discardableResult
+    func forEachBlock(_ body: (Block, Whitened) -> Void) -> Double {
+      var logDeterminant = 0.0
+      for block in blocks {
+        let n = block.count
+        let c = block.columns.count
+        // Columns: Z, y, and the block's column of ones (its level).
+        var stacked = block.z + block.y + [Double](repeating: 1, count: n)
+        if noise != .white {
+          var r = Matrix(rows: n, columns: n)
+          for i in 0..<n {
+            for j in 0..<i {
+              let gap = Double(block.timesMs[i] - block.timesMs[j]) / 60_000
+              r[i, j] = pow(noise.persistence, gap)
+              r[j, i] = r[i, j]
+            }
+            r[i, i] = 1 + noise.readingNoise / Double(max(1, block.readings[i]))
+          }
+          // Positive definite: a correlation of a stationary process plus a non-negative
+          // diagonal, at distinct times.
+          guard let factor = try? Cholesky(r) else { preconditionFailure("noise correlation") }
+          logDeterminant += factor.logDeterminant
+          stacked = factor.whiten(stacked, columns: c + 2)
         }
-        let count = Double(dense.count)
-        for c in 0..<columns.count {
-          let mean = dense.reduce(0.0) { $0 + $1[c] } / count
-          for r in 0..<dense.count { dense[r][c] -= mean }
+        let w = stacked[(c + 1) * n..<(c + 2) * n]
+        let ww = w.reduce(0.0) { $0 + $1 * $1 }
+        logDeterminant += log(ww)
+        for column in 0...c {
+          var projection = 0.0
+          for r in 0..<n { projection += stacked[column * n + r] * w[w.startIndex + r] }
+          projection /= ww
+          for r in 0..<n { stacked[column * n + r] -= projection * w[w.startIndex + r] }
         }
-        let yMean = block.reduce(0.0) { $0 + $1.y } / count
-        body(block, columns, dense, block.map { $0.y - yMean })
-        start = end
+        body(
+          block,
+          Whitened(z: Array(stacked[0..<c * n]), y: Array(stacked[c * n..<(c + 1) * n]), count: n))
       }
+      return logDeterminant
     }
   }
 
@@ -659,13 +834,14 @@ package enum SongResponseModel {
     // Each cluster's score: Σ over its minutes of z̃·r/σ².
     var scores = [[Double]](
       repeating: [Double](repeating: 0, count: design.p), count: design.minutes.clusterCount)
-    design.forEachBlock { rows, columns, centred, yCentred in
-      for (r, row) in zip(0..., rows) {
+    design.forEachBlock { block, white in
+      for r in 0..<white.count {
         var fitted = 0.0
-        for (x, c) in columns.enumerated() { fitted += centred[r][x] * posterior.mean[c] }
-        let residual = (yCentred[r] - fitted) / sigma2
-        for (x, c) in columns.enumerated() where centred[r][x] != 0 {
-          scores[row.cluster][c] += centred[r][x] * residual
+        for (x, c) in block.columns.enumerated() { fitted += white[r, x] * posterior.mean[c] }
+        let residual = (white.y[r] - fitted) / sigma2
+        let cluster = design.minutes.rows[block.rows.lowerBound + r].cluster
+        for (x, c) in block.columns.enumerated() where white[r, x] != 0 {
+          scores[cluster][c] += white[r, x] * residual
         }
       }
     }

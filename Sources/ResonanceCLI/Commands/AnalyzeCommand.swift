@@ -291,7 +291,9 @@ struct AnalyzeCommand: ParsableCommand {
       "songs": fit.responses.count,
       "distinguishable": fit.responses.filter(\.isDistinguishableFromZero).count,
       "lag_minutes": fit.lagMinutes, "measured_minutes": fit.minutes, "sessions": fit.sessions,
-      "noise_sd": fit.noiseSD, "design_effect": fit.designEffect, "song_sd": fit.songSD,
+      "noise_sd": fit.noiseSD, "noise_persistence": fit.noise.persistence,
+      "reading_noise": fit.noise.readingNoise, "design_effect": fit.designEffect,
+      "song_sd": fit.songSD,
       "genre_sd": fit.genreSD, "moving": fit.moving, "meeting": fit.meeting,
       "work_focus": fit.workFocus,
     ] as [String: Any]
@@ -306,6 +308,6 @@ struct AnalyzeCommand: ParsableCommand {
     let f = { (x: Double) in ProgressReporter.fixed(x, 1) }
     let distinguishable = fit.responses.filter(\.isDistinguishableFromZero).count
     return
-      "analyze: song effects on \(name): \(fit.responses.count) songs from \(ProgressReporter.grouped(Int64(fit.minutes))) measured minutes in \(fit.sessions) sessions, \(distinguishable) distinguishable from the average song at 90%; response lag \(f(fit.lagMinutes)) min; moving \(f(fit.moving)) \(unit), meeting \(f(fit.meeting)), work Focus \(f(fit.workFocus))"
+      "analyze: song effects on \(name): \(fit.responses.count) songs from \(ProgressReporter.grouped(Int64(fit.minutes))) measured minutes in \(fit.sessions) sessions, \(distinguishable) distinguishable from the average song at 90%; response lag \(f(fit.lagMinutes)) min; noise keeps \(ProgressReporter.fixed(fit.noise.persistence, 2)) per minute; moving \(f(fit.moving)) \(unit), meeting \(f(fit.meeting)), work Focus \(f(fit.workFocus))"
   }
 }
