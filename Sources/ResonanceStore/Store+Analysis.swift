@@ -105,11 +105,19 @@ extension Store {
     package var meanHRV: Double?
     package var hrDelta: Double?
     package var hrvDelta: Double?
+    /// What the session was computed from (`historical_sessions.inputs_digest`).
+    package var inputsDigest: String?
+    /// The stored session this one is, unchanged: its row, biometrics and ticks are kept as
+    /// they are. Nil for a session to insert.
+    package var keptID: Int64?
 
     package init(
       playIDs: [Int64], start: Timestamp, end: Timestamp, context: String, skipRate: Double,
-      engagement: Double?, meanHR: Double?, meanHRV: Double?, hrDelta: Double?, hrvDelta: Double?
+      engagement: Double?, meanHR: Double?, meanHRV: Double?, hrDelta: Double?, hrvDelta: Double?,
+      inputsDigest: String? = nil, keptID: Int64? = nil
     ) {
+      self.inputsDigest = inputsDigest
+      self.keptID = keptID
       self.playIDs = playIDs
       self.start = start
       self.end = end
@@ -200,34 +208,83 @@ extension Store {
     return genres
   }
 
-  /// Replaces every derived table — sessions, per-play biometrics, song effects and estimates,
-  /// and `derived`'s nights, session outcomes and state ticks — in one transaction, and records
-  /// the run: a failure leaves the store as it was.
+  /// Brings every derived table up to date in one transaction, and records the run: a failure
+  /// leaves the store as it was.
   ///
+  /// Sessions with a `keptID` stay as stored — their row, their plays' biometrics and their
+  /// state ticks; every other stored session goes (its ticks with it) and the rest are
+  /// inserted, recording this run as theirs. `biometrics` and `derived.ticks` are for the
+  /// inserted sessions' plays only; nights, outcomes (one per session), song effects,
+  /// estimates and features are replaced whole.
+  ///
+  /// - Parameter marks: the raw tables' marks the inputs were read at (`rawMarks()`), for the
+  ///   next run to find what arrived after them.
   /// - Throws: `StoreError` (or the transaction's error) when a statement fails.
   package func replaceAnalysis(
     sessions: [SessionRow], biometrics: [PlayBiometricsRow], effects: [SongEffectRow],
     estimates: [EffectEstimateRow], derived: DerivedRows = DerivedRows(),
-    features: [SongFeatureRow] = [], scope: AnalysisScope = AnalysisScope(), startedAt: Int64,
-    finishedAt: Int64
+    features: [SongFeatureRow] = [], scope: AnalysisScope = AnalysisScope(),
+    marks: [String: Int64]? = nil, startedAt: Int64, finishedAt: Int64
   ) throws {
     try connection.transaction {
-      try connection.execute("UPDATE playback_events SET session_id = NULL")
-      try connection.execute("DELETE FROM historical_sessions")
-      try connection.execute("DELETE FROM play_biometrics")
+      let lastImport = try connection.row("SELECT MAX(id) FROM imports")?.optionalInt64(0)
+      let kept = sessions.compactMap(\.keptID)
+      // A JSON object of table names (identifiers, nothing to escape) to row ids.
+      let marksText = marks.map { marks in
+        "{"
+          + marks.sorted { $0.key < $1.key }.map { "\"\($0.key)\":\($0.value)" }
+          .joined(separator: ",") + "}"
+      }
+      try connection.execute(
+        """
+        INSERT INTO analysis_runs (started_at_ms, finished_at_ms, last_import_id, plays, sessions,
+          gap_minutes, from_ms, to_ms, raw_marks, sessions_kept)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """,
+        [
+          startedAt, finishedAt, lastImport, sessions.reduce(0) { $0 + $1.playIDs.count },
+          sessions.count, scope.gapMinutes, scope.fromMs, scope.toMs, marksText, kept.count,
+        ])
+      let run = connection.lastInsertRowID
+
+      // Everything but the kept sessions goes: their plays are unassigned and lose their
+      // biometrics, their ticks follow them (ON DELETE CASCADE).
+      try connection.execute("CREATE TEMP TABLE kept_sessions (id INTEGER PRIMARY KEY)")
+      defer { try? connection.execute("DROP TABLE temp.kept_sessions") }
+      let keep = try connection.prepare("INSERT INTO temp.kept_sessions (id) VALUES (?)")
+      for id in kept { try keep.execute([id]) }
+      try connection.execute(
+        """
+        DELETE FROM play_biometrics WHERE play_id NOT IN (
+          SELECT id FROM playback_events WHERE session_id IN (SELECT id FROM temp.kept_sessions))
+        """)
+      try connection.execute(
+        """
+        UPDATE playback_events SET session_id = NULL
+        WHERE session_id IS NOT NULL AND session_id NOT IN (SELECT id FROM temp.kept_sessions)
+        """)
+      try connection.execute(
+        "DELETE FROM historical_sessions WHERE id NOT IN (SELECT id FROM temp.kept_sessions)")
+
       let insertSession = try connection.prepare(
         """
         INSERT INTO historical_sessions (start_ms, start_offset_s, end_ms, end_offset_s, context,
-          play_count, skip_rate, engagement, mean_hr, mean_hrv, hr_delta, hrv_delta)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+          play_count, skip_rate, engagement, mean_hr, mean_hrv, hr_delta, hrv_delta,
+          inputs_digest, analysis_run_id)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """)
       let assign = try connection.prepare("UPDATE playback_events SET session_id = ? WHERE id = ?")
       var sessionIDs: [Int64] = []
       for s in sessions {
+        if let id = s.keptID {
+          sessionIDs.append(id)
+          continue
+        }
         try insertSession.execute([
           s.start.millisecondsSinceEpoch, Int64(s.start.utcOffsetSeconds),
           s.end.millisecondsSinceEpoch, Int64(s.end.utcOffsetSeconds), s.context,
           s.playIDs.count, s.skipRate, s.engagement, s.meanHR, s.meanHRV, s.hrDelta, s.hrvDelta,
+          s.inputsDigest, run,
         ])
         let id = connection.lastInsertRowID
         sessionIDs.append(id)
@@ -236,7 +293,7 @@ extension Store {
       try replaceDerived(derived, sessionIDs: sessionIDs)
       let insert = try connection.prepare(
         """
-        INSERT INTO play_biometrics (play_id, hr_before, hr_during, hr_samples_before,
+        INSERT OR REPLACE INTO play_biometrics (play_id, hr_before, hr_during, hr_samples_before,
           hr_samples_during, hrv_before, hrv_during, hrv_samples_before, hrv_samples_during)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
         """)
@@ -272,17 +329,6 @@ extension Store {
         ])
       }
       try replaceSongFeatures(features)
-      let lastImport = try connection.row("SELECT MAX(id) FROM imports")?.optionalInt64(0)
-      try connection.execute(
-        """
-        INSERT INTO analysis_runs (started_at_ms, finished_at_ms, last_import_id, plays, sessions,
-          gap_minutes, from_ms, to_ms)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-        """,
-        [
-          startedAt, finishedAt, lastImport, biometrics.count, sessions.count,
-          scope.gapMinutes, scope.fromMs, scope.toMs,
-        ])
     }
   }
 }
@@ -370,21 +416,33 @@ package struct AnalysisScope: Sendable, Equatable {
 extension Store {
   /// The latest analysis: the last import it saw, its scope and when it finished.
   package func lastAnalysis() throws(StoreError) -> (
-    lastImportID: Int64?, scope: AnalysisScope, finishedAtMs: Int64
+    lastImportID: Int64?, scope: AnalysisScope, finishedAtMs: Int64, marks: [String: Int64]?
   )? {
     guard
       let row = try connection.row(
         """
-        SELECT last_import_id, gap_minutes, from_ms, to_ms, finished_at_ms FROM analysis_runs
-        ORDER BY id DESC LIMIT 1
+        SELECT last_import_id, gap_minutes, from_ms, to_ms, finished_at_ms, raw_marks
+        FROM analysis_runs ORDER BY id DESC LIMIT 1
         """)
     else { return nil }
+    var marks: [String: Int64]?
+    if row[5].string != nil {
+      marks = [:]
+      for entry in try connection.rows(
+        """
+        SELECT key, value FROM analysis_runs r, json_each(r.raw_marks)
+        WHERE r.id = (SELECT MAX(id) FROM analysis_runs)
+        """
+      ) {
+        marks?[entry.string(0)] = entry.optionalInt64(1)
+      }
+    }
     return (
       row.optionalInt64(0),
       AnalysisScope(
         gapMinutes: row.optionalInt64(1).map { Int($0) } ?? 30, fromMs: row.optionalInt64(2),
         toMs: row.optionalInt64(3)),
-      row.optionalInt64(4) ?? 0
+      row.optionalInt64(4) ?? 0, marks
     )
   }
 

@@ -150,18 +150,17 @@ extension Store {
       ticks: try connection.row("SELECT COUNT(*) FROM state_ticks")?.int(0) ?? 0)
   }
 
-  /// Replaces the nights and ticks and sets each session's outcome; the caller's transaction
-  /// makes it atomic with the sessions.
+  /// Replaces the nights, sets each session's outcome and adds the ticks (of the sessions just
+  /// inserted: a kept session keeps its own, a removed one's went with it); the caller's
+  /// transaction makes it atomic with the sessions.
   ///
-  /// - Parameter sessionIDs: the row ids of the sessions just inserted, in the order given.
+  /// - Parameter sessionIDs: the row ids of the sessions, kept or just inserted, in the order
+  ///   given.
   /// - Precondition: `derived.outcomes` is empty or one per session; every index is in range.
   /// - Complexity: O(nights + sessions + ticks) statements, all prepared once.
   /// - Throws: `StoreError` when a statement fails.
   func replaceDerived(_ derived: DerivedRows, sessionIDs: [Int64]) throws(StoreError) {
     precondition(derived.outcomes.isEmpty || derived.outcomes.count == sessionIDs.count)
-    // Ticks go with their sessions (ON DELETE CASCADE); these only matter when the sessions
-    // were not replaced first.
-    try connection.execute("DELETE FROM state_ticks")
     try connection.execute("UPDATE historical_sessions SET next_night_id = NULL")
     try connection.execute("DELETE FROM sleep_nights")
 

@@ -26,9 +26,11 @@ package struct SessionQuality: Sendable, Equatable {
 
   package init(values: [QualityComponent: Double]) {
     self.values = values
-    let total = values.keys.reduce(0) { $0 + $1.weight }
-    score =
-      values.isEmpty ? nil : values.reduce(0) { $0 + $1.key.weight * $1.value } / total
+    // Summed in the seed's order, not the dictionary's (which changes from run to run), so
+    // the same session scores the same to the last bit.
+    let present = QualityComponent.allCases.filter { values[$0] != nil }
+    let total = present.reduce(0) { $0 + $1.weight }
+    score = present.isEmpty ? nil : present.reduce(0) { $0 + $1.weight * values[$1]! } / total
   }
 
   /// The components behind the score, in the seed's order.
@@ -37,7 +39,7 @@ package struct SessionQuality: Sendable, Equatable {
   /// A component's share of the score after renormalising (0 when it is missing).
   package func weight(of component: QualityComponent) -> Double {
     guard values[component] != nil else { return 0 }
-    return component.weight / values.keys.reduce(0) { $0 + $1.weight }
+    return component.weight / basis.reduce(0) { $0 + $1.weight }
   }
 }
 

@@ -9,7 +9,9 @@ import ResonanceStore
 /// replaced in the same transaction as the sessions they belong to.
 extension AnalyzeCommand {
   /// The nights, session outcomes and state ticks for `analysis`'s sessions, as the store's
-  /// rows (sessions named by their index in `analysis.sessions`).
+  /// rows (sessions named by their index in `analysis.sessions`). Ticks only for the sessions
+  /// `ticksFor` marks (those whose stored ticks are not kept); outcomes for all, since a new
+  /// night moves every session's sleep baseline.
   ///
   /// Reads the resting heart rates, birth year and mood inputs; the sleep records, heart rate and
   /// HRV come already loaded. `docs/brain.md` gives the rules
@@ -19,7 +21,7 @@ extension AnalyzeCommand {
   /// - Throws: `StoreError` when a read fails.
   static func derivedRows(
     _ store: Store, _ analysis: HistoryAnalysis, signals: HistoryAnalysis.Signals,
-    sleep: [SleepInterval]
+    sleep: [SleepInterval], ticksFor: [Bool]
   ) throws -> Store.DerivedRows {
     let nights = SleepNights.nights(from: sleep)
     let sessions = analysis.sessions
@@ -36,11 +38,12 @@ extension AnalyzeCommand {
         quality: quality.score, basis: quality.basis.map(\.rawValue))
     }
 
+    let computed = sessions.indices.filter { ticksFor[$0] }
     let ticks = StateEngine.ticks(
-      periods: sessions.map {
+      periods: computed.map {
         StatePeriod(
-          startMs: $0.session.start.millisecondsSinceEpoch, endMs: $0.session.endMs,
-          context: $0.session.context)
+          startMs: sessions[$0].session.start.millisecondsSinceEpoch,
+          endMs: sessions[$0].session.endMs, context: sessions[$0].session.context)
       },
       heartRate: signals.heartRate, hrv: signals.hrv,
       restingHeartRate: try store.restingHeartRates().map {
@@ -53,7 +56,8 @@ extension AnalyzeCommand {
       nights: nights.map(row), outcomes: outcomes,
       ticks: ticks.map { t in
         Store.StateTickRow(
-          session: t.period, timeMs: t.timeMs, arousal: t.state.arousal, stress: t.state.stress,
+          session: computed[t.period], timeMs: t.timeMs, arousal: t.state.arousal,
+          stress: t.state.stress,
           energy: t.state.energy, focus: t.state.focus, valence: t.state.valence,
           need: t.need.rawValue, restingSource: code(t.evidence.restingSource),
           hrvFreshness: code(t.evidence.hrvFreshness), moodWeight: t.evidence.moodWeight)

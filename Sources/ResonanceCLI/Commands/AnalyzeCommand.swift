@@ -26,11 +26,17 @@ struct AnalyzeCommand: ParsableCommand {
       against the person's average music, with a 90% interval (song_effect_estimates), and \
       stores every song's tempo, energy and valence estimates (song_features).
 
-      A run recomputes every derived table from the plays in one transaction and records \
-      itself in analysis_runs with the last import it saw and its options. When nothing was \
-      imported since the last run and the options are the same, it says the tables are up to \
-      date and changes nothing; --rebuild recomputes anyway (after upgrading resonance, say). \
-      --from and --to restrict the analysis to the plays that start in those days.
+      A run brings the derived tables up to date in one transaction and records itself in \
+      analysis_runs with the last import it saw and its options. A session whose plays are \
+      unchanged and that no data imported since can reach (from a week before it to its end) \
+      keeps its row, its plays' biometrics and its state ticks; the rest are computed again. \
+      What depends on the whole history is recomputed every time: the song effects (one fit \
+      over every play), the learning replay (from the first play, in order), the nights and \
+      session quality (against the person's typical night) and the song features. When \
+      nothing was imported since the last run and the options are the same, it says the \
+      tables are up to date and changes nothing; --rebuild recomputes everything (after \
+      upgrading resonance, say). --from and --to restrict the analysis to the plays that start \
+      in those days.
       """,
     options: [
       CommonOptions.db,
@@ -44,7 +50,10 @@ struct AnalyzeCommand: ParsableCommand {
         "to", .value(placeholder: "DATE"),
         help: "Only plays starting before this day (YYYY-MM-DD, UTC): the day after the last."),
       OptionDefinition(
-        "rebuild", .flag, help: "Recompute even when nothing was imported since the last run."),
+        "rebuild", .flag,
+        help:
+          "Recompute every session, even those the last run left unchanged, and even when nothing was imported since."
+      ),
       CommonOptions.json,
       CommonOptions.quiet,
     ],
@@ -104,7 +113,8 @@ struct AnalyzeCommand: ParsableCommand {
       reportUpToDate(last.lastImportID, finishedAtMs: last.finishedAtMs, context: context)
       return .ok
     }
-    let outcome = try Self.analyze(store, scope: scope, startedAt: startedAt)
+    let outcome = try Self.analyze(
+      store, scope: scope, startedAt: startedAt, rebuild: isRebuild)
     let seconds = Date().timeIntervalSince(started)
     report(outcome, try store.derivedSummary(), seconds: seconds, context: context)
     return .ok
@@ -113,16 +123,24 @@ struct AnalyzeCommand: ParsableCommand {
   /// What one analysis found, for the summary.
   struct Outcome {
     var history: HistoryAnalysis
+    /// Sessions kept as the store held them (their inputs unchanged since the run that wrote
+    /// them).
+    var keptSessions: Int
     /// The song-response model per signal (`hr`, `hrv`); nil where there was too little to fit.
     var responses: [(signal: String, fit: SongResponseModel.Fit?)]
     var features: FeatureSummary
   }
 
-  /// Loads what the analysis reads, runs it, and replaces the derived tables with its results.
-  static func analyze(_ store: Store, scope: AnalysisScope = AnalysisScope(), startedAt: Int64)
-    throws -> Outcome
-  {
+  /// Loads what the analysis reads, runs it, and brings the derived tables up to date: the
+  /// sessions whose inputs did not change since the last run keep their rows (unless
+  /// `rebuild`), every other derived row is replaced.
+  static func analyze(
+    _ store: Store, scope: AnalysisScope = AnalysisScope(), startedAt: Int64,
+    rebuild: Bool = false
+  ) throws -> Outcome {
     let gapMinutes = scope.gapMinutes
+    // Before anything is read: rows added while the run reads are found by the next one.
+    let marks = try store.rawMarks()
     let plays = try store.historicalPlays().filter { p in
       p.startMs >= (scope.fromMs ?? .min) && p.startMs < (scope.toMs ?? .max)
     }.map { p in
@@ -149,11 +167,17 @@ struct AnalyzeCommand: ParsableCommand {
       analysis, plays: plays, heartRate: heartRate, hrv: hrv, mac: mac, genres: genres,
       asleep: asleep, stress: try store.decisionStress())
     let features = try Self.songFeatures(store)
+    let byID = Dictionary(uniqueKeysWithValues: plays.map { ($0.id, $0) })
+    let reuse = try Self.reuse(
+      store, analysis, plays: byID, scope: scope, birthYear: try store.birthYear(),
+      rebuild: rebuild)
+    let computedPlays = Set(
+      zip(analysis.sessions, reuse).filter { $1.keptID == nil }.flatMap { $0.0.session.playIDs })
     func tuple(_ c: SignalChange) -> (Double?, Double?, Int, Int) {
       (c.before, c.during, c.samplesBefore, c.samplesDuring)
     }
     try store.replaceAnalysis(
-      sessions: analysis.sessions.map { s in
+      sessions: zip(analysis.sessions, reuse).map { s, reuse in
         Store.SessionRow(
           playIDs: s.session.playIDs, start: s.session.start,
           end: Timestamp(
@@ -161,9 +185,10 @@ struct AnalyzeCommand: ParsableCommand {
             utcOffsetSeconds: s.session.start.utcOffsetSeconds),
           context: s.session.context.rawValue, skipRate: s.session.skipRate,
           engagement: s.session.engagement, meanHR: s.heartRate.during, meanHRV: s.hrv.during,
-          hrDelta: s.heartRate.delta, hrvDelta: s.hrv.delta)
+          hrDelta: s.heartRate.delta, hrvDelta: s.hrv.delta, inputsDigest: reuse.digest,
+          keptID: reuse.keptID)
       },
-      biometrics: analysis.plays.map {
+      biometrics: analysis.plays.filter { computedPlays.contains($0.id) }.map {
         Store.PlayBiometricsRow(playID: $0.id, hr: tuple($0.heartRate), hrv: tuple($0.hrv))
       },
       effects: analysis.effects.map { key, value in
@@ -181,10 +206,13 @@ struct AnalyzeCommand: ParsableCommand {
             high90: $0.high90)
         }
       },
-      derived: try derivedRows(store, analysis, signals: signals, sleep: sleep),
-      features: features.rows,
-      scope: scope, startedAt: startedAt, finishedAt: Clock.nowMilliseconds())
-    return Outcome(history: analysis, responses: responses, features: features.summary)
+      derived: try derivedRows(
+        store, analysis, signals: signals, sleep: sleep, ticksFor: reuse.map { $0.keptID == nil }),
+      features: features.rows, scope: scope, marks: marks, startedAt: startedAt,
+      finishedAt: Clock.nowMilliseconds())
+    return Outcome(
+      history: analysis, keptSessions: reuse.filter { $0.keptID != nil }.count,
+      responses: responses, features: features.summary)
   }
 
   /// The song-response model for heart rate and for HRV over the reconstructed sessions.
@@ -254,6 +282,7 @@ struct AnalyzeCommand: ParsableCommand {
         "plays": analysis.plays.count, "sessions": analysis.sessions.count,
         "contexts": contexts, "plays_with_hr_delta": withHR, "plays_with_hrv_delta": withHRV,
         "gap_minutes": gapMinutes, "seconds": seconds, "up_to_date": false,
+        "sessions_kept": outcome.keptSessions,
         "song_responses": Dictionary(
           uniqueKeysWithValues: outcome.responses.map { ($0.signal, Self.responseJSON($0.fit)) }),
         "song_features": outcome.features.json,
@@ -275,6 +304,11 @@ struct AnalyzeCommand: ParsableCommand {
     context.report(
       "analyze: \(count(analysis.plays.count)) plays in \(count(analysis.sessions.count)) sessions"
         + (byContext.isEmpty ? "" : " (\(byContext))"))
+    if outcome.keptSessions > 0 {
+      context.report(
+        "analyze: \(count(outcome.keptSessions)) sessions kept as the last run stored them (their plays and the data around them unchanged), \(count(analysis.sessions.count - outcome.keptSessions)) computed"
+      )
+    }
     context.report(
       "analyze: heart rate before and during \(count(withHR)) plays (\(share(withHR))%), HRV around \(count(withHRV)) (\(share(withHRV))%); the rest have no samples there, and no figure, in \(ProgressReporter.fixed(seconds, 1)) s"
     )

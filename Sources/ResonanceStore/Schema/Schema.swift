@@ -23,6 +23,7 @@ package enum Schema {
     songResponses,
     songFeatures,
     analysisScope,
+    incrementalAnalysis,
   ]
 
   /// The schema version a fully migrated store has.
@@ -616,5 +617,18 @@ package enum Schema {
       ALTER TABLE analysis_runs ADD COLUMN gap_minutes INTEGER;
       ALTER TABLE analysis_runs ADD COLUMN from_ms INTEGER;
       ALTER TABLE analysis_runs ADD COLUMN to_ms INTEGER;
+      """)
+
+  /// What lets a run keep the sessions whose inputs did not change: each session's digest of
+  /// its plays and the run that computed it, and each run's high-water marks of the raw tables
+  /// a session reads (their largest row id), so the next run finds the rows added since.
+  static let incrementalAnalysis = Migration(
+    "0015-incremental-analysis",
+    sql: """
+      ALTER TABLE historical_sessions ADD COLUMN inputs_digest TEXT;
+      ALTER TABLE historical_sessions ADD COLUMN analysis_run_id INTEGER
+        REFERENCES analysis_runs (id);
+      ALTER TABLE analysis_runs ADD COLUMN raw_marks TEXT;
+      ALTER TABLE analysis_runs ADD COLUMN sessions_kept INTEGER;
       """)
 }
