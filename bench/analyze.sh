@@ -13,8 +13,10 @@
 # runs three times under /usr/bin/time -v; the table gives the median wall time and the largest
 # peak RSS. analyze is timed twice over: the first analysis of a store (each run on a fresh copy
 # of the ingested one), and `analyze --rebuild` on a store that holds an analysis, which it
-# replaces (what every run after a new import does; without --rebuild and with nothing new
-# imported, analyze only reports that the tables are up to date). resonance analyze is read
+# replaces (what a run after upgrading resonance does; without --rebuild and with nothing new
+# imported, analyze only reports that the tables are up to date), and the run after a new
+# import: the store analysed without the last month's Watch trace, that file then ingested
+# (not timed), analyze keeping the sessions the new month cannot reach. resonance analyze is read
 # through --json (plays, sessions, seconds), so the script keeps working as the analysis grows. A goal not met is reported, not an error: the script fails
 # only when a command fails or the reference disagrees with the store.
 set -euo pipefail
@@ -71,6 +73,21 @@ echo "ingesting $SET into a fresh $INGESTED…"
 rm -f "$INGESTED" "$INGESTED-wal" "$INGESTED-shm"
 r=$(measure "$BIN" ingest "$SET" --db "$INGESTED" --quiet)
 read -r ing_s ing_kb <<< "$r"
+# The incremental case: the set without its last Watch month (hard links, no copy), analysed;
+# then that month ingested. Each timed run analyses a fresh copy of the result.
+PARTIAL="$WORK/partial.sqlite"
+LATE=$(find "$SET/resonance/watch" -name 'watch-*.jsonl' | sort | tail -1)
+rm -rf "$WORK/partial-set" "$PARTIAL" "$PARTIAL-wal" "$PARTIAL-shm"
+cp -al "$SET" "$WORK/partial-set"
+rm "$WORK/partial-set/resonance/watch/$(basename "$LATE")"
+"$BIN" ingest "$WORK/partial-set" --db "$PARTIAL" --quiet
+"$BIN" analyze --db "$PARTIAL" --quiet
+"$BIN" ingest "$LATE" --db "$PARTIAL" --quiet
+after_new_month() {
+  rm -f "$DB" "$DB-wal" "$DB-shm"
+  cp "$PARTIAL" "$DB"
+  measure "$BIN" analyze --db "$DB" --json
+}
 first_analysis() {
   rm -f "$DB" "$DB-wal" "$DB-shm"
   cp "$INGESTED" "$DB"
@@ -119,6 +136,8 @@ load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 echo "timing, $RUNS runs each…"
 run "resonance analyze, first after ingest" json_line first_analysis
 run "resonance analyze --rebuild, again (replacing its results)" json_line measure "$BIN" analyze --db "$DB" --rebuild --json
+run "resonance analyze after a new month of Watch data ($(basename "$LATE"))" json_line after_new_month
+kept=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1])).get("sessions_kept", "-"))' "$WORK/out.txt")
 an_line=$(json_line "$WORK/out.txt")
 read -r an_plays an_sessions _ an_hr an_hrv <<< "$an_line"
 an_keys=$(json_keys "$WORK/out.txt")
@@ -169,6 +188,7 @@ for line in sys.argv[2:]:
     print(f"| {name} | {plays:,} | {sessions:,} | {s:.2f} | {', '.join(f'{r:.2f}' for r in runs)} | {mb:.1f} | {g} | {met} |")
 PY
 echo
+echo "after the new month, analyze kept $kept sessions as the run before had stored them"
 echo "analyze --json reports: $an_keys (its own 'seconds', without process start and exit, in the last run of each row: $(cut -d'|' -f4 <<< "${results[0]}" | cut -d' ' -f3), $(cut -d'|' -f4 <<< "${results[1]}" | cut -d' ' -f3))"
 grep "^check:" "$WORK/check.txt"
 echo "not part of the goal: generating took ${gen_s} s (peak RSS $((gen_kb / 1024)) MB); ingesting took ${ing_s} s (peak RSS $((ing_kb / 1024)) MB)."

@@ -6,12 +6,13 @@ import ResonanceModel
 /// the last runs stored.
 extension Store {
   /// The raw tables a session's derived rows read (its context, biometrics and state ticks),
-  /// with the columns that say when each row happened. Rows are only ever added to them, so a
-  /// row id above the last run's mark is a row that run did not see.
-  static let sessionInputs: [(table: String, start: String, end: String)] = [
-    ("health_records", "start_ms", "end_ms"), ("workouts", "start_ms", "end_ms"),
-    ("biometric_samples", "time_ms", "time_ms"), ("macos_contexts", "time_ms", "time_ms"),
-    ("mood_inputs", "time_ms", "time_ms"), ("person", "NULL", "NULL"),
+  /// with the columns that say when each row happened (none for `person`, the birth year,
+  /// which every session reads). Rows are only ever added to them, so a row id above the last
+  /// run's mark is a row that run did not see.
+  static let sessionInputs: [(table: String, span: (start: String, end: String)?)] = [
+    ("health_records", ("start_ms", "end_ms")), ("workouts", ("start_ms", "end_ms")),
+    ("biometric_samples", ("time_ms", "time_ms")), ("macos_contexts", ("time_ms", "time_ms")),
+    ("mood_inputs", ("time_ms", "time_ms")), ("person", nil),
   ]
 
   /// The largest row id of each of `sessionInputs`' tables (0 for an empty one).
@@ -39,7 +40,7 @@ extension Store {
     var hours: [(startMs: Int64, endMs: Int64)] = []
     for input in Self.sessionInputs {
       guard let mark = marks[input.table] else { return nil }
-      if input.start == "NULL" {
+      guard let span = input.span else {
         let added =
           try connection.row(
             "SELECT COUNT(*) FROM \(input.table) WHERE id > ?", [mark])?.int(0) ?? 0
@@ -48,7 +49,7 @@ extension Store {
       }
       for row in try connection.rows(
         """
-        SELECT \(input.start) / 3600000, MAX(\(input.end)) FROM \(input.table) WHERE id > ?
+        SELECT \(span.start) / 3600000, MAX(\(span.end)) FROM \(input.table) WHERE id > ?
         GROUP BY 1
         """, [mark])
       {
