@@ -31,12 +31,16 @@ import ResonanceModel
 ///   theirs). Blocks absorb the overall level (music is always playing in a measured minute),
 ///   so effects are **relative**: each song against the person's average minute of music (the
 ///   exposure-weighted mean song).
-/// - **Fit**: the block levels are removed exactly (within-block centring); the normal
-///   equations are accumulated block by block and solved by Cholesky (LAPACK) with almost flat
-///   priors, giving each song's contrast Yⱼ and its variance. The noise variance σ² comes from
-///   the residuals, scaled by a design effect κ ≥ 1 — the median ratio of session-clustered
-///   (sandwich) to model variances of the song contrasts — because minute-to-minute noise is
-///   correlated within a session; a song whose own ratio exceeds κ keeps its larger variance.
+/// - **Noise**: within a block, a slowly wandering state that keeps φ of itself per minute plus
+///   reading noise (`NoiseModel`), the pair chosen by restricted likelihood. Each block is
+///   whitened by its correlation's Cholesky factor, so the fit judges a song by how the
+///   readings move once it plays, not by where they stood when it was chosen.
+/// - **Fit**: the block levels are projected out exactly; the normal equations are accumulated
+///   block by block and solved by Cholesky (LAPACK) with almost flat priors, giving each
+///   song's contrast Yⱼ and its variance. The noise variance σ² comes from the residuals,
+///   scaled by a design effect κ ≥ 1 — the median ratio of session-clustered (sandwich) to
+///   model variances of the song contrasts — for what the noise model misses; a song whose own
+///   ratio exceeds κ keeps its larger variance.
 /// - **The DJ's choices**: where a play carries the reading a DJ chose it on (`Play.chosenOn`),
 ///   a second fit adds that reading's deviation from the first fit's prediction (a control
 ///   function), so a song is not blamed for the state that chose it.
@@ -329,6 +333,7 @@ package enum SongResponseModel {
     var timeMs: Int64
     var songStartMs: Int64?
     var chosenOn: Double?
+    /// How many readings `y` averages (the reading noise's share shrinks with them).
     var readings = 1
     /// How far that reading was from what the first fit predicts at the song's start: the part
     /// of the state the choice followed that music and context do not explain (nil before the
@@ -358,7 +363,8 @@ package enum SongResponseModel {
     var g: Int
     var configuration: Configuration
     /// Residual variance per measured minute of the almost unpenalised fit (after whitening),
-    /// and the restricted log-likelihood of its noise model; both nil when it does not fit.
+    /// and the restricted log-likelihood of its noise model; NaN and −∞ when it does not fit
+    /// (`isFitted`).
     private(set) var sigma2: Double = .nan
     private(set) var logLikelihood: Double = -.infinity
 
@@ -458,7 +464,7 @@ package enum SongResponseModel {
 
   static func prepare(
     _ minutes: Minutes, genres: [Int64: String], lagMinutes: Double,
-    configuration: Configuration, noise: NoiseModel = .white
+    configuration: Configuration
   ) -> Prepared? {
     guard !minutes.rows.isEmpty else { return nil }
     // Columns: genres, then songs with enough exposure, then the three nuisance covariates.
@@ -631,7 +637,8 @@ package enum SongResponseModel {
 
   // MARK: - Normal equations
 
-  /// The block-centred normal equations A = Z̃ᵀZ̃, b = Z̃ᵀỹ, ỹᵀỹ, and the rows to revisit.
+  /// The normal equations A = Z̃ᵀZ̃, b = Z̃ᵀỹ, ỹᵀỹ of the blocks whitened by the noise model
+  /// and freed of their levels, and the blocks to revisit.
   struct Design {
     /// One block's rows over the columns they touch, as measured: Z column-major
     /// (`z[column * count + row]`), the values, and what the noise model needs of each row.
