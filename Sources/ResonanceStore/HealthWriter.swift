@@ -47,17 +47,20 @@ package final class HealthWriter {
 
   /// Writes a batch of values in order.
   package func write(_ items: [HealthItem]) throws(StoreError) {
-    for item in items {
-      switch item {
-      case .record(let record): _ = try write(record, correlation: nil)
-      case .correlation(let correlation): try write(correlation)
-      case .workout(let workout): try write(workout)
-      case .activitySummary(let summary): try write(summary)
-      case .birthYear(let year):
-        try db.execute(
-          "INSERT OR REPLACE INTO person (id, birth_year, import_id) VALUES (1, ?, ?)",
-          [year, importID])
-      }
+    for index in items.indices { try write(items[index]) }
+  }
+
+  /// Writes one value, borrowed: the writer neither copies nor frees what the parser built.
+  private func write(_ item: borrowing HealthItem) throws(StoreError) {
+    switch item {
+    case .record(let record): _ = try write(record, correlation: nil)
+    case .correlation(let correlation): try write(correlation)
+    case .workout(let workout): try write(workout)
+    case .activitySummary(let summary): try write(summary)
+    case .birthYear(let year):
+      try db.execute(
+        "INSERT OR REPLACE INTO person (id, birth_year, import_id) VALUES (1, ?, ?)",
+        [year, importID])
     }
   }
 

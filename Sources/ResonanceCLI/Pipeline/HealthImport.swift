@@ -49,12 +49,15 @@ enum HealthImport {
     let started = Date()
     let file = location.displayName
     let queue = BoundedQueue<[HealthItem]>(capacity: 8)
+    let spent = SpentBatches()
     let bytesRead = SharedCounter()
     let outcome = Mutex(ProducerResult())
     let done = DispatchSemaphore(value: 0)
 
     let producer = Thread {
-      outcome.withLock { $0 = produce(location, file: file, queue: queue, bytesRead: bytesRead) }
+      outcome.withLock {
+        $0 = produce(location, file: file, queue: queue, spent: spent, bytesRead: bytesRead)
+      }
       queue.close()
       done.signal()
     }
@@ -89,6 +92,7 @@ enum HealthImport {
       while let batch = queue.pop() {
         try writer.write(batch)
         progress?.update(bytesRead.value)
+        spent.put(consume batch)
       }
       waitForProducer()
       let produced = outcome.withLock { $0 }
@@ -152,13 +156,16 @@ enum HealthImport {
   /// Reads, hashes and parses on the producer thread.
   private static func produce(
     _ location: HealthExportLocation, file: String, queue: BoundedQueue<[HealthItem]>,
-    bytesRead: SharedCounter
+    spent: SpentBatches, bytesRead: SharedCounter
   ) -> ProducerResult {
     var result = ProducerResult()
     let stopped = SharedFlag()
-    let reader = AppleHealthReader(file: file) { batch in
-      if !queue.push(batch) { stopped.raise() }
-    }
+    let reader = AppleHealthReader(
+      file: file,
+      exchange: { batch in
+        if !queue.push(batch) { stopped.raise() }
+        return spent.take()
+      })
     let parser = XMLPushParser(
       handler: reader, repairs: .init(stripsInternalSubset: true, replacesVerticalTabs: true))
     let hasher = SHA256()
@@ -207,6 +214,34 @@ enum HealthImport {
     result.diagnostics = reader.diagnostics
     result.warnings = reader.warningCount
     return result
+  }
+}
+
+/// Batches the writer has finished with, on their way back to the parsing thread. That thread
+/// allocated every value in them; freeing them there, and refilling their storage, keeps the
+/// writer from releasing strings the parser is retaining at the same moment on the other core
+/// (a reference count bouncing between cores) and from freeing into another thread's heap.
+final class SpentBatches: Sendable {
+  private let batches = Mutex<[[HealthItem]]>([])
+
+  /// Hands a written batch back; the caller must hold no other reference to it.
+  func put(_ batch: consuming [HealthItem]) {
+    var moving = Optional(batch)
+    batches.withLock { $0.append(moving.take()!) }
+  }
+
+  /// An empty array to fill next: a spent batch's storage when one has come back (the others
+  /// are freed here), otherwise a new array.
+  func take() -> [HealthItem] {
+    var returned = batches.withLock { batches in
+      let all = batches
+      batches = []
+      return all
+    }
+    var next = returned.popLast() ?? []
+    returned = []
+    next.removeAll(keepingCapacity: true)
+    return next
   }
 }
 

@@ -20,7 +20,7 @@ package final class AppleHealthReader: XMLEventHandler {
   package private(set) var diagnostics: [Diagnostic] = []
   /// Warnings beyond the ones kept in `diagnostics` are only counted.
   package private(set) var warningCount = 0
-  private let emit: ([HealthItem]) -> Void
+  private let exchange: ([HealthItem]) -> [HealthItem]
   private var batch: [HealthItem] = []
   private let batchSize: Int
 
@@ -40,22 +40,42 @@ package final class AppleHealthReader: XMLEventHandler {
   ///   - file: the name messages use.
   ///   - batchSize: items per call of `emit`.
   ///   - emit: receives the values in document order.
-  package init(file: String, batchSize: Int = 2048, emit: @escaping ([HealthItem]) -> Void) {
+  package convenience init(
+    file: String, batchSize: Int = 2048, emit: @escaping ([HealthItem]) -> Void
+  ) {
+    self.init(file: file, batchSize: batchSize) { full in
+      emit(full)
+      return []
+    }
+  }
+
+  /// - Parameters:
+  ///   - file: the name messages use.
+  ///   - batchSize: items per batch.
+  ///   - exchange: receives each batch in document order and returns an array to fill next. A
+  ///     batch the consumer has finished with can come back this way: its storage is reused,
+  ///     and its values are freed on the parsing thread, which allocated them.
+  package init(
+    file: String, batchSize: Int = 2048,
+    exchange: @escaping ([HealthItem]) -> [HealthItem]
+  ) {
     self.file = file
     self.batchSize = batchSize
-    self.emit = emit
+    self.exchange = exchange
     batch.reserveCapacity(batchSize)
   }
 
   /// Hands over what is left in the batch; call once parsing has ended.
   package func flush() {
-    if !batch.isEmpty {
-      emit(batch)
-      batch.removeAll(keepingCapacity: true)
-    }
+    guard !batch.isEmpty else { return }
+    let full = batch
+    batch = []
+    batch = exchange(full)
+    batch.removeAll(keepingCapacity: true)
+    batch.reserveCapacity(batchSize)
   }
 
-  private func send(_ item: HealthItem) {
+  private func send(_ item: consuming HealthItem) {
     batch.append(item)
     if batch.count >= batchSize { flush() }
   }
@@ -127,8 +147,7 @@ package final class AppleHealthReader: XMLEventHandler {
     depth -= 1
     switch name.bytes.count {
     case 6 where name.equals("Record"):
-      guard let finished = record else { return }
-      record = nil
+      guard let finished = record.take() else { return }
       if correlation != nil {
         correlation?.records.append(finished)
       } else {
@@ -137,14 +156,12 @@ package final class AppleHealthReader: XMLEventHandler {
         send(.record(finished))
       }
     case 11 where name.equals("Correlation"):
-      guard let finished = correlation else { return }
-      correlation = nil
+      guard let finished = correlation.take() else { return }
       counts.correlations += 1
       // Their Records also stand at top level (the export's DTD says so): not counted again.
       send(.correlation(finished))
     case 7 where name.equals("Workout"):
-      guard let finished = workout else { return }
-      workout = nil
+      guard let finished = workout.take() else { return }
       counts.workouts += 1
       send(.workout(finished))
     case 12 where name.equals("WorkoutRoute"):
