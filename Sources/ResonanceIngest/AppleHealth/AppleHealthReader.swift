@@ -25,6 +25,10 @@ package final class AppleHealthReader: XMLEventHandler {
   private let batchSize: Int
 
   private var record: HealthRecord?
+  /// The open Record's metadata and beats, gathered apart from it and moved in when it ends:
+  /// appending to an array inside an optional stored property copies the whole record.
+  private var recordMetadata: [MetadataEntry] = []
+  private var recordBeats: [HealthBeat] = []
   private var recordLine = 0
   private var correlation: HealthCorrelation?
   private var workout: HealthWorkout?
@@ -137,7 +141,7 @@ package final class AppleHealthReader: XMLEventHandler {
       break
     default:
       // ClinicalRecord, Audiogram, VisionPrescription and anything newer: named, not imported.
-      if depth == 2 || (record == nil && workout == nil && correlation == nil) {
+      if depth == 2 || (!record.isPresent && !workout.isPresent && !correlation.isPresent) {
         counts.notImported[name.string, default: 0] += 1
       }
     }
@@ -147,8 +151,12 @@ package final class AppleHealthReader: XMLEventHandler {
     depth -= 1
     switch name.bytes.count {
     case 6 where name.equals("Record"):
-      guard let finished = record.take() else { return }
-      if correlation != nil {
+      guard var finished = record.take() else { return }
+      finished.metadata = recordMetadata
+      finished.beats = recordBeats
+      recordMetadata = []
+      recordBeats = []
+      if correlation.isPresent {
         correlation?.records.append(finished)
       } else {
         counts.records += 1
@@ -175,6 +183,8 @@ package final class AppleHealthReader: XMLEventHandler {
   // MARK: - Elements
 
   private func startRecord(_ attributes: XMLAttributes, line: Int) {
+    recordMetadata = []
+    recordBeats = []
     var type: String?
     var sourceName: String?
     var sourceVersion: String?
@@ -256,13 +266,13 @@ package final class AppleHealthReader: XMLEventHandler {
       return
     }
     let entry = MetadataEntry(key: key, value: value)
-    if route != nil {
+    if route.isPresent {
       return  // route metadata (sync versions) is not kept
-    } else if record != nil {
-      record?.metadata.append(entry)
-    } else if correlation != nil {
+    } else if record.isPresent {
+      recordMetadata.append(entry)
+    } else if correlation.isPresent {
       correlation?.metadata.append(entry)
-    } else if workout != nil {
+    } else if workout.isPresent {
       workout?.metadata.append(entry)
     }
   }
@@ -283,14 +293,14 @@ package final class AppleHealthReader: XMLEventHandler {
     let localStart = start.millisecondsSinceEpoch + offsetMs
     let midnight = localStart - ((localStart % 86_400_000) + 86_400_000) % 86_400_000
     var local = midnight + tod
-    if let last = record?.beats.last {
+    if let last = recordBeats.last {
       let lastLocal = last.timeMs + offsetMs
       while local < lastLocal - 43_200_000 { local += 86_400_000 }
     } else {
       if local < localStart - 43_200_000 { local += 86_400_000 }
       if local > localStart + 43_200_000 { local -= 86_400_000 }
     }
-    record?.beats.append(HealthBeat(timeMs: local - offsetMs, bpm: bpm))
+    recordBeats.append(HealthBeat(timeMs: local - offsetMs, bpm: bpm))
   }
 
   private func startCorrelation(_ attributes: XMLAttributes, line: Int) {
@@ -330,7 +340,7 @@ package final class AppleHealthReader: XMLEventHandler {
   }
 
   private func statistic(_ attributes: XMLAttributes) {
-    guard workout != nil, let type = attributes.value("type").map(string) else { return }
+    guard workout.isPresent, let type = attributes.value("type").map(string) else { return }
     var s = HealthWorkout.Statistic(type: type)
     let times = dates(attributes)
     s.start = times.start
@@ -344,7 +354,7 @@ package final class AppleHealthReader: XMLEventHandler {
   }
 
   private func workoutEvent(_ attributes: XMLAttributes, line: Int) {
-    guard workout != nil else { return }
+    guard workout.isPresent else { return }
     guard let type = attributes.value("type").map(string),
       let date = attributes.value("date").flatMap({ FixedDateParser.healthDate($0.bytes) })
     else {
@@ -473,5 +483,13 @@ struct Interner {
       stored.count == bytes.count
         && (bytes.count == 0 || memcmp(stored.baseAddress!, bytes.baseAddress!, bytes.count) == 0)
     } ?? string.utf8.elementsEqual(bytes)
+  }
+}
+
+extension Optional {
+  /// Whether a value is present. Tested by pattern: `!= nil` on an `Equatable` model value
+  /// copies it and goes through `==`, which costs in the per-element paths.
+  fileprivate var isPresent: Bool {
+    if case .some = self { true } else { false }
   }
 }
