@@ -21,6 +21,8 @@ package final class HealthWriter {
   private var lastDevice: (device: HealthDevice, id: Int64)?
 
   private let insertRecord: Statement
+  /// The metadata JSON of the record being written, in one buffer reused for every row.
+  private var json: [UInt8] = []
   private let insertBeat: Statement
   private let linkCorrelation: Statement
 
@@ -84,7 +86,13 @@ package final class HealthWriter {
     s.bind(r.end.millisecondsSinceEpoch, at: 15)
     s.bind(Int64(r.end.utcOffsetSeconds), at: 16)
     s.bind(correlation, at: 17)
-    s.bind(MetadataJSON.encode(r.metadata), at: 18)
+    if r.metadata.isEmpty {
+      s.bind(nil as String?, at: 18)
+    } else {
+      json.removeAll(keepingCapacity: true)
+      MetadataJSON.append(r.metadata, to: &json)
+      s.bind(utf8: json, at: 18)
+    }
     try s.run()
     guard db.changes == 1 else { return nil }
     let id = db.lastInsertRowID

@@ -77,6 +77,16 @@ package final class Statement {
     }
   }
 
+  /// Binds UTF-8 bytes as text (SQLite takes a copy, so the buffer can be reused at once).
+  package func bind(utf8 bytes: [UInt8], at index: Int32) {
+    guard !bytes.isEmpty else { return bind("", at: index) }
+    bytes.withUnsafeBytes {
+      _ = sqlite3_bind_text(
+        handle, index, $0.baseAddress!.assumingMemoryBound(to: CChar.self), Int32($0.count),
+        Statement.transient)
+    }
+  }
+
   /// Binds an optional integer.
   package func bind(_ value: Int64?, at index: Int32) {
     if let value {
