@@ -72,13 +72,13 @@ package final class HealthWriter {
     s.bind(importID, at: 1)
     s.bind(try typeID(r.type), at: 2)
     s.bind(try sourceID(r.provenance.sourceName), at: 3)
-    s.bind(r.provenance.sourceVersion, at: 4)
+    s.bindRowText(r.provenance.sourceVersion, at: 4)
     s.bind(try r.provenance.device.map { (d) throws(StoreError) in try deviceID(d) }, at: 5)
-    s.bind(r.unit, at: 6)
-    s.bind(r.valueText, at: 7)
+    s.bindRowText(r.unit, at: 6)
+    s.bindRowText(r.valueText, at: 7)
     s.bind(r.value, at: 8)
     s.bind(r.normalizedValue, at: 9)
-    s.bind(r.normalizedUnit, at: 10)
+    s.bindRowText(r.normalizedUnit, at: 10)
     s.bind(r.creation?.millisecondsSinceEpoch, at: 11)
     s.bind(r.creation.map { Int64($0.utcOffsetSeconds) }, at: 12)
     s.bind(r.start.millisecondsSinceEpoch, at: 13)
@@ -91,7 +91,7 @@ package final class HealthWriter {
     } else {
       json.removeAll(keepingCapacity: true)
       MetadataJSON.append(r.metadata, to: &json)
-      s.bind(utf8: json, at: 18)
+      s.bindRowText(utf8: json, at: 18)
     }
     try s.run()
     guard db.changes == 1 else { return nil }
