@@ -75,7 +75,13 @@ enum HealthImport {
     let db = store.connection
     let startedAt = now()
     var result = HealthImportResult(file: file, notImported: notImported)
+    // The writer makes every reference it writes (its own import row, the types, sources and
+    // devices it found or created, the records it just inserted): SQLite checking each record's
+    // foreign keys again was a seventh of the writer thread. The setting cannot change inside a
+    // transaction, hence here, and back on once the transaction has ended.
+    defer { try? db.execute("PRAGMA foreign_keys = ON") }
     do {
+      try db.execute("PRAGMA foreign_keys = OFF")
       try db.execute("BEGIN IMMEDIATE")
     } catch {
       queue.close()
