@@ -159,7 +159,8 @@ enum HealthImport {
     }
   }
 
-  /// Reads, hashes and parses on the producer thread.
+  /// Reads, hashes and parses on the producer thread; a plain file is hashed by a thread that
+  /// trails this one (a member of a zip archive, inflated here, is hashed here).
   private static func produce(
     _ location: HealthExportLocation, file: String, queue: BoundedQueue<[HealthItem]>,
     spent: SpentBatches, bytesRead: SharedCounter
@@ -174,11 +175,21 @@ enum HealthImport {
       })
     let parser = XMLPushParser(
       handler: reader, repairs: .init(stripsInternalSubset: true, replacesVerticalTabs: true))
+    let trailing: TrailingFileHasher?
+    if case .file(let path) = location {
+      trailing = TrailingFileHasher(path: path)
+    } else {
+      trailing = nil
+    }
     let hasher = SHA256()
     struct Stop: Error {}
     func consume(_ chunk: UnsafeRawBufferPointer) throws {
       if stopped.isRaised { throw Stop() }
-      hasher.update(chunk)
+      if let trailing {
+        trailing.advance(by: chunk.count)
+      } else {
+        hasher.update(chunk)
+      }
       bytesRead.add(Int64(chunk.count))
       try parser.feed(chunk)
     }
@@ -214,7 +225,15 @@ enum HealthImport {
           .warning, "\(report.verticalTabs) stray vertical-tab characters (0x0B) read as spaces",
           at: SourceLocation(file: file, line: report.firstVerticalTabLine)))
     }
-    result.sha256 = hasher.finalize()
+    if let trailing {
+      do throws(IOError) {
+        result.sha256 = try trailing.finish()
+      } catch {
+        if result.error == nil { result.error = error }
+      }
+    } else {
+      result.sha256 = hasher.finalize()
+    }
     result.bytes = bytesRead.value
     result.counts = reader.counts
     result.diagnostics = reader.diagnostics
