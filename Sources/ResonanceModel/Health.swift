@@ -8,7 +8,7 @@ package struct HealthDevice: Sendable, Hashable {
   package var hardware = ""
   package var software = ""
 
-  package init(
+  @inlinable package init(
     name: String = "", manufacturer: String = "", model: String = "", hardware: String = "",
     software: String = ""
   ) {
@@ -25,7 +25,7 @@ package struct MetadataEntry: Sendable, Hashable {
   package var key: String
   package var value: String
 
-  package init(key: String, value: String) {
+  @inlinable package init(key: String, value: String) {
     self.key = key
     self.value = value
   }
@@ -36,7 +36,7 @@ package struct HealthBeat: Sendable, Equatable {
   package var timeMs: Int64
   package var bpm: Double
 
-  package init(timeMs: Int64, bpm: Double) {
+  @inlinable package init(timeMs: Int64, bpm: Double) {
     self.timeMs = timeMs
     self.bpm = bpm
   }
@@ -48,7 +48,9 @@ package struct HealthProvenance: Sendable, Equatable {
   package var sourceVersion: String?
   package var device: HealthDevice?
 
-  package init(sourceName: String, sourceVersion: String? = nil, device: HealthDevice? = nil) {
+  @inlinable package init(
+    sourceName: String, sourceVersion: String? = nil, device: HealthDevice? = nil
+  ) {
     self.sourceName = sourceName
     self.sourceVersion = sourceVersion
     self.device = device
@@ -75,7 +77,10 @@ package struct HealthRecord: Sendable, Equatable {
   package var metadata: [MetadataEntry]
   package var beats: [HealthBeat]
 
-  package init(
+  /// Inlinable, as are the initialisers of the values inside it: a reader building millions
+  /// of records then constructs each in place, instead of calling into this module and having
+  /// every string copied (retained and released) on the way.
+  @inlinable package init(
     type: String, provenance: HealthProvenance, unit: String, valueText: String, value: Double?,
     normalizedValue: Double? = nil, normalizedUnit: String? = nil, creation: Timestamp?,
     start: Timestamp, end: Timestamp, metadata: [MetadataEntry] = [], beats: [HealthBeat] = []

@@ -36,7 +36,10 @@ package final class AppleHealthReader: XMLEventHandler {
   private var depth = 0
   private var strings = Interner()
   private var devices: [String: HealthDevice] = [:]
-  private var lastDevice: (key: String, device: HealthDevice)?
+  /// The last device looked up and the key it was found under, kept apart rather than as an
+  /// optional tuple, whose copy goes through the runtime's generic value witnesses.
+  private var lastDeviceKey: String?
+  private var lastDevice = HealthDevice()
   private var identifyingKeys: [String: Bool] = [:]
   private var lastKey: (key: String, isIdentifying: Bool)?
 
@@ -151,17 +154,18 @@ package final class AppleHealthReader: XMLEventHandler {
     depth -= 1
     switch name.bytes.count {
     case 6 where name.equals("Record"):
-      guard var finished = record.take() else { return }
-      finished.metadata = recordMetadata
-      finished.beats = recordBeats
+      guard record.isPresent else { return }
+      // Completed in place, then moved out: a copy would retain and release every string.
+      record!.metadata = recordMetadata
+      record!.beats = recordBeats
       recordMetadata = []
+      counts.records += correlation.isPresent ? 0 : 1
+      counts.beats += correlation.isPresent ? 0 : recordBeats.count
       recordBeats = []
       if correlation.isPresent {
-        correlation?.records.append(finished)
+        correlation?.records.append(record.take()!)
       } else {
-        counts.records += 1
-        counts.beats += finished.beats.count
-        send(.record(finished))
+        send(.record(record.take()!))
       }
     case 11 where name.equals("Correlation"):
       guard let finished = correlation.take() else { return }
@@ -410,7 +414,7 @@ package final class AppleHealthReader: XMLEventHandler {
       rest = UnsafeBufferPointer(rebasing: rest[(close + 1)...])
     }
     let key = strings.string(rest, slot: .device)
-    if let last = lastDevice, last.key == key { return last.device }
+    if lastDeviceKey == key { return lastDevice }
     let device: HealthDevice
     if let known = devices[key] {
       device = known
@@ -418,7 +422,8 @@ package final class AppleHealthReader: XMLEventHandler {
       device = DeviceDescription.parse(Substring(text.string))
       devices[key] = device
     }
-    lastDevice = (key, device)
+    lastDeviceKey = key
+    lastDevice = device
     return device
   }
 
