@@ -39,6 +39,13 @@ package struct XMLAttributes {
         start: name, count: strlen(UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self))))
   }
 
+  /// Where the local name of attribute `index` is stored. libxml2 interns names for the whole
+  /// document, so one name always comes at one address and another name never does: a handler
+  /// can recognise names it has seen by address alone.
+  package func nameAddress(at index: Int) -> UnsafeRawPointer {
+    UnsafeRawPointer(base![index * 5]!)
+  }
+
   /// The value of attribute `index` (not NUL-terminated in libxml2; the length is exact).
   package func value(at index: Int) -> XMLText {
     let start = base![index * 5 + 3]!

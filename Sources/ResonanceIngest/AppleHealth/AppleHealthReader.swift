@@ -42,6 +42,7 @@ package final class AppleHealthReader: XMLEventHandler {
   private var lastDevice = HealthDevice()
   private var identifyingKeys: [String: Bool] = [:]
   private var lastKey: (key: String, isIdentifying: Bool)?
+  private var recordLayout: [(name: UnsafeRawPointer, field: RecordField)] = []
 
   /// - Parameters:
   ///   - file: the name messages use.
@@ -138,9 +139,11 @@ package final class AppleHealthReader: XMLEventHandler {
       {
         send(.birthYear(Int(Timestamp.civil(fromDays: date).year)))
       }
+    case 10 where name.equals("HealthData"):
+      recordLayout = []  // a new document: its names are stored at new addresses
     case _
-    where name.equals("HealthData") || name.equals("ExportDate")
-      || name.equals("HeartRateVariabilityMetadataList") || name.equals("WorkoutActivity"):
+    where name.equals("ExportDate") || name.equals("HeartRateVariabilityMetadataList")
+      || name.equals("WorkoutActivity"):
       break
     default:
       // ClinicalRecord, Audiogram, VisionPrescription and anything newer: named, not imported.
@@ -201,28 +204,26 @@ package final class AppleHealthReader: XMLEventHandler {
     var end: Timestamp?
     var badDate: String?
     for i in 0..<attributes.count {
-      let key = attributes.name(at: i)
       let v = attributes.value(at: i)
-      switch key.bytes.count {
-      case 4 where key.equals("type"): type = strings.string(v.bytes, slot: .type)
-      case 4 where key.equals("unit"): unit = strings.string(v.bytes, slot: .unit)
-      case 5 where key.equals("value"):
+      switch recordField(attributes, at: i) {
+      case .type: type = strings.string(v.bytes, slot: .type)
+      case .unit: unit = strings.string(v.bytes, slot: .unit)
+      case .value:
         valueText = v.string
         value = number(v)
-      case 10 where key.equals("sourceName"): sourceName = strings.string(v.bytes, slot: .source)
-      case 13 where key.equals("sourceVersion"):
-        sourceVersion = strings.string(v.bytes, slot: .version)
-      case 6 where key.equals("device"): device = self.device(v)
-      case 12 where key.equals("creationDate"):
+      case .sourceName: sourceName = strings.string(v.bytes, slot: .source)
+      case .sourceVersion: sourceVersion = strings.string(v.bytes, slot: .version)
+      case .device: device = self.device(v)
+      case .creationDate:
         creation = FixedDateParser.healthDate(v.bytes)
         if creation == nil { badDate = "creationDate '\(v.string)'" }
-      case 9 where key.equals("startDate"):
+      case .startDate:
         start = FixedDateParser.healthDate(v.bytes)
         if start == nil { badDate = "startDate '\(v.string)'" }
-      case 7 where key.equals("endDate"):
+      case .endDate:
         end = FixedDateParser.healthDate(v.bytes)
         if end == nil { badDate = "endDate '\(v.string)'" }
-      default: break
+      case .other: break
       }
     }
     guard let type, let sourceName, let start, let end, badDate == nil else {
@@ -248,6 +249,44 @@ package final class AppleHealthReader: XMLEventHandler {
       unit: unit, valueText: valueText, value: value, normalizedValue: normalized?.0,
       normalizedUnit: normalized?.1, creation: creation, start: start, end: end)
     recordLine = line
+  }
+
+  /// A Record attribute the reader keeps.
+  private enum RecordField {
+    case type, unit, value, sourceName, sourceVersion, device, creationDate, startDate, endDate
+    case other
+
+    init(_ name: XMLText) {
+      switch name.bytes.count {
+      case 4 where name.equals("type"): self = .type
+      case 4 where name.equals("unit"): self = .unit
+      case 5 where name.equals("value"): self = .value
+      case 10 where name.equals("sourceName"): self = .sourceName
+      case 13 where name.equals("sourceVersion"): self = .sourceVersion
+      case 6 where name.equals("device"): self = .device
+      case 12 where name.equals("creationDate"): self = .creationDate
+      case 9 where name.equals("startDate"): self = .startDate
+      case 7 where name.equals("endDate"): self = .endDate
+      default: self = .other
+      }
+    }
+  }
+
+  /// Which field Record attribute `index` is. Records come in long runs with the same
+  /// attributes in the same order, and the parser hands over each name at one address per
+  /// document, so the last Record's layout answers by address without reading the name.
+  private func recordField(_ attributes: XMLAttributes, at index: Int) -> RecordField {
+    let address = attributes.nameAddress(at: index)
+    if index < recordLayout.count, recordLayout[index].name == address {
+      return recordLayout[index].field
+    }
+    let field = RecordField(attributes.name(at: index))
+    if index < recordLayout.count {
+      recordLayout[index] = (address, field)
+    } else {
+      recordLayout.append((address, field))
+    }
+    return field
   }
 
   private func metadataEntry(_ attributes: XMLAttributes) {
