@@ -8,7 +8,7 @@ package struct HealthDevice: Sendable, Hashable {
   package var hardware = ""
   package var software = ""
 
-  @inlinable package init(
+  package init(
     name: String = "", manufacturer: String = "", model: String = "", hardware: String = "",
     software: String = ""
   ) {
@@ -25,7 +25,7 @@ package struct MetadataEntry: Sendable, Hashable {
   package var key: String
   package var value: String
 
-  @inlinable package init(key: String, value: String) {
+  package init(key: String, value: String) {
     self.key = key
     self.value = value
   }
@@ -36,7 +36,7 @@ package struct HealthBeat: Sendable, Equatable {
   package var timeMs: Int64
   package var bpm: Double
 
-  @inlinable package init(timeMs: Int64, bpm: Double) {
+  package init(timeMs: Int64, bpm: Double) {
     self.timeMs = timeMs
     self.bpm = bpm
   }
@@ -48,7 +48,7 @@ package struct HealthProvenance: Sendable, Equatable {
   package var sourceVersion: String?
   package var device: HealthDevice?
 
-  @inlinable package init(
+  package init(
     sourceName: String, sourceVersion: String? = nil, device: HealthDevice? = nil
   ) {
     self.sourceName = sourceName
@@ -77,10 +77,7 @@ package struct HealthRecord: Sendable, Equatable {
   package var metadata: [MetadataEntry]
   package var beats: [HealthBeat]
 
-  /// Inlinable, as are the initialisers of the values inside it: a reader building millions
-  /// of records then constructs each in place, instead of calling into this module and having
-  /// every string copied (retained and released) on the way.
-  @inlinable package init(
+  package init(
     type: String, provenance: HealthProvenance, unit: String, valueText: String, value: Double?,
     normalizedValue: Double? = nil, normalizedUnit: String? = nil, creation: Timestamp?,
     start: Timestamp, end: Timestamp, metadata: [MetadataEntry] = [], beats: [HealthBeat] = []
