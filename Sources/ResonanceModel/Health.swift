@@ -48,9 +48,7 @@ package struct HealthProvenance: Sendable, Equatable {
   package var sourceVersion: String?
   package var device: HealthDevice?
 
-  package init(
-    sourceName: String, sourceVersion: String? = nil, device: HealthDevice? = nil
-  ) {
+  package init(sourceName: String, sourceVersion: String? = nil, device: HealthDevice? = nil) {
     self.sourceName = sourceName
     self.sourceVersion = sourceVersion
     self.device = device
