@@ -52,7 +52,8 @@ package final class HealthWriter {
     for index in items.indices { try write(items[index]) }
   }
 
-  /// Writes one value, borrowed: the writer neither copies nor frees what the parser built.
+  /// Writes one value, borrowed from its batch: the batch goes back to the parsing thread,
+  /// which frees the values it built.
   private func write(_ item: borrowing HealthItem) throws(StoreError) {
     switch item {
     case .record(let record): _ = try write(record, correlation: nil)
