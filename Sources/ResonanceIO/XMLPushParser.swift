@@ -39,6 +39,13 @@ package struct XMLAttributes {
         start: name, count: strlen(UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self))))
   }
 
+  /// Where the local name of attribute `index` is stored. libxml2 interns names for the whole
+  /// document, so one name always comes at one address and another name never does: a handler
+  /// can recognise names it has seen by address alone.
+  package func nameAddress(at index: Int) -> UnsafeRawPointer {
+    UnsafeRawPointer(base![index * 5]!)
+  }
+
   /// The value of attribute `index` (not NUL-terminated in libxml2; the length is exact).
   package func value(at index: Int) -> XMLText {
     let start = base![index * 5 + 3]!
@@ -294,37 +301,35 @@ package final class XMLPushParser {
     handler.initialized = XML_SAX2_MAGIC
     handler.startElementNs = { context, localname, _, _, _, _, count, _, attributes in
       guard let context, let localname else { return }
-      let parser = context.assumingMemoryBound(to: xmlParserCtxt.self)
-      let box = Unmanaged<HandlerBox>.fromOpaque(parser.pointee._private).takeUnretainedValue()
       let name = XMLText(
         bytes: UnsafeBufferPointer(
           start: localname,
           count: strlen(UnsafeRawPointer(localname).assumingMemoryBound(to: CChar.self))))
       let line = Int(xmlSAX2GetLineNumber(context))
-      box.handler?.startElement(
-        name,
-        attributes: XMLAttributes(
-          base: UnsafeMutableRawPointer(attributes)?.assumingMemoryBound(
-            to: UnsafePointer<UInt8>?.self), count: Int(count)),
-        line: line)
+      HandlerBox.borrow(context) { box in
+        box.handler?.startElement(
+          name,
+          attributes: XMLAttributes(
+            base: UnsafeMutableRawPointer(attributes)?.assumingMemoryBound(
+              to: UnsafePointer<UInt8>?.self), count: Int(count)),
+          line: line)
+      }
     }
     handler.endElementNs = { context, localname, _, _ in
       guard let context, let localname else { return }
-      let parser = context.assumingMemoryBound(to: xmlParserCtxt.self)
-      let box = Unmanaged<HandlerBox>.fromOpaque(parser.pointee._private).takeUnretainedValue()
-      box.handler?.endElement(
-        XMLText(
-          bytes: UnsafeBufferPointer(
-            start: localname,
-            count: strlen(UnsafeRawPointer(localname).assumingMemoryBound(to: CChar.self)))))
+      let name = XMLText(
+        bytes: UnsafeBufferPointer(
+          start: localname,
+          count: strlen(UnsafeRawPointer(localname).assumingMemoryBound(to: CChar.self))))
+      HandlerBox.borrow(context) { box in box.handler?.endElement(name) }
     }
     if box.handler?.wantsCharacters == true {
       handler.characters = { context, bytes, count in
         guard let context, let bytes else { return }
-        let parser = context.assumingMemoryBound(to: xmlParserCtxt.self)
-        let box = Unmanaged<HandlerBox>.fromOpaque(parser.pointee._private).takeUnretainedValue()
-        box.handler?.characters(
-          XMLText(bytes: UnsafeBufferPointer(start: bytes, count: Int(count))))
+        HandlerBox.borrow(context) { box in
+          box.handler?.characters(
+            XMLText(bytes: UnsafeBufferPointer(start: bytes, count: Int(count))))
+        }
       }
     }
     // Structured errors carry line and column; the variadic callbacks cannot be set from Swift.
@@ -367,6 +372,13 @@ private final class HandlerBox {
   var error: XMLParseError?
 
   init(_ handler: any XMLEventHandler) { self.handler = handler }
+
+  /// Calls `body` with the box behind a parser context, borrowed rather than retained: the
+  /// parser keeps it alive, and a retain and release per event add up over millions of them.
+  static func borrow(_ context: UnsafeMutableRawPointer, _ body: (HandlerBox) -> Void) {
+    let parser = context.assumingMemoryBound(to: xmlParserCtxt.self)
+    Unmanaged<HandlerBox>.fromOpaque(parser.pointee._private)._withUnsafeGuaranteedRef(body)
+  }
 }
 
 extension String {

@@ -21,6 +21,8 @@ package final class HealthWriter {
   private var lastDevice: (device: HealthDevice, id: Int64)?
 
   private let insertRecord: Statement
+  /// The metadata JSON of the record being written, in one buffer reused for every row.
+  private var json: [UInt8] = []
   private let insertBeat: Statement
   private let linkCorrelation: Statement
 
@@ -47,17 +49,21 @@ package final class HealthWriter {
 
   /// Writes a batch of values in order.
   package func write(_ items: [HealthItem]) throws(StoreError) {
-    for item in items {
-      switch item {
-      case .record(let record): _ = try write(record, correlation: nil)
-      case .correlation(let correlation): try write(correlation)
-      case .workout(let workout): try write(workout)
-      case .activitySummary(let summary): try write(summary)
-      case .birthYear(let year):
-        try db.execute(
-          "INSERT OR REPLACE INTO person (id, birth_year, import_id) VALUES (1, ?, ?)",
-          [year, importID])
-      }
+    for index in items.indices { try write(items[index]) }
+  }
+
+  /// Writes one value, borrowed from its batch: the batch goes back to the parsing thread,
+  /// which frees the values it built.
+  private func write(_ item: borrowing HealthItem) throws(StoreError) {
+    switch item {
+    case .record(let record): _ = try write(record, correlation: nil)
+    case .correlation(let correlation): try write(correlation)
+    case .workout(let workout): try write(workout)
+    case .activitySummary(let summary): try write(summary)
+    case .birthYear(let year):
+      try db.execute(
+        "INSERT OR REPLACE INTO person (id, birth_year, import_id) VALUES (1, ?, ?)",
+        [year, importID])
     }
   }
 
@@ -67,13 +73,13 @@ package final class HealthWriter {
     s.bind(importID, at: 1)
     s.bind(try typeID(r.type), at: 2)
     s.bind(try sourceID(r.provenance.sourceName), at: 3)
-    s.bind(r.provenance.sourceVersion, at: 4)
+    s.bindRowText(r.provenance.sourceVersion, at: 4)
     s.bind(try r.provenance.device.map { (d) throws(StoreError) in try deviceID(d) }, at: 5)
-    s.bind(r.unit, at: 6)
-    s.bind(r.valueText, at: 7)
+    s.bindRowText(r.unit, at: 6)
+    s.bindRowText(r.valueText, at: 7)
     s.bind(r.value, at: 8)
     s.bind(r.normalizedValue, at: 9)
-    s.bind(r.normalizedUnit, at: 10)
+    s.bindRowText(r.normalizedUnit, at: 10)
     s.bind(r.creation?.millisecondsSinceEpoch, at: 11)
     s.bind(r.creation.map { Int64($0.utcOffsetSeconds) }, at: 12)
     s.bind(r.start.millisecondsSinceEpoch, at: 13)
@@ -81,7 +87,13 @@ package final class HealthWriter {
     s.bind(r.end.millisecondsSinceEpoch, at: 15)
     s.bind(Int64(r.end.utcOffsetSeconds), at: 16)
     s.bind(correlation, at: 17)
-    s.bind(MetadataJSON.encode(r.metadata), at: 18)
+    if r.metadata.isEmpty {
+      s.bind(nil as String?, at: 18)
+    } else {
+      json.removeAll(keepingCapacity: true)
+      MetadataJSON.append(r.metadata, to: &json)
+      s.bindRowText(utf8: json, at: 18)
+    }
     try s.run()
     guard db.changes == 1 else { return nil }
     let id = db.lastInsertRowID

@@ -7,49 +7,66 @@ package enum MetadataJSON {
   /// The JSON text, or `nil` when there is no metadata.
   package static func encode(_ entries: [MetadataEntry]) -> String? {
     guard !entries.isEmpty else { return nil }
-    if entries.count == 1 {  // most records: one key, as a heart rate's motion context
-      return "{" + quoted(entries[0].key) + ":" + quoted(entries[0].value) + "}"
-    }
-    var order: [String] = []
-    var values: [String: [String]] = [:]
-    for entry in entries {
-      if values[entry.key] == nil { order.append(entry.key) }
-      values[entry.key, default: []].append(entry.value)
-    }
-    var text = "{"
-    for (i, key) in order.enumerated() {
-      if i > 0 { text += "," }
-      text += quoted(key) + ":"
-      let list = values[key] ?? []
-      text +=
-        list.count == 1 ? quoted(list[0]) : "[" + list.map(quoted).joined(separator: ",") + "]"
-    }
-    return text + "}"
+    var bytes: [UInt8] = []
+    append(entries, to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
   }
 
-  static func quoted(_ text: String) -> String {
-    if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
-      return "\"" + text + "\""
-    }
-    var out = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      case _ where scalar.value < 0x20:
-        out += "\\u00" + String(scalar.value, radix: 16).leftPadded(2)
-      default: out.unicodeScalars.append(scalar)
+  /// Appends the JSON text of `entries` (an empty object when there are none) to `out` as
+  /// UTF-8, so a bulk writer can reuse one buffer for every row instead of building strings.
+  package static func append(_ entries: [MetadataEntry], to out: inout [UInt8]) {
+    out.append(UInt8(ascii: "{"))
+    if entries.count == 1 {  // most records: one key, as a heart rate's motion context
+      appendQuoted(entries[0].key, to: &out)
+      out.append(UInt8(ascii: ":"))
+      appendQuoted(entries[0].value, to: &out)
+    } else {
+      var first = true
+      for (i, entry) in entries.enumerated()
+      where !entries[..<i].contains(where: { $0.key == entry.key }) {
+        if !first { out.append(UInt8(ascii: ",")) }
+        first = false
+        appendQuoted(entry.key, to: &out)
+        out.append(UInt8(ascii: ":"))
+        let values = entries[i...].filter { $0.key == entry.key }
+        if values.count == 1 {
+          appendQuoted(entry.value, to: &out)
+        } else {
+          out.append(UInt8(ascii: "["))
+          for (j, value) in values.enumerated() {
+            if j > 0 { out.append(UInt8(ascii: ",")) }
+            appendQuoted(value.value, to: &out)
+          }
+          out.append(UInt8(ascii: "]"))
+        }
       }
     }
-    return out + "\""
+    out.append(UInt8(ascii: "}"))
   }
-}
 
-extension String {
-  fileprivate func leftPadded(_ width: Int) -> String {
-    count >= width ? self : String(repeating: "0", count: width - count) + self
+  /// A JSON string literal: quotes, backslashes and control characters escaped; everything
+  /// else, UTF-8 included, as written.
+  static func appendQuoted(_ text: String, to out: inout [UInt8]) {
+    out.append(UInt8(ascii: "\""))
+    if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
+      out.append(contentsOf: text.utf8)
+    } else {
+      for byte in text.utf8 {
+        switch byte {
+        case 0x22: out.append(contentsOf: [0x5C, 0x22])  // \"
+        case 0x5C: out.append(contentsOf: [0x5C, 0x5C])  // \\
+        case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+        case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+        case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+        case ..<0x20:
+          let hex = Array("0123456789abcdef".utf8)
+          out.append(contentsOf: Array("\\u00".utf8))
+          out.append(hex[Int(byte >> 4)])
+          out.append(hex[Int(byte & 0x0F)])
+        default: out.append(byte)
+        }
+      }
+    }
+    out.append(UInt8(ascii: "\""))
   }
 }

@@ -255,3 +255,26 @@ struct BreathingRecordingReaderTests {
     }
   }
 }
+
+@Suite("Health reader numbers")
+struct HealthNumberTests {
+  @Test("plain decimals read exactly as strtod reads them; anything else is left to strtod")
+  func plainDecimals() {
+    func read(_ text: String) -> Double? {
+      Array(text.utf8).withUnsafeBufferPointer { AppleHealthReader.plainDecimal($0) }
+    }
+    for text in [
+      "61", "0.078", "-0", "-12.5", "5.", ".5", "123456789012345", "0.1", "0.3", "98.6",
+      "1.00000000000001", "72.0000", "-0.000001",
+    ] {
+      let expected = strtod(text, nil)
+      #expect(read(text)?.bitPattern == expected.bitPattern, "\(text)")
+    }
+    for text in [
+      "", "-", ".", "1.2.3", "+5", "1e3", " 61", "1234567890123456", "1.000000000000001", "0x10",
+      "nan",
+    ] {
+      #expect(read(text) == nil, "\(text)")
+    }
+  }
+}

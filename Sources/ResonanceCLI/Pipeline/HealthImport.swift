@@ -49,12 +49,15 @@ enum HealthImport {
     let started = Date()
     let file = location.displayName
     let queue = BoundedQueue<[HealthItem]>(capacity: 8)
+    let spent = SpentBatches()
     let bytesRead = SharedCounter()
     let outcome = Mutex(ProducerResult())
     let done = DispatchSemaphore(value: 0)
 
     let producer = Thread {
-      outcome.withLock { $0 = produce(location, file: file, queue: queue, bytesRead: bytesRead) }
+      outcome.withLock {
+        $0 = produce(location, file: file, queue: queue, spent: spent, bytesRead: bytesRead)
+      }
       queue.close()
       done.signal()
     }
@@ -72,7 +75,13 @@ enum HealthImport {
     let db = store.connection
     let startedAt = now()
     var result = HealthImportResult(file: file, notImported: notImported)
+    // The writer makes every reference it writes (its own import row, the types, sources and
+    // devices it found or created, the records it just inserted): SQLite checking each record's
+    // foreign keys again was a seventh of the writer thread. The setting cannot change inside a
+    // transaction, hence here, and back on once the transaction has ended.
+    defer { try? db.execute("PRAGMA foreign_keys = ON") }
     do {
+      try db.execute("PRAGMA foreign_keys = OFF")
       try db.execute("BEGIN IMMEDIATE")
     } catch {
       queue.close()
@@ -89,6 +98,7 @@ enum HealthImport {
       while let batch = queue.pop() {
         try writer.write(batch)
         progress?.update(bytesRead.value)
+        spent.put(consume batch)
       }
       waitForProducer()
       let produced = outcome.withLock { $0 }
@@ -149,23 +159,37 @@ enum HealthImport {
     }
   }
 
-  /// Reads, hashes and parses on the producer thread.
+  /// Reads, hashes and parses on the producer thread; a plain file is hashed by a thread that
+  /// trails this one (a member of a zip archive, inflated here, is hashed here).
   private static func produce(
     _ location: HealthExportLocation, file: String, queue: BoundedQueue<[HealthItem]>,
-    bytesRead: SharedCounter
+    spent: SpentBatches, bytesRead: SharedCounter
   ) -> ProducerResult {
     var result = ProducerResult()
     let stopped = SharedFlag()
-    let reader = AppleHealthReader(file: file) { batch in
-      if !queue.push(batch) { stopped.raise() }
-    }
+    let reader = AppleHealthReader(
+      file: file,
+      exchange: { batch in
+        if !queue.push(batch) { stopped.raise() }
+        return spent.take()
+      })
     let parser = XMLPushParser(
       handler: reader, repairs: .init(stripsInternalSubset: true, replacesVerticalTabs: true))
+    let trailing: TrailingFileHasher?
+    if case .file(let path) = location {
+      trailing = TrailingFileHasher(path: path)
+    } else {
+      trailing = nil
+    }
     let hasher = SHA256()
     struct Stop: Error {}
     func consume(_ chunk: UnsafeRawBufferPointer) throws {
       if stopped.isRaised { throw Stop() }
-      hasher.update(chunk)
+      if let trailing {
+        trailing.advance(by: chunk.count)
+      } else {
+        hasher.update(chunk)
+      }
       bytesRead.add(Int64(chunk.count))
       try parser.feed(chunk)
     }
@@ -201,12 +225,48 @@ enum HealthImport {
           .warning, "\(report.verticalTabs) stray vertical-tab characters (0x0B) read as spaces",
           at: SourceLocation(file: file, line: report.firstVerticalTabLine)))
     }
-    result.sha256 = hasher.finalize()
+    if let trailing {
+      do throws(IOError) {
+        result.sha256 = try trailing.finish()
+      } catch {
+        if result.error == nil { result.error = error }
+      }
+    } else {
+      result.sha256 = hasher.finalize()
+    }
     result.bytes = bytesRead.value
     result.counts = reader.counts
     result.diagnostics = reader.diagnostics
     result.warnings = reader.warningCount
     return result
+  }
+}
+
+/// Batches the writer has finished with, on their way back to the parsing thread. That thread
+/// allocated every value in them; freeing them there, and refilling their storage, keeps the
+/// writer from releasing strings the parser is retaining at the same moment on the other core
+/// (a reference count bouncing between cores) and from freeing into another thread's heap.
+final class SpentBatches: Sendable {
+  private let batches = Mutex<[[HealthItem]]>([])
+
+  /// Hands a written batch back; the caller must hold no other reference to it.
+  func put(_ batch: consuming [HealthItem]) {
+    var moving = Optional(batch)
+    batches.withLock { $0.append(moving.take()!) }
+  }
+
+  /// An empty array to fill next: a spent batch's storage when one has come back (the others
+  /// are freed here), otherwise a new array.
+  func take() -> [HealthItem] {
+    var returned = batches.withLock { batches in
+      let all = batches
+      batches = []
+      return all
+    }
+    var next = returned.popLast() ?? []
+    returned = []
+    next.removeAll(keepingCapacity: true)
+    return next
   }
 }
 

@@ -20,11 +20,15 @@ package final class AppleHealthReader: XMLEventHandler {
   package private(set) var diagnostics: [Diagnostic] = []
   /// Warnings beyond the ones kept in `diagnostics` are only counted.
   package private(set) var warningCount = 0
-  private let emit: ([HealthItem]) -> Void
+  private let exchange: ([HealthItem]) -> [HealthItem]
   private var batch: [HealthItem] = []
   private let batchSize: Int
 
   private var record: HealthRecord?
+  /// The open Record's metadata and beats, gathered apart from it and moved in when it ends:
+  /// appending to an array inside an optional stored property copies the whole record.
+  private var recordMetadata: [MetadataEntry] = []
+  private var recordBeats: [HealthBeat] = []
   private var recordLine = 0
   private var correlation: HealthCorrelation?
   private var workout: HealthWorkout?
@@ -32,30 +36,54 @@ package final class AppleHealthReader: XMLEventHandler {
   private var depth = 0
   private var strings = Interner()
   private var devices: [String: HealthDevice] = [:]
-  private var lastDevice: (key: String, device: HealthDevice)?
+  /// The last device looked up and the key it was found under, kept apart rather than as an
+  /// optional tuple, whose copy goes through the runtime's generic value witnesses.
+  private var lastDeviceKey: String?
+  private var lastDevice = HealthDevice()
   private var identifyingKeys: [String: Bool] = [:]
   private var lastKey: (key: String, isIdentifying: Bool)?
+  private var recordLayout: [(name: UnsafeRawPointer, field: RecordField)] = []
 
   /// - Parameters:
   ///   - file: the name messages use.
   ///   - batchSize: items per call of `emit`.
   ///   - emit: receives the values in document order.
-  package init(file: String, batchSize: Int = 2048, emit: @escaping ([HealthItem]) -> Void) {
+  package convenience init(
+    file: String, batchSize: Int = 2048, emit: @escaping ([HealthItem]) -> Void
+  ) {
+    self.init(file: file, batchSize: batchSize) { full in
+      emit(full)
+      return []
+    }
+  }
+
+  /// - Parameters:
+  ///   - file: the name messages use.
+  ///   - batchSize: items per batch.
+  ///   - exchange: receives each batch in document order and returns an array to fill next. A
+  ///     batch the consumer has finished with can come back this way: its storage is reused,
+  ///     and its values are freed on the parsing thread, which allocated them.
+  package init(
+    file: String, batchSize: Int = 2048,
+    exchange: @escaping ([HealthItem]) -> [HealthItem]
+  ) {
     self.file = file
     self.batchSize = batchSize
-    self.emit = emit
+    self.exchange = exchange
     batch.reserveCapacity(batchSize)
   }
 
   /// Hands over what is left in the batch; call once parsing has ended.
   package func flush() {
-    if !batch.isEmpty {
-      emit(batch)
-      batch.removeAll(keepingCapacity: true)
-    }
+    guard !batch.isEmpty else { return }
+    let full = batch
+    batch = []
+    batch = exchange(full)
+    batch.removeAll(keepingCapacity: true)
+    batch.reserveCapacity(batchSize)
   }
 
-  private func send(_ item: HealthItem) {
+  private func send(_ item: consuming HealthItem) {
     batch.append(item)
     if batch.count >= batchSize { flush() }
   }
@@ -111,13 +139,15 @@ package final class AppleHealthReader: XMLEventHandler {
       {
         send(.birthYear(Int(Timestamp.civil(fromDays: date).year)))
       }
+    case 10 where name.equals("HealthData"):
+      recordLayout = []  // a new document: its names are stored at new addresses
     case _
-    where name.equals("HealthData") || name.equals("ExportDate")
-      || name.equals("HeartRateVariabilityMetadataList") || name.equals("WorkoutActivity"):
+    where name.equals("ExportDate") || name.equals("HeartRateVariabilityMetadataList")
+      || name.equals("WorkoutActivity"):
       break
     default:
       // ClinicalRecord, Audiogram, VisionPrescription and anything newer: named, not imported.
-      if depth == 2 || (record == nil && workout == nil && correlation == nil) {
+      if depth == 2 || (!record.isPresent && !workout.isPresent && !correlation.isPresent) {
         counts.notImported[name.string, default: 0] += 1
       }
     }
@@ -127,24 +157,26 @@ package final class AppleHealthReader: XMLEventHandler {
     depth -= 1
     switch name.bytes.count {
     case 6 where name.equals("Record"):
-      guard let finished = record else { return }
-      record = nil
-      if correlation != nil {
-        correlation?.records.append(finished)
+      guard record.isPresent else { return }
+      // Completed in place, then moved out: a copy would retain and release every string.
+      record!.metadata = recordMetadata
+      record!.beats = recordBeats
+      recordMetadata = []
+      counts.records += correlation.isPresent ? 0 : 1
+      counts.beats += correlation.isPresent ? 0 : recordBeats.count
+      recordBeats = []
+      if correlation.isPresent {
+        correlation?.records.append(record.take()!)
       } else {
-        counts.records += 1
-        counts.beats += finished.beats.count
-        send(.record(finished))
+        send(.record(record.take()!))
       }
     case 11 where name.equals("Correlation"):
-      guard let finished = correlation else { return }
-      correlation = nil
+      guard let finished = correlation.take() else { return }
       counts.correlations += 1
       // Their Records also stand at top level (the export's DTD says so): not counted again.
       send(.correlation(finished))
     case 7 where name.equals("Workout"):
-      guard let finished = workout else { return }
-      workout = nil
+      guard let finished = workout.take() else { return }
       counts.workouts += 1
       send(.workout(finished))
     case 12 where name.equals("WorkoutRoute"):
@@ -158,6 +190,8 @@ package final class AppleHealthReader: XMLEventHandler {
   // MARK: - Elements
 
   private func startRecord(_ attributes: XMLAttributes, line: Int) {
+    recordMetadata = []
+    recordBeats = []
     var type: String?
     var sourceName: String?
     var sourceVersion: String?
@@ -170,28 +204,26 @@ package final class AppleHealthReader: XMLEventHandler {
     var end: Timestamp?
     var badDate: String?
     for i in 0..<attributes.count {
-      let key = attributes.name(at: i)
       let v = attributes.value(at: i)
-      switch key.bytes.count {
-      case 4 where key.equals("type"): type = strings.string(v.bytes, slot: .type)
-      case 4 where key.equals("unit"): unit = strings.string(v.bytes, slot: .unit)
-      case 5 where key.equals("value"):
+      switch recordField(attributes, at: i) {
+      case .type: type = strings.string(v.bytes, slot: .type)
+      case .unit: unit = strings.string(v.bytes, slot: .unit)
+      case .value:
         valueText = v.string
         value = number(v)
-      case 10 where key.equals("sourceName"): sourceName = strings.string(v.bytes, slot: .source)
-      case 13 where key.equals("sourceVersion"):
-        sourceVersion = strings.string(v.bytes, slot: .version)
-      case 6 where key.equals("device"): device = self.device(v)
-      case 12 where key.equals("creationDate"):
+      case .sourceName: sourceName = strings.string(v.bytes, slot: .source)
+      case .sourceVersion: sourceVersion = strings.string(v.bytes, slot: .version)
+      case .device: device = self.device(v)
+      case .creationDate:
         creation = FixedDateParser.healthDate(v.bytes)
         if creation == nil { badDate = "creationDate '\(v.string)'" }
-      case 9 where key.equals("startDate"):
+      case .startDate:
         start = FixedDateParser.healthDate(v.bytes)
         if start == nil { badDate = "startDate '\(v.string)'" }
-      case 7 where key.equals("endDate"):
+      case .endDate:
         end = FixedDateParser.healthDate(v.bytes)
         if end == nil { badDate = "endDate '\(v.string)'" }
-      default: break
+      case .other: break
       }
     }
     guard let type, let sourceName, let start, let end, badDate == nil else {
@@ -219,6 +251,44 @@ package final class AppleHealthReader: XMLEventHandler {
     recordLine = line
   }
 
+  /// A Record attribute the reader keeps.
+  private enum RecordField {
+    case type, unit, value, sourceName, sourceVersion, device, creationDate, startDate, endDate
+    case other
+
+    init(_ name: XMLText) {
+      switch name.bytes.count {
+      case 4 where name.equals("type"): self = .type
+      case 4 where name.equals("unit"): self = .unit
+      case 5 where name.equals("value"): self = .value
+      case 10 where name.equals("sourceName"): self = .sourceName
+      case 13 where name.equals("sourceVersion"): self = .sourceVersion
+      case 6 where name.equals("device"): self = .device
+      case 12 where name.equals("creationDate"): self = .creationDate
+      case 9 where name.equals("startDate"): self = .startDate
+      case 7 where name.equals("endDate"): self = .endDate
+      default: self = .other
+      }
+    }
+  }
+
+  /// Which field Record attribute `index` is. Records come in long runs with the same
+  /// attributes in the same order, and the parser hands over each name at one address per
+  /// document, so the last Record's layout answers by address without reading the name.
+  private func recordField(_ attributes: XMLAttributes, at index: Int) -> RecordField {
+    let address = attributes.nameAddress(at: index)
+    if index < recordLayout.count, recordLayout[index].name == address {
+      return recordLayout[index].field
+    }
+    let field = RecordField(attributes.name(at: index))
+    if index < recordLayout.count {
+      recordLayout[index] = (address, field)
+    } else {
+      recordLayout.append((address, field))
+    }
+    return field
+  }
+
   private func metadataEntry(_ attributes: XMLAttributes) {
     guard let key = attributes.value("key").map({ strings.string($0.bytes, slot: .key) }) else {
       return
@@ -239,13 +309,13 @@ package final class AppleHealthReader: XMLEventHandler {
       return
     }
     let entry = MetadataEntry(key: key, value: value)
-    if route != nil {
+    if route.isPresent {
       return  // route metadata (sync versions) is not kept
-    } else if record != nil {
-      record?.metadata.append(entry)
-    } else if correlation != nil {
+    } else if record.isPresent {
+      recordMetadata.append(entry)
+    } else if correlation.isPresent {
       correlation?.metadata.append(entry)
-    } else if workout != nil {
+    } else if workout.isPresent {
       workout?.metadata.append(entry)
     }
   }
@@ -266,14 +336,14 @@ package final class AppleHealthReader: XMLEventHandler {
     let localStart = start.millisecondsSinceEpoch + offsetMs
     let midnight = localStart - ((localStart % 86_400_000) + 86_400_000) % 86_400_000
     var local = midnight + tod
-    if let last = record?.beats.last {
+    if let last = recordBeats.last {
       let lastLocal = last.timeMs + offsetMs
       while local < lastLocal - 43_200_000 { local += 86_400_000 }
     } else {
       if local < localStart - 43_200_000 { local += 86_400_000 }
       if local > localStart + 43_200_000 { local -= 86_400_000 }
     }
-    record?.beats.append(HealthBeat(timeMs: local - offsetMs, bpm: bpm))
+    recordBeats.append(HealthBeat(timeMs: local - offsetMs, bpm: bpm))
   }
 
   private func startCorrelation(_ attributes: XMLAttributes, line: Int) {
@@ -313,7 +383,7 @@ package final class AppleHealthReader: XMLEventHandler {
   }
 
   private func statistic(_ attributes: XMLAttributes) {
-    guard workout != nil, let type = attributes.value("type").map(string) else { return }
+    guard workout.isPresent, let type = attributes.value("type").map(string) else { return }
     var s = HealthWorkout.Statistic(type: type)
     let times = dates(attributes)
     s.start = times.start
@@ -327,7 +397,7 @@ package final class AppleHealthReader: XMLEventHandler {
   }
 
   private func workoutEvent(_ attributes: XMLAttributes, line: Int) {
-    guard workout != nil else { return }
+    guard workout.isPresent else { return }
     guard let type = attributes.value("type").map(string),
       let date = attributes.value("date").flatMap({ FixedDateParser.healthDate($0.bytes) })
     else {
@@ -383,7 +453,7 @@ package final class AppleHealthReader: XMLEventHandler {
       rest = UnsafeBufferPointer(rebasing: rest[(close + 1)...])
     }
     let key = strings.string(rest, slot: .device)
-    if let last = lastDevice, last.key == key { return last.device }
+    if lastDeviceKey == key { return lastDevice }
     let device: HealthDevice
     if let known = devices[key] {
       device = known
@@ -391,7 +461,8 @@ package final class AppleHealthReader: XMLEventHandler {
       device = DeviceDescription.parse(Substring(text.string))
       devices[key] = device
     }
-    lastDevice = (key, device)
+    lastDeviceKey = key
+    lastDevice = device
     return device
   }
 
@@ -401,6 +472,7 @@ package final class AppleHealthReader: XMLEventHandler {
   private func number(_ text: XMLText) -> Double? {
     let b = text.bytes
     guard b.count > 0, b.count < 64 else { return nil }
+    if let value = AppleHealthReader.plainDecimal(b) { return value }
     return withUnsafeTemporaryAllocation(of: CChar.self, capacity: b.count + 1) { buffer in
       for i in 0..<b.count { buffer[i] = CChar(bitPattern: b[i]) }
       buffer[b.count] = 0
@@ -410,6 +482,43 @@ package final class AppleHealthReader: XMLEventHandler {
       return value
     }
   }
+
+  /// The value of a plain decimal — an optional minus, then at most 15 digits with at most one
+  /// point among them (`61`, `0.078`) — or `nil` for anything else, which `strtod` then reads.
+  /// Such a mantissa and the power of ten it is divided by are both exact doubles, so the one
+  /// division rounds correctly and the result is the one `strtod` gives, at a fraction of the
+  /// cost (most Records' values are like this).
+  static func plainDecimal(_ b: UnsafeBufferPointer<UInt8>) -> Double? {
+    guard !b.isEmpty else { return nil }
+    var i = 0
+    let negative = b[0] == UInt8(ascii: "-")
+    if negative { i = 1 }
+    var mantissa: Int64 = 0
+    var digits = 0
+    var fractionDigits = 0
+    var seenPoint = false
+    while i < b.count {
+      let byte = b[i]
+      if byte == UInt8(ascii: ".") {
+        guard !seenPoint else { return nil }
+        seenPoint = true
+      } else {
+        let digit = byte &- UInt8(ascii: "0")
+        guard digit < 10, digits < 15 else { return nil }
+        mantissa = mantissa &* 10 &+ Int64(digit)
+        digits += 1
+        if seenPoint { fractionDigits += 1 }
+      }
+      i += 1
+    }
+    guard digits > 0 else { return nil }
+    let value = Double(mantissa) / powersOfTen[fractionDigits]
+    return negative ? -value : value
+  }
+
+  private static let powersOfTen: [Double] = [
+    1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+  ]
 }
 
 /// Shares one `String` per distinct byte sequence (types, sources and units repeat millions of
@@ -456,5 +565,13 @@ struct Interner {
       stored.count == bytes.count
         && (bytes.count == 0 || memcmp(stored.baseAddress!, bytes.baseAddress!, bytes.count) == 0)
     } ?? string.utf8.elementsEqual(bytes)
+  }
+}
+
+extension Optional {
+  /// Whether a value is present. Tested by pattern: `!= nil` on an `Equatable` model value
+  /// copies it and goes through `==`, which costs in the per-element paths.
+  fileprivate var isPresent: Bool {
+    if case .some = self { true } else { false }
   }
 }

@@ -10,6 +10,10 @@ package final class Statement {
   private let connection: Connection
   /// The SQL it was compiled from; carried by every error it throws.
   package let sql: String
+  /// Where `bindRowText` copies text for SQLite to read in place, used from the start again
+  /// after every `run()`.
+  private var rowText: UnsafeMutableRawBufferPointer?
+  private var rowTextUsed = 0
 
   init(handle: OpaquePointer, connection: Connection, sql: String) {
     self.handle = handle
@@ -17,7 +21,10 @@ package final class Statement {
     self.sql = sql
   }
 
-  deinit { sqlite3_finalize(handle) }
+  deinit {
+    sqlite3_finalize(handle)
+    rowText?.deallocate()
+  }
 
   /// Binds `arguments` to parameters 1…n, replacing earlier bindings.
   ///
@@ -77,6 +84,41 @@ package final class Statement {
     }
   }
 
+  /// Binds text, or NULL for `nil`, for the next `run()` only: the bytes are copied into the
+  /// statement's own scratch space, which SQLite reads in place (one copy, where `bind` has
+  /// SQLite allocate, copy and free per value). `run()` reuses the space, so a parameter bound
+  /// this way must be bound again before every run.
+  package func bindRowText(_ value: String?, at index: Int32) {
+    guard var value else {
+      sqlite3_bind_null(handle, index)
+      return
+    }
+    value.withUTF8 { bindRowText(UnsafeRawBufferPointer($0), at: index) }
+  }
+
+  /// Binds UTF-8 bytes as text for the next `run()` only, as `bindRowText(_:at:)` does.
+  package func bindRowText(utf8 bytes: [UInt8], at index: Int32) {
+    bytes.withUnsafeBytes { bindRowText($0, at: index) }
+  }
+
+  private func bindRowText(_ bytes: UnsafeRawBufferPointer, at index: Int32) {
+    let space = rowText ?? UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 8)
+    rowText = space
+    guard bytes.count <= space.count - rowTextUsed else {
+      // Too long for what is left: SQLite takes its own copy.
+      _ = sqlite3_bind_text(
+        handle, index, bytes.baseAddress!.assumingMemoryBound(to: CChar.self),
+        Int32(bytes.count), Statement.transient)
+      return
+    }
+    let start = space.baseAddress! + rowTextUsed
+    if bytes.count > 0 { start.copyMemory(from: bytes.baseAddress!, byteCount: bytes.count) }
+    rowTextUsed += bytes.count
+    // SQLITE_STATIC (a null destructor): SQLite reads the bytes where they are.
+    _ = sqlite3_bind_text(
+      handle, index, start.assumingMemoryBound(to: CChar.self), Int32(bytes.count), nil)
+  }
+
   /// Binds an optional integer.
   package func bind(_ value: Int64?, at index: Int32) {
     if let value {
@@ -88,6 +130,7 @@ package final class Statement {
 
   /// Runs a statement whose parameters were bound one by one, and resets it.
   package func run() throws(StoreError) {
+    defer { rowTextUsed = 0 }
     while try step() {}
     sqlite3_reset(handle)
   }
