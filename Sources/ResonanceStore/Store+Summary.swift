@@ -102,6 +102,39 @@ extension Store {
 }
 
 extension Store {
+  /// Gives the plays whose offset came from the user's zone or from nothing (`offset_source`
+  /// `user` or `utc`) the Health data's offset at their start, where the Health data now knows
+  /// one — the order a play's offset is chosen in is its file, the Health data, the user's
+  /// zone, UTC, so a Health export imported after a listening history leaves the same offsets
+  /// as one imported before it. Returns how many plays changed.
+  ///
+  /// - Complexity: one read of the plays without an offset; when there are any, one pass over
+  ///   `health_records` (`healthOffsetTimeline()`).
+  /// - Throws: `StoreError` when a statement fails; the caller's transaction keeps it atomic.
+  package func adoptHealthOffsets() throws(StoreError) -> Int {
+    let plays = try connection.rows(
+      """
+      SELECT id, start_ms FROM playback_events WHERE offset_source IN ('user', 'utc')
+      ORDER BY start_ms
+      """
+    ).map { (id: $0.optionalInt64(0) ?? 0, startMs: $0.optionalInt64(1) ?? 0) }
+    guard !plays.isEmpty else { return 0 }
+    let timeline = try healthOffsetTimeline()
+    guard !timeline.isEmpty else { return 0 }
+    let update = try connection.prepare(
+      """
+      UPDATE playback_events SET start_offset_s = ?, end_offset_s = ?, offset_source = 'health'
+      WHERE id = ?
+      """)
+    var changed = 0
+    for play in plays {
+      guard let offset = timeline.offset(atMs: play.startMs) else { continue }
+      try update.execute([Int64(offset), Int64(offset), play.id])
+      changed += 1
+    }
+    return changed
+  }
+
   /// The UTC offsets the Health data shows: one point per hour and offset in which a record
   /// starts. For sources that record no offset of their own.
   package func healthOffsetTimeline() throws(StoreError) -> UTCOffsetTimeline {

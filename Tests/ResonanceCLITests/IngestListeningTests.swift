@@ -198,19 +198,32 @@ struct IngestListeningTests {
      <Record type="HKQuantityTypeIdentifierHeartRate" sourceName="Watch" unit="count/min" startDate="2024-03-11 17:00:00 +0100" endDate="2024-03-11 17:00:00 +0100" value="61"/>
     </HealthData>
     """.write(toFile: health, atomically: true, encoding: .utf8)
-    func offsets(_ extra: [String], environment: [String: String] = [:], health withHealth: Bool)
-      throws -> [String]
-    {
+    func offsets(
+      _ extra: [String], environment: [String: String] = [:], health withHealth: Bool,
+      healthAfter: Bool = false
+    ) throws -> [String] {
       let db = folder.file("\(UUID().uuidString).sqlite")
       if withHealth { _ = runResonance(["ingest", health, "--db", db, "-q"]) }
       _ = runResonance(
         ["ingest", listeningFixturePath("spotify-extended.json"), "--db", db, "-q"] + extra,
         environment: environment)
+      if healthAfter {
+        let later = runResonance(["ingest", health, "--db", db])
+        #expect(later.err.contains("4 plays stored without a UTC offset now have this export's"))
+      }
       return try Store(path: db).connection.rows(
-        "SELECT start_offset_s, offset_source FROM playback_events ORDER BY start_ms"
-      ).map { "\($0.int(0)) \($0.string(1))" }
+        "SELECT start_offset_s, end_offset_s, offset_source FROM playback_events ORDER BY start_ms"
+      ).map { "\($0.int(0)) \($0.string(2))" + ($0.int(1) == $0.int(0) ? "" : " end differs") }
     }
     #expect(try offsets([], health: true) == Array(repeating: "3600 health", count: 4))
+    // The Health export imported after the plays gives them what importing it first gives,
+    // over the user's zone or UTC alike.
+    #expect(
+      try offsets([], health: false, healthAfter: true) == Array(repeating: "3600 health", count: 4)
+    )
+    #expect(
+      try offsets(["--time-zone", "America/New_York"], health: false, healthAfter: true)
+        == Array(repeating: "3600 health", count: 4))
     #expect(try offsets([], health: false) == Array(repeating: "0 utc", count: 4))
     #expect(
       try offsets(["--time-zone", "America/New_York"], health: false)

@@ -19,6 +19,8 @@ struct HealthImportResult: Sendable {
   var diagnostics: [Diagnostic] = []
   var notImported: [String: Int] = [:]
   var metadataDropped = 0
+  /// Plays stored earlier without a UTC offset of their own that took this export's.
+  var playsGivenOffsets = 0
   /// Set when the same content was imported before: nothing was written.
   var previousImport: ImportEntry?
   var seconds = 0.0
@@ -133,6 +135,7 @@ enum HealthImport {
         result.seconds = Date().timeIntervalSince(started)
         return result
       }
+      result.playsGivenOffsets = try store.adoptHealthOffsets()
       try db.execute(
         """
         UPDATE imports SET sha256 = ?, bytes = ?, status = ?, records = ?, warnings = ?,

@@ -329,6 +329,10 @@ final class Ingestor {
     if r.metadataDropped > 0 {
       line += "; \(count(r.metadataDropped)) identifying metadata entries dropped"
     }
+    if r.playsGivenOffsets > 0 {
+      line +=
+        "; \(count(r.playsGivenOffsets)) plays stored without a UTC offset now have this export's"
+    }
     context.report(line)
     if !r.notImported.isEmpty {
       let parts = r.notImported.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value))" }
@@ -343,6 +347,7 @@ final class Ingestor {
       "records_read": r.recordsRead, "records_added": r.recordsAdded, "beats_added": r.beatsAdded,
       "workouts_added": r.workoutsAdded, "warnings": r.warnings,
       "not_imported": r.notImported, "seconds": r.seconds,
+      "plays_given_offsets": r.playsGivenOffsets,
     ]
   }
 
