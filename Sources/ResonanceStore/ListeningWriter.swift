@@ -448,7 +448,10 @@ package final class ListeningWriter {
       "UPDATE playback_events SET song_id = ? WHERE song_id = ?", [target.id, from.id])
     try execute(
       "UPDATE playlist_songs SET song_id = ? WHERE song_id = ?", [target.id, from.id])
+    // What analyze derived for the merged-away song goes with it (its features cascade); the
+    // next analyze derives the merged song's from all its plays.
     try execute("DELETE FROM song_effects WHERE song_id = ?", [from.id])
+    try execute("DELETE FROM song_effect_estimates WHERE song_id = ?", [from.id])
     try execute("DELETE FROM songs WHERE id = ?", [from.id])
     try write(target, identity: identityKey(target))
     register(target)

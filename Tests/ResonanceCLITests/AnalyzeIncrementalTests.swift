@@ -102,3 +102,40 @@ extension AnalyzeCommandTests {
         "SELECT sessions_kept FROM analysis_runs ORDER BY id DESC LIMIT 1")?.int(0) == 0)
   }
 }
+
+extension AnalyzeCommandTests {
+  @Test("a Music library imported after an analysis merges songs that already have estimates")
+  func libraryAfterAnalysis() throws {
+    let folder = try TemporaryFolder()
+    let data = folder.file("person")
+    _ = runResonance([
+      "synth", "--out", data, "--months", "1", "--scale", "0.05", "--songs", "80", "--seed", "9",
+      "-q",
+    ])
+    let library =
+      data + "/Apple Media Services/Apple Music Activity/Apple Music Library Tracks.json"
+    let late = folder.file("Apple Music Library Tracks.json")
+    try FileManager.default.moveItem(atPath: library, toPath: late)
+    try FileManager.default.removeItem(atPath: data + "/truth.json")
+
+    let db = folder.file("d.sqlite")
+    #expect(runResonance(["ingest", data, "--db", db, "-q"]).status == .ok)
+    #expect(runResonance(["analyze", "--db", db, "-q"]).status == .ok)
+    let store = try Store(path: db)
+    let estimated =
+      try store.connection.row(
+        "SELECT COUNT(*) FROM song_effect_estimates")?.int(0) ?? 0
+    #expect(estimated > 0)
+
+    // The library names the songs the play history only titled: songs merge, and the merged
+    // ones' estimates go with them until the next analysis.
+    let result = runResonance(["ingest", late, "--db", db, "--json"])
+    #expect(result.status == .ok, "\(result.err)")
+    let merged = try #require(
+      (try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [[String: Any]])?.first?[
+        "songs_merged"] as? Int)
+    #expect(merged > 0)
+    #expect(try store.connection.rows("PRAGMA foreign_key_check").isEmpty)
+    #expect(runResonance(["analyze", "--db", db, "-q"]).status == .ok)
+  }
+}
