@@ -354,9 +354,7 @@ package enum SongResponseModel {
   struct Prepared {
     var lagMinutes: Double
     var minutes: Minutes
-    var design: Design {
-      didSet { fitLoosely() }
-    }
+    private(set) var design: Design
     var songMinutes: [Int64: Double]
     var modelled: [Int64]
     var songColumn: [Int64: Int]
@@ -384,6 +382,14 @@ package enum SongResponseModel {
     }
 
     var isFitted: Bool { sigma2 > 0 && sigma2.isFinite }
+
+    /// The same design and fit under another noise model.
+    func with(noise: NoiseModel) -> Prepared {
+      var copy = self
+      copy.design = design.with(noise: noise)
+      copy.fitLoosely()
+      return copy
+    }
 
     /// σ² from the residuals of the almost unpenalised fit, and the restricted (REML)
     /// log-likelihood: −½(n − q)·log(RSS/(n − q)) − ½·Σ log|R| − ½·Σ log(wᵀw) − ½·log|A|, with
@@ -513,8 +519,7 @@ package enum SongResponseModel {
     for persistence in prepared.configuration.persistenceCandidates {
       for readingNoise in prepared.configuration.readingNoiseCandidates {
         let noise = NoiseModel(persistence: persistence, readingNoise: readingNoise)
-        var candidate = prepared
-        candidate.design = prepared.design.with(noise: noise)
+        let candidate = prepared.with(noise: noise)
         guard candidate.isFitted else { continue }
         if best == nil || candidate.logLikelihood > best!.logLikelihood { best = candidate }
       }

@@ -13,15 +13,15 @@ extension AnalyzeCommand {
   /// `ticksFor` marks (those whose stored ticks are not kept); outcomes for all, since a new
   /// night moves every session's sleep baseline.
   ///
-  /// Reads the resting heart rates, birth year and mood inputs; the sleep records, heart rate and
-  /// HRV come already loaded. `docs/brain.md` gives the rules
+  /// Reads the resting heart rates and mood inputs; the sleep records, heart rate, HRV and
+  /// birth year come already loaded. `docs/brain.md` gives the rules
   /// ("Sleep and session quality", "State").
   ///
   /// - Complexity: O((s + n) log n + T + S) for s sessions, n nights, T ticks and S samples.
   /// - Throws: `StoreError` when a read fails.
   static func derivedRows(
     _ store: Store, _ analysis: HistoryAnalysis, signals: HistoryAnalysis.Signals,
-    sleep: [SleepInterval], ticksFor: [Bool]
+    sleep: [SleepInterval], birthYear: Int?, ticksFor: [Bool]
   ) throws -> Store.DerivedRows {
     let nights = SleepNights.nights(from: sleep)
     let sessions = analysis.sessions
@@ -49,7 +49,7 @@ extension AnalyzeCommand {
       restingHeartRate: try store.restingHeartRates().map {
         SignalSample(timeMs: $0.timeMs, value: $0.bpm)
       },
-      age: try store.birthYear().map { .birthYear($0) } ?? .unknown,
+      age: birthYear.map { .birthYear($0) } ?? .unknown,
       mood: try store.moodInputs())
 
     return Store.DerivedRows(

@@ -168,9 +168,9 @@ struct AnalyzeCommand: ParsableCommand {
       asleep: asleep, stress: try store.decisionStress())
     let features = try Self.songFeatures(store)
     let byID = Dictionary(uniqueKeysWithValues: plays.map { ($0.id, $0) })
+    let birthYear = try store.birthYear()
     let reuse = try Self.reuse(
-      store, analysis, plays: byID, scope: scope, birthYear: try store.birthYear(),
-      rebuild: rebuild)
+      store, analysis, plays: byID, scope: scope, birthYear: birthYear, rebuild: rebuild)
     let computedPlays = Set(
       zip(analysis.sessions, reuse).filter { $1.keptID == nil }.flatMap { $0.0.session.playIDs })
     func tuple(_ c: SignalChange) -> (Double?, Double?, Int, Int) {
@@ -207,7 +207,8 @@ struct AnalyzeCommand: ParsableCommand {
         }
       },
       derived: try derivedRows(
-        store, analysis, signals: signals, sleep: sleep, ticksFor: reuse.map { $0.keptID == nil }),
+        store, analysis, signals: signals, sleep: sleep, birthYear: birthYear,
+        ticksFor: reuse.map { $0.keptID == nil }),
       features: features.rows, scope: scope, marks: marks, startedAt: startedAt,
       finishedAt: Clock.nowMilliseconds())
     return Outcome(
