@@ -69,7 +69,8 @@ let package = Package(
       name: "ResonanceReportsTests", dependencies: ["ResonanceReports"], exclude: ["Golden"]),
     .testTarget(
       name: "ResonanceCLITests",
-      dependencies: ["ResonanceCLI", "ResonanceStore", "resonance"], exclude: ["Golden"]),
+      dependencies: ["ResonanceCLI", "ResonanceStore", "ResonanceBrain", "resonance"],
+      exclude: ["Golden"]),
     // Runs only under `make conformance`, over the real files in ../shared/fixtures.
     .testTarget(
       name: "ConformanceTests", dependencies: ["ResonanceIO", "ResonanceCLI", "ResonanceStore"]),

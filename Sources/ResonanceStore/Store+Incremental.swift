@@ -34,10 +34,8 @@ extension Store {
   ///
   /// - Complexity: one index range scan per table over the rows added since.
   /// - Throws: `StoreError` when a query fails.
-  package func spansAdded(after marks: [String: Int64]) throws(StoreError) -> [(
-    startMs: Int64, endMs: Int64
-  )]? {
-    var hours: [(startMs: Int64, endMs: Int64)] = []
+  package func spansAdded(after marks: [String: Int64]) throws(StoreError) -> [TimeSpan]? {
+    var hours: [TimeSpan] = []
     for input in Self.sessionInputs {
       guard let mark = marks[input.table] else { return nil }
       guard let span = input.span else {
@@ -54,11 +52,12 @@ extension Store {
         """, [mark])
       {
         let hour = (row.optionalInt64(0) ?? 0) * 3_600_000
-        hours.append((hour, max(hour + 3_600_000, row.optionalInt64(1) ?? hour)))
+        hours.append(
+          TimeSpan(startMs: hour, endMs: max(hour + 3_600_000, row.optionalInt64(1) ?? hour)))
       }
     }
     hours.sort { $0.startMs < $1.startMs }
-    var merged: [(startMs: Int64, endMs: Int64)] = []
+    var merged: [TimeSpan] = []
     for span in hours {
       if let last = merged.last, span.startMs <= last.endMs {
         merged[merged.count - 1].endMs = max(last.endMs, span.endMs)
@@ -81,5 +80,18 @@ extension Store {
       result[row.string(0)] = row.optionalInt64(1) ?? 0
     }
     return result
+  }
+}
+
+extension Store {
+  /// What the last run left that a run over `scope` may keep: nil when there was no run with
+  /// that scope, it left no marks, or what was added since cannot be placed in time.
+  ///
+  /// - Throws: `StoreError` when a query fails.
+  package func storedSessions(for scope: AnalysisScope) throws(StoreError) -> StoredSessions? {
+    guard let last = try lastAnalysis(), last.scope == scope, let marks = last.marks,
+      let added = try spansAdded(after: marks)
+    else { return nil }
+    return StoredSessions(digests: try storedSessionDigests(), added: added)
   }
 }

@@ -6,7 +6,7 @@ extension Store {
   /// The Health export's resting heart-rate records (bpm), each placed at its end — the instant
   /// the day's value was complete, so a baseline never uses a value before it was known — in
   /// time order.
-  package func restingHeartRates() throws(StoreError) -> [(timeMs: Int64, bpm: Double)] {
+  package func restingHeartRates() throws(StoreError) -> [SignalSample] {
     try connection.rows(
       """
       SELECT end_ms, value_normalized FROM health_records
@@ -15,7 +15,7 @@ extension Store {
         AND value_normalized IS NOT NULL
       ORDER BY end_ms, start_ms
       """
-    ).map { ($0.optionalInt64(0) ?? 0, $0[1].double ?? .nan) }
+    ).map { SignalSample(timeMs: $0.optionalInt64(0) ?? 0, value: $0[1].double ?? .nan) }
   }
 
   /// The person's year of birth from the Health export, or nil when none was imported.

@@ -1,3 +1,4 @@
+import ResonanceModel
 import Testing
 
 @testable import ResonanceBrain
@@ -173,6 +174,6 @@ struct FeatureEstimatorTests {
       SongFeatureInput(genre: "Pop", libraryBPM: nil, playCount: 0),
     ])
     #expect(estimates.map(\.familiarity) == [1, 0.25, 0])
-    #expect(SongFeatureEstimator.estimate([]).isEmpty)
+    #expect(SongFeatureEstimator.estimate([SongFeatureInput]()).isEmpty)
   }
 }

@@ -113,9 +113,9 @@ struct SessionQualityTests {
     let nights = SleepNights.nights(
       from: NightSleepTests.stagedNight(d) + NightSleepTests.stagedNight(d + 1))
     func session(_ start: Timestamp, _ end: Timestamp, skipRate: Double, hrv: SignalChange)
-      -> HistoryAnalysis.Session
+      -> SessionBiometrics
     {
-      HistoryAnalysis.Session(
+      SessionBiometrics(
         session: ListeningSession(
           playIDs: [1], start: start, endMs: end.millisecondsSinceEpoch, context: .relax,
           skipRate: skipRate, engagement: 0.8),

@@ -154,13 +154,16 @@ struct HistoryAnalysisTests {
   @Test("a workout covers its span; a Mac snapshot speaks for 10 minutes; motion for 2 either side")
   func evidence() {
     let signals = HistoryAnalysis.Signals(
-      workouts: [(100 * minute, 140 * minute)],
+      workouts: [TimeSpan(startMs: 100 * minute, endMs: 140 * minute)],
       mac: [
         MacContextSnapshot(
           time: Timestamp(millisecondsSinceEpoch: 200 * minute), focusMode: "Work",
           appCategory: "developer-tools", inMeeting: false)
       ],
-      motion: [(300 * minute, true), (310 * minute, false)], heartRate: [], hrv: [])
+      motion: [
+        MotionReading(timeMs: 300 * minute, isMoving: true),
+        MotionReading(timeMs: 310 * minute, isMoving: false),
+      ], heartRate: [], hrv: [])
     #expect(HistoryAnalysis.evidence(at: 120 * minute, signals).inWorkout)
     #expect(!HistoryAnalysis.evidence(at: 141 * minute, signals).inWorkout)
     #expect(HistoryAnalysis.evidence(at: 209 * minute, signals).macFocus == "Work")
@@ -215,14 +218,15 @@ struct LearningReplayTests {
     // α 0.4 from 0. Then HRV +5 ms → calm 0.5, HR −2 → energy −0.2 (confidence 1, heard in full):
     // calm −0.12 + 0.4 × 0.62, energy −0.12 + 0.4 × −0.08, focus −0.12 + 0.4 × 0.37,
     // mood −0.28 + 0.4 × 0.78.
-    let relax = effects[.init(songID: 7, context: .relax)]
-    #expect(relax?.effect.sampleCount == 2 && relax?.lastMs == 2_000)
+    #expect(effects.map(\.context) == [.workout, .relax])
+    let relax = effects.first { $0.context == .relax }
+    #expect(relax?.effect.sampleCount == 2 && relax?.updatedAtMs == 2_000)
     #expect(abs((relax?.effect.calm ?? 9) - 0.128) < 1e-12)
     #expect(abs((relax?.effect.energy ?? 9) - -0.152) < 1e-12)
     #expect(abs((relax?.effect.focus ?? 9) - 0.028) < 1e-12)
     #expect(abs((relax?.effect.mood ?? 9) - 0.032) < 1e-12)
     // A scrobble-like play (no share known, not skipped) counts as heard: mood target 0.5.
-    let workout = effects[.init(songID: 7, context: .workout)]
+    let workout = effects.first { $0.context == .workout }
     #expect(workout?.effect.sampleCount == 1 && abs((workout?.effect.mood ?? 9) - 0.2) < 1e-12)
   }
 }

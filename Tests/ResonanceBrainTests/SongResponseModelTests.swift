@@ -31,7 +31,7 @@ struct SongResponseModelTests {
   /// minutes that add 25 bpm.
   struct Planted {
     var sessions: [SongResponseModel.Session] = []
-    var samples: [SongResponseModel.Sample] = []
+    var samples: [SignalReading] = []
     var effects: [Int64: Double] = [:]
     var genres: [Int64: String] = [:]
 
@@ -99,37 +99,38 @@ struct SongResponseModelTests {
     let planted = Planted()
     let fit = try #require(
       SongResponseModel.fit(
-        sessions: planted.sessions, samples: planted.samples, mac: [], genres: planted.genres))
+        .heartRate, sessions: planted.sessions, samples: planted.samples, mac: [],
+        genres: planted.genres))
     #expect(fit.lagMinutes == 1.5)
     // The planted noise keeps 0.95 of itself per 30 s; minute means of two readings keep about
     // 0.93 from one minute to the next, between the candidates 0.9 and 0.95. No reading noise.
     #expect(fit.noise.persistence >= 0.9 && fit.noise.readingNoise <= 0.1, "\(fit.noise)")
     #expect(abs(fit.moving - 25) < 1.5, "walking adds \(fit.moving)")
-    #expect(fit.responses.count >= 55)
+    #expect(fit.estimates.count >= 55)
     // Relative effects: the truth centred the way the estimates are.
-    let total = fit.responses.reduce(0.0) { $0 + $1.minutes }
-    let level = fit.responses.reduce(0.0) { $0 + $1.minutes * planted.effects[$1.songID]! } / total
-    let truth = fit.responses.map { planted.effects[$0.songID]! - level }
-    let spearman = try #require(Statistics.spearman(fit.responses.map(\.estimate), truth))
+    let total = fit.estimates.reduce(0.0) { $0 + $1.minutes }
+    let level = fit.estimates.reduce(0.0) { $0 + $1.minutes * planted.effects[$1.songID]! } / total
+    let truth = fit.estimates.map { planted.effects[$0.songID]! - level }
+    let spearman = try #require(Statistics.spearman(fit.estimates.map(\.estimate), truth))
     // Ranks among the many near-zero songs are mostly noise; the strong ones decide.
     #expect(spearman > 0.7, "Spearman \(spearman)")
-    let estimates = fit.responses.map(\.estimate)
+    let estimates = fit.estimates.map(\.estimate)
     let slope =
       zip(estimates, truth).reduce(0.0) { $0 + $1.0 * $1.1 } / truth.reduce(0.0) { $0 + $1 * $1 }
     #expect(slope > 0.8 && slope < 1.1, "estimate ≈ truth: slope \(slope)")
-    let covered = zip(fit.responses, truth).filter { $0.low90 <= $1 && $1 <= $0.high90 }.count
+    let covered = zip(fit.estimates, truth).filter { $0.low90 <= $1 && $1 <= $0.high90 }.count
     let coverage = Double(covered) / Double(truth.count)
     #expect(coverage >= 0.8 && coverage <= 1, "coverage \(coverage)")
     // The strong effects stand out from the average song, with the right sign.
-    let strong = zip(fit.responses, truth).filter { abs($1) > 3 }
+    let strong = zip(fit.estimates, truth).filter { abs($1) > 3 }
     #expect(!strong.isEmpty)
     #expect(strong.allSatisfy { $0.isDistinguishableFromZero && ($0.estimate > 0) == ($1 > 0) })
     // The data's own contrasts are relative to the exposure-weighted mean song.
-    let mean = fit.responses.reduce(0.0) { $0 + $1.minutes * $1.unpooled } / total
+    let mean = fit.estimates.reduce(0.0) { $0 + $1.minutes * $1.unpooled } / total
     #expect(abs(mean) < 1e-6)
     // Shrinkage pulls toward the genre: never past it, never away from it.
     #expect(
-      fit.responses.allSatisfy {
+      fit.estimates.allSatisfy {
         abs($0.estimate - $0.genreMean) <= abs($0.unpooled - $0.genreMean) + 1e-12
       })
   }
@@ -142,7 +143,7 @@ struct SongResponseModelTests {
     // DJ picks song 0 whenever the reading at a song's start is below 46, another otherwise.
     var random = Random(state: 11)
     var sessions: [SongResponseModel.Session] = []
-    var samples: [SongResponseModel.Sample] = []
+    var samples: [SignalReading] = []
     var t: Int64 = 1_700_000_000_000
     var noise = 0.0
     for _ in 0..<150 {
@@ -182,12 +183,12 @@ struct SongResponseModelTests {
     white.readingNoiseCandidates = [0]
     func songZero(
       _ sessions: [SongResponseModel.Session], _ configuration: SongResponseModel.Configuration
-    ) throws -> SongResponseModel.SongResponse {
+    ) throws -> SongEffectEstimate {
       let fit = try #require(
         SongResponseModel.fit(
-          sessions: sessions, samples: samples, mac: [], genres: genres,
+          .heartRate, sessions: sessions, samples: samples, mac: [], genres: genres,
           configuration: configuration))
-      return try #require(fit.responses.first { $0.songID == 0 })
+      return try #require(fit.estimates.first { $0.songID == 0 })
     }
     // Blind to the choice and to the noise's persistence, the song picked on low readings
     // looks like it lowers them.
@@ -209,19 +210,23 @@ struct SongResponseModelTests {
     let planted = Planted()
     let fit = try #require(
       SongResponseModel.fit(
-        sessions: planted.sessions, samples: planted.samples, mac: [], genres: planted.genres))
+        .heartRate, sessions: planted.sessions, samples: planted.samples, mac: [],
+        genres: planted.genres))
     let measured = planted.sessions.filter { $0.context != .workout }.count
     #expect(fit.sessions == measured)
   }
 
   @Test("too little to fit gives no estimates")
   func tooLittle() {
-    #expect(SongResponseModel.fit(sessions: [], samples: [], mac: [], genres: [:]) == nil)
+    #expect(
+      SongResponseModel.fit(.heartRate, sessions: [], samples: [], mac: [], genres: [:]) == nil)
     let one = SongResponseModel.Session(
       context: .general, plays: [.init(songID: 1, startMs: 0, heardEndMs: 600_000)])
     let samples = stride(from: Int64(0), to: 600_000, by: 30_000).map {
-      SongResponseModel.Sample(timeMs: $0, value: 70, isMoving: false)
+      SignalReading(timeMs: $0, value: 70, isMoving: false)
     }
-    #expect(SongResponseModel.fit(sessions: [one], samples: samples, mac: [], genres: [:]) == nil)
+    #expect(
+      SongResponseModel.fit(.heartRate, sessions: [one], samples: samples, mac: [], genres: [:])
+        == nil)
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ResonanceBrain
 import ResonanceModel
 import Testing
 
@@ -7,10 +8,19 @@ import Testing
 
 @Suite("analyze: song features")
 struct AnalyzeFeaturesTests {
+  /// Every song's estimates from what `store` holds, as `analyze` computes them.
+  func songFeatures(_ store: Store) throws -> (
+    rows: [SongFeatureEstimate], summary: SongFeatureSummary
+  ) {
+    let sources = try store.songFeatureSources()
+    let rows = SongFeatureEstimator.estimate(sources)
+    return (rows, SongFeatureEstimator.summary(sources, rows))
+  }
+
   /// Checks what every run must give: one row per song, library BPMs kept exactly, estimates
   /// with an SD, familiarity in 0…1, and a summary that adds up.
   func checkInvariants(
-    _ store: Store, _ rows: [Store.SongFeatureRow], _ summary: AnalyzeCommand.FeatureSummary
+    _ store: Store, _ rows: [SongFeatureEstimate], _ summary: SongFeatureSummary
   ) throws {
     let songs = try store.connection.rows(
       "SELECT id, bpm, bpm_source FROM songs ORDER BY id")
@@ -21,13 +31,13 @@ struct AnalyzeFeaturesTests {
         == summary.songs)
     for (row, song) in zip(rows, songs) {
       if song[2].string == "library", let bpm = song[1].double {
-        #expect(row.bpm == bpm && row.bpmSource == "library", "song \(row.songID)")
+        #expect(row.bpm.value == bpm && row.bpm.source == .library, "song \(row.songID)")
       } else {
-        #expect(row.bpmSource != "library" && row.bpmSD > 0, "song \(row.songID)")
+        #expect(row.bpm.source != .library && row.bpm.sd > 0, "song \(row.songID)")
       }
-      #expect(row.bpm.isFinite && row.bpmSD > 0)
-      #expect(row.energySD > 0 && row.valenceSD > 0)
-      #expect((0...1).contains(row.energy) && (0...1).contains(row.valence))
+      #expect(row.bpm.value.isFinite && row.bpm.sd > 0)
+      #expect(row.energy.sd > 0 && row.valence.sd > 0)
+      #expect((0...1).contains(row.energy.value) && (0...1).contains(row.valence.value))
       #expect((0...1).contains(row.familiarity), "song \(row.songID)")
     }
   }
@@ -40,7 +50,7 @@ struct AnalyzeFeaturesTests {
       ["ingest"] + IngestListeningTests.all.map(listeningFixturePath) + ["--db", db, "-q"])
     #expect(result.status == .ok, "\(result.err)")
     let store = try Store(path: db)
-    let (rows, summary) = try AnalyzeCommand.songFeatures(store)
+    let (rows, summary) = try songFeatures(store)
     try checkInvariants(store, rows, summary)
     #expect(summary.songs == 6)
     #expect(summary.libraryBPM == 1)
@@ -48,7 +58,7 @@ struct AnalyzeFeaturesTests {
       try store.connection.row("SELECT id FROM songs WHERE title = 'Glass, Houses'")?
         .optionalInt64(0))
     let row = try #require(rows.first { $0.songID == glass })
-    #expect(row.bpm == 128 && row.bpmSource == "library" && row.bpmSD == 128 * 0.02)
+    #expect(row.bpm.value == 128 && row.bpm.source == .library && row.bpm.sd == 128 * 0.02)
     // 'Paper Lanterns' has the library's largest count (12).
     let lanterns = try #require(
       try store.connection.row("SELECT id FROM songs WHERE title = 'Paper Lanterns'")?
@@ -59,7 +69,7 @@ struct AnalyzeFeaturesTests {
     let songsBefore = try store.connection.rows("SELECT * FROM songs ORDER BY id")
     try store.replaceSongFeatures(rows)
     #expect(try store.songFeatures() == rows)
-    let again = try AnalyzeCommand.songFeatures(store)
+    let again = try songFeatures(store)
     #expect(again.rows == rows && again.summary == summary)
     #expect(try store.connection.rows("SELECT * FROM songs ORDER BY id") == songsBefore)
   }
@@ -95,18 +105,17 @@ struct AnalyzeFeaturesTests {
           """, [importID, start * 300_000, start * 300_000 + 200_000])
       }
     }
-    let (rows, summary) = try AnalyzeCommand.songFeatures(store)
+    let (rows, summary) = try songFeatures(store)
     try checkInvariants(store, rows, summary)
     #expect(
-      summary
-        == AnalyzeCommand.FeatureSummary(
-          songs: 5, libraryBPM: 2, ridgeBPM: 1, priorBPM: 1, fallbackBPM: 1, unknownGenre: 1))
+      [summary.songs, summary.libraryBPM, summary.ridgeBPM, summary.priorBPM, summary.fallbackBPM]
+        == [5, 2, 1, 1, 1] && summary.unknownGenre == 1)
     #expect(
-      rows.map(\.bpmSource) == ["library", "library", "genre-ridge", "genre-prior", "fallback"])
+      rows.map(\.bpm.source) == [.library, .library, .genreRidge, .genrePrior, .fallback])
     // The Dance prior is 124; two tags at 130 and 132 pull the third song's estimate up. Its SD
     // is a song's, not the genre mean's: the within-genre spread stays in it.
-    #expect(rows[2].bpm > 124 && rows[2].bpm < 131 && rows[2].bpmSD > 5)
-    #expect(rows[4].energySource == "fallback" && rows[3].energySource == "genre-prior")
+    #expect(rows[2].bpm.value > 124 && rows[2].bpm.value < 131 && rows[2].bpm.sd > 5)
+    #expect(rows[4].energy.source == .fallback && rows[3].energy.source == .genrePrior)
     // The most plays is the Jazz song's 8 history plays; the first song's library 4 is half.
     #expect(rows.map(\.familiarity) == [0.5, 0, 0, 1, 0])
     try store.replaceSongFeatures(rows)

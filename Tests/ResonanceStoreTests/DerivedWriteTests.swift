@@ -10,39 +10,48 @@ struct DerivedWriteTests {
     Timestamp(millisecondsSinceEpoch: ms, utcOffsetSeconds: 3600)
   }
 
-  static func session(_ startMs: Int64) -> Store.SessionRow {
-    Store.SessionRow(
-      playIDs: [], start: at(startMs), end: at(startMs + 600_000), context: "relax",
-      skipRate: 0.25, engagement: 0.8, meanHR: nil, meanHRV: nil, hrDelta: nil, hrvDelta: nil)
+  static func session(_ startMs: Int64) -> AnalysedSession {
+    let none = SignalChange(before: nil, during: nil, samplesBefore: 0, samplesDuring: 0)
+    return AnalysedSession(
+      biometrics: SessionBiometrics(
+        session: ListeningSession(
+          playIDs: [], start: at(startMs), endMs: startMs + 600_000, context: .relax,
+          skipRate: 0.25, engagement: 0.8),
+        heartRate: none, hrv: none),
+      inputsDigest: nil)
   }
 
-  static func night(_ evening: String, efficiency: Double = 0.9) -> Store.NightRow {
-    Store.NightRow(
-      evening: evening, bedtime: at(80_000_000), wake: at(108_800_000),
-      sleepOnset: at(81_000_000), timeInBedMs: 28_800_000, asleepMs: 25_920_000,
-      efficiency: efficiency, deepShare: 0.15, remShare: 0.2, awakeMinutes: 48,
-      primarySource: "Watch")
+  /// A night of 8 hours in bed, 7.2 asleep (`asleepShare` of it), from 1970-01-01 + `day`.
+  static func night(_ day: Int64, asleepShare: Double = 0.9) -> NightSleep {
+    NightSleep(
+      bedtime: at(80_000_000 + day * 86_400_000), wake: at(108_800_000 + day * 86_400_000),
+      eveningDay: day, sleepOnset: at(81_000_000 + day * 86_400_000),
+      asleepMs: Int64(asleepShare * 28_800_000), stagedMs: 20_000_000, deepMs: 3_000_000,
+      remMs: 4_000_000, primarySource: "Watch")
   }
 
-  static func tick(_ session: Int, _ timeMs: Int64) -> Store.StateTickRow {
-    Store.StateTickRow(
-      session: session, timeMs: timeMs, arousal: 0.3, stress: nil, energy: nil, focus: 0.3,
-      valence: nil, need: "calm", restingSource: "record", hrvFreshness: "missing",
-      moodWeight: 0)
+  static func tick(_ session: Int, _ timeMs: Int64) -> StateTick {
+    StateTick(
+      timeMs: timeMs, period: session, context: .relax,
+      state: StateVector(arousal: 0.3, stress: nil, energy: nil, focus: 0.3, valence: nil),
+      need: .calm,
+      evidence: StateEvidence(
+        heartRate: nil, restingHeartRate: 60, restingSource: .record, maxHeartRate: 180,
+        isAgeKnown: true, hrv: nil, hrvFreshness: .missing, mood: nil, moodWeight: 0))
   }
 
-  static func replace(_ store: Store, _ derived: Store.DerivedRows) throws {
-    try store.replaceAnalysis(
-      sessions: [session(0), session(3_600_000)], biometrics: [], effects: [], estimates: [],
-      derived: derived, startedAt: 1, finishedAt: 2)
+  static func replace(_ store: Store, _ derived: AnalysisResults) throws {
+    var results = derived
+    results.sessions = [session(0), session(3_600_000)]
+    try store.replaceAnalysis(results, startedAt: 1, finishedAt: 2)
   }
 
-  static let derived = Store.DerivedRows(
-    nights: [night("1970-01-01"), night("1970-01-02")],
+  static let derived = AnalysisResults(
+    nights: [night(0), night(1)],
     outcomes: [
-      Store.SessionOutcomeRow(
-        nextNight: 1, sleepScore: 0.7, quality: 0.6, basis: ["skip", "engagement", "sleep"]),
-      Store.SessionOutcomeRow(nextNight: nil, sleepScore: nil, quality: nil, basis: []),
+      SessionOutcome(
+        nextNight: 1, sleepScore: 0.7, quality: 0.6, basis: [.skip, .engagement, .sleep]),
+      SessionOutcome(nextNight: nil, sleepScore: nil, quality: nil, basis: []),
     ],
     ticks: [tick(0, 0), tick(0, 30_000), tick(1, 3_600_000)])
 
@@ -69,7 +78,7 @@ struct DerivedWriteTests {
     #expect(ticks == ["0@0", "0@30000", "3600000@3600000"])
     #expect(
       try store.derivedSummary()
-        == Store.DerivedSummary(
+        == DerivedSummary(
           nights: 2, sessionsWithNextNight: 1, sessionsWithQuality: 1, meanQuality: 0.6, ticks: 3))
     #expect(try store.connection.rows("PRAGMA foreign_key_check").isEmpty)
   }
@@ -81,10 +90,10 @@ struct DerivedWriteTests {
     try Self.replace(store, Self.derived)
     #expect(try store.derivedSummary().ticks == 3)
     #expect(try store.derivedSummary().nights == 2)
-    try Self.replace(store, Store.DerivedRows())
+    try Self.replace(store, AnalysisResults())
     #expect(
       try store.derivedSummary()
-        == Store.DerivedSummary(
+        == DerivedSummary(
           nights: 0, sessionsWithNextNight: 0, sessionsWithQuality: 0, meanQuality: nil, ticks: 0))
     #expect(try store.connection.rows("PRAGMA foreign_key_check").isEmpty)
   }
@@ -97,7 +106,7 @@ struct DerivedWriteTests {
       "SELECT id, start_ms, next_night_id, quality_score FROM historical_sessions ORDER BY id"
     ).map { $0.values }
     var broken = Self.derived
-    broken.nights[1] = Self.night("1970-01-02", efficiency: 1.5)  // violates the table's CHECK
+    broken.nights[1] = Self.night(1, asleepShare: 1.5)  // efficiency 1.5 breaks the table's CHECK
     #expect(throws: StoreError.self) { try Self.replace(store, broken) }
     let after = try store.connection.rows(
       "SELECT id, start_ms, next_night_id, quality_score FROM historical_sessions ORDER BY id"

@@ -39,13 +39,13 @@ struct StoreFeaturesTests {
     return store
   }
 
-  static func row(_ id: Int64, bpm: Double, source: String, familiarity: Double)
-    -> Store.SongFeatureRow
-  {
-    Store.SongFeatureRow(
-      songID: id, bpm: bpm, bpmSD: 2.5, bpmSource: source, energy: 0.7, energySD: 0.2,
-      energySource: "genre-prior", valence: 0.4, valenceSD: 0.25, valenceSource: "fallback",
-      familiarity: familiarity)
+  static func row(
+    _ id: Int64, bpm: Double, source: FeatureSource, familiarity: Double, sd: Double = 2.5
+  ) -> SongFeatureEstimate {
+    SongFeatureEstimate(
+      songID: id, bpm: Estimate(value: bpm, sd: sd, source: source),
+      energy: Estimate(value: 0.7, sd: 0.2, source: .genrePrior),
+      valence: Estimate(value: 0.4, sd: 0.25, source: .fallback), familiarity: familiarity)
   }
 
   @Test("every song's genre, library BPM (library-sourced only), library count and history plays")
@@ -72,13 +72,13 @@ struct StoreFeaturesTests {
   func roundTrip() throws {
     let store = try Self.store()
     let first = [
-      Self.row(1, bpm: 126, source: "library", familiarity: 1),
-      Self.row(2, bpm: 124.5, source: "genre-ridge", familiarity: 0.1),
-      Self.row(3, bpm: 120, source: "fallback", familiarity: 0),
+      Self.row(1, bpm: 126, source: .library, familiarity: 1),
+      Self.row(2, bpm: 124.5, source: .genreRidge, familiarity: 0.1),
+      Self.row(3, bpm: 120, source: .fallback, familiarity: 0),
     ]
     try store.replaceSongFeatures(first)
     #expect(try store.songFeatures() == first)
-    let second = [Self.row(4, bpm: 112, source: "genre-prior", familiarity: 0)]
+    let second = [Self.row(4, bpm: 112, source: .genrePrior, familiarity: 0)]
     try store.replaceSongFeatures(second)
     #expect(try store.songFeatures() == second)
     let songs = try store.connection.rows("SELECT bpm, bpm_source FROM songs ORDER BY id")
@@ -89,12 +89,12 @@ struct StoreFeaturesTests {
   @Test("inside the caller's transaction it joins it: a rollback undoes the write")
   func joinsTransaction() throws {
     let store = try Self.store()
-    let kept = [Self.row(1, bpm: 126, source: "library", familiarity: 1)]
+    let kept = [Self.row(1, bpm: 126, source: .library, familiarity: 1)]
     try store.replaceSongFeatures(kept)
     struct Abort: Error {}
     #expect(throws: Abort.self) {
       try store.connection.transaction {
-        try store.replaceSongFeatures([Self.row(2, bpm: 100, source: "genre-prior", familiarity: 0)]
+        try store.replaceSongFeatures([Self.row(2, bpm: 100, source: .genrePrior, familiarity: 0)]
         )
         #expect(try store.songFeatures().map(\.songID) == [2])
         throw Abort()
@@ -107,17 +107,17 @@ struct StoreFeaturesTests {
   @Test(
     "a row the table refuses leaves the previous rows",
     arguments: [
-      StoreFeaturesTests.row(1, bpm: 126, source: "estimated", familiarity: 0.5),
-      StoreFeaturesTests.row(1, bpm: 126, source: "library", familiarity: 1.5),
-      StoreFeaturesTests.row(99, bpm: 126, source: "library", familiarity: 0.5),
+      StoreFeaturesTests.row(1, bpm: 126, source: .library, familiarity: 0.5, sd: -1),
+      StoreFeaturesTests.row(1, bpm: 126, source: .library, familiarity: 1.5),
+      StoreFeaturesTests.row(99, bpm: 126, source: .library, familiarity: 0.5),
     ])
-  func refused(_ bad: Store.SongFeatureRow) throws {
+  func refused(_ bad: SongFeatureEstimate) throws {
     let store = try Self.store()
-    let kept = [Self.row(1, bpm: 126, source: "library", familiarity: 1)]
+    let kept = [Self.row(1, bpm: 126, source: .library, familiarity: 1)]
     try store.replaceSongFeatures(kept)
     #expect(throws: StoreError.self) {
       try store.replaceSongFeatures([
-        Self.row(2, bpm: 100, source: "genre-prior", familiarity: 0), bad,
+        Self.row(2, bpm: 100, source: .genrePrior, familiarity: 0), bad,
       ])
     }
     #expect(try store.songFeatures() == kept)

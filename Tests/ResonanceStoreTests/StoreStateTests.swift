@@ -37,7 +37,7 @@ struct StoreStateTests {
   func restingHeartRates() throws {
     let rows = try store().restingHeartRates()
     #expect(rows.map(\.timeMs) == [86_300_000, 172_700_000])
-    #expect(rows.map(\.bpm) == [58, 61])
+    #expect(rows.map(\.value) == [58, 61])
   }
 
   @Test("birth year, and none in an empty store")

@@ -1,31 +1,6 @@
 import ResonanceLinear
 import ResonanceModel
 
-/// Where a feature estimate comes from.
-package enum FeatureSource: String, CaseIterable, Sendable, Codable, Hashable {
-  /// The song's own BPM from a library file.
-  case library
-  /// The genre's prior refined by the ridge fit on this person's library BPMs.
-  case genreRidge = "genre-ridge"
-  /// The genre's prior alone.
-  case genrePrior = "genre-prior"
-  /// The `unknown genre` prior: no genre, or one the normalisation does not recognise.
-  case fallback
-}
-
-/// One estimated feature: its value, its standard deviation, and where it comes from.
-package struct Estimate: Sendable, Equatable, Codable, Hashable {
-  package var value: Double
-  package var sd: Double
-  package var source: FeatureSource
-
-  package init(value: Double, sd: Double, source: FeatureSource) {
-    self.value = value
-    self.sd = sd
-    self.source = source
-  }
-}
-
 /// A song's estimated features, each with its uncertainty and source, and its familiarity.
 package struct FeatureEstimate: Sendable, Equatable, Codable, Hashable {
   /// The genre the song's genre name normalised to.
@@ -210,5 +185,48 @@ package enum SongFeatureEstimator {
   static func usableBPM(_ bpm: Double?) -> Double? {
     guard let bpm, bpm.isFinite, plausibleBPM.contains(bpm) else { return nil }
     return bpm
+  }
+}
+
+extension SongFeatureEstimator {
+  /// Every song's estimates from what the store knows of it, in the order given.
+  ///
+  /// A song's play count is the larger of its library count and its plays in the imported
+  /// history: the library's counter already includes most of the history's Apple Music
+  /// plays, so adding them would count a listen twice, while a song heard only on Spotify has
+  /// no library count at all (`docs/brain.md`, "Familiarity").
+  ///
+  /// - Complexity: O(songs) plus the ridge fit's LAPACK solve over the genres.
+  package static func estimate(_ songs: [SongFeatureSource]) -> [SongFeatureEstimate] {
+    let estimates = estimate(songs.map(input))
+    return zip(songs, estimates).map { song, e in
+      SongFeatureEstimate(
+        songID: song.songID, bpm: e.bpm, energy: e.energy, valence: e.valence,
+        familiarity: e.familiarity)
+    }
+  }
+
+  /// How `estimates` (one per song, in the order of `songs`) got their tempo.
+  package static func summary(
+    _ songs: [SongFeatureSource], _ estimates: [SongFeatureEstimate]
+  ) -> SongFeatureSummary {
+    var summary = SongFeatureSummary()
+    summary.songs = estimates.count
+    for (song, e) in zip(songs, estimates) {
+      switch e.bpm.source {
+      case .library: summary.libraryBPM += 1
+      case .genreRidge: summary.ridgeBPM += 1
+      case .genrePrior: summary.priorBPM += 1
+      case .fallback: summary.fallbackBPM += 1
+      }
+      if GenreFeaturePriors.normalise(song.genre) == .unknown { summary.unknownGenre += 1 }
+    }
+    return summary
+  }
+
+  private static func input(_ song: SongFeatureSource) -> SongFeatureInput {
+    SongFeatureInput(
+      genre: song.genre, libraryBPM: song.libraryBPM,
+      playCount: max(song.libraryPlayCount, song.historyPlays))
   }
 }

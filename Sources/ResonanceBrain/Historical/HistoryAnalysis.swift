@@ -6,15 +6,15 @@ import ResonanceModel
 package struct HistoryAnalysis: Sendable {
   /// What the cascade reads, each list in time order.
   package struct Signals: Sendable {
-    package var workouts: [(startMs: Int64, endMs: Int64)]
+    package var workouts: [TimeSpan]
     package var mac: [MacContextSnapshot]
-    package var motion: [(timeMs: Int64, isMoving: Bool)]
+    package var motion: [MotionReading]
     package var heartRate: [SignalSample]
     package var hrv: [SignalSample]
 
     package init(
-      workouts: [(startMs: Int64, endMs: Int64)], mac: [MacContextSnapshot],
-      motion: [(timeMs: Int64, isMoving: Bool)], heartRate: [SignalSample], hrv: [SignalSample]
+      workouts: [TimeSpan], mac: [MacContextSnapshot], motion: [MotionReading],
+      heartRate: [SignalSample], hrv: [SignalSample]
     ) {
       self.workouts = workouts
       self.mac = mac
@@ -24,33 +24,13 @@ package struct HistoryAnalysis: Sendable {
     }
   }
 
-  /// One session with its biometric summary: the mean heart rate and HRV during its plays,
-  /// and their change against the window before its first play.
-  package struct Session: Sendable {
-    package var session: ListeningSession
-    package var heartRate: SignalChange
-    package var hrv: SignalChange
-  }
-
-  package var sessions: [Session]
+  /// Each session with its biometric summary.
+  package var sessions: [SessionBiometrics]
   /// What the learning loop, replayed over the plays in time order, learned per song and
-  /// context, with the time of the last play behind each.
-  package var effects: [LearningReplay.Key: (effect: LearnedSongEffect, lastMs: Int64)]
-  /// Per play, in the order of the plays given.
-  package var plays: [(id: Int64, heartRate: SignalChange, hrv: SignalChange)]
-
-  /// Sessions per context, as the cascade found them.
-  package var sessionsByContext: [ActivityContext: Int] {
-    var counts: [ActivityContext: Int] = [:]
-    for s in sessions { counts[s.session.context, default: 0] += 1 }
-    return counts
-  }
-
-  /// `workout 12, deep-work 9, …`: the counts, most first.
-  package var sessionsByContextText: String {
-    sessionsByContext.sorted { ($0.value, $1.key.rawValue) > ($1.value, $0.key.rawValue) }
-      .map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", ")
-  }
+  /// context, in song and context order.
+  package var effects: [SongEffect]
+  /// Heart rate and HRV around each play, in the order of the plays given.
+  package var plays: [PlayBiometrics]
 
   /// Plays with a heart-rate change, and with an HRV change (samples on both sides).
   package var playsWithHeartRate: Int { plays.filter { $0.heartRate.delta != nil }.count }
@@ -68,13 +48,9 @@ package struct HistoryAnalysis: Sendable {
       Self.evidence(at: time.millisecondsSinceEpoch, signals)
     }
     self.plays = plays.map { play in
-      (
-        play.id,
-        PlayBiometrics.heartRate(
-          signals.heartRate, startMs: play.start.millisecondsSinceEpoch, endMs: play.endMs),
-        PlayBiometrics.hrv(
-          signals.hrv, startMs: play.start.millisecondsSinceEpoch, endMs: play.endMs)
-      )
+      SongImpactCalculator.biometrics(
+        playID: play.id, startMs: play.start.millisecondsSinceEpoch, endMs: play.endMs,
+        heartRate: signals.heartRate, hrv: signals.hrv)
     }
     var contextOfPlay: [Int64: ActivityContext] = [:]
     for session in listening {
@@ -89,11 +65,11 @@ package struct HistoryAnalysis: Sendable {
           hrvDeltaMs: measured.hrv.delta)
       })
     sessions = listening.map { session in
-      Session(
+      SessionBiometrics(
         session: session,
-        heartRate: PlayBiometrics.heartRate(
+        heartRate: SongImpactCalculator.heartRate(
           signals.heartRate, startMs: session.start.millisecondsSinceEpoch, endMs: session.endMs),
-        hrv: PlayBiometrics.hrv(
+        hrv: SongImpactCalculator.hrv(
           signals.hrv, startMs: session.start.millisecondsSinceEpoch, endMs: session.endMs))
     }
   }

@@ -1,31 +1,6 @@
 import ResonanceModel
 
-/// One stored play, as session reconstruction needs it.
-package struct HistoricalPlay: Sendable, Equatable {
-  /// The play's id in the store, so results can be written back.
-  package var id: Int64
-  /// When it began, with the UTC offset the person lived in.
-  package var start: Timestamp
-  package var endMs: Int64
-  package var playedMs: Int64?
-  package var mediaDurationMs: Int64?
-  package var wasSkipped: Bool
-  /// The song's id in the store (what learning keys its effects on).
-  package var songID: Int64
-
-  package init(
-    id: Int64, start: Timestamp, endMs: Int64, playedMs: Int64?, mediaDurationMs: Int64?,
-    wasSkipped: Bool, songID: Int64 = 0
-  ) {
-    self.songID = songID
-    self.id = id
-    self.start = start
-    self.endMs = endMs
-    self.playedMs = playedMs
-    self.mediaDurationMs = mediaDurationMs
-    self.wasSkipped = wasSkipped
-  }
-
+extension HistoricalPlay {
   /// Share of the song listened to, 0…1; nil when the source gave no duration.
   package var listenFraction: Double? {
     guard let played = playedMs, let media = mediaDurationMs, media > 0 else { return nil }
@@ -109,20 +84,6 @@ package enum LocalTime {
     let day = weekday(time)
     return day == 0 || day == 6
   }
-}
-
-/// A listening session: plays no more than the gap apart, with its context and how the person
-/// engaged with it.
-package struct ListeningSession: Sendable, Equatable {
-  package var playIDs: [Int64]
-  package var start: Timestamp
-  package var endMs: Int64
-  package var context: ActivityContext
-  /// Source-marked skips over plays.
-  package var skipRate: Double
-  /// Mean share of each song listened to, over the plays whose source gave a duration; nil
-  /// when none did.
-  package var engagement: Double?
 }
 
 /// `SessionReconstructor` (the seed's `Historical/`): plays grouped into sessions.

@@ -1,37 +1,13 @@
-/// A timed reading of one signal: heart rate (bpm) or HRV (SDNN, ms).
-package struct SignalSample: Sendable, Equatable {
-  package var timeMs: Int64
-  package var value: Double
+import ResonanceModel
 
-  package init(timeMs: Int64, value: Double) {
-    self.timeMs = timeMs
-    self.value = value
-  }
-}
-
-/// A signal before and during one play: the means, their difference, and how many samples
-/// stand behind each. Missing data stays missing: with no sample in a window its mean is nil,
-/// and so is the delta.
-package struct SignalChange: Sendable, Equatable {
-  package var before: Double?
-  package var during: Double?
-  package var samplesBefore: Int
-  package var samplesDuring: Int
-
-  /// `during − before`, when both are known.
-  package var delta: Double? {
-    guard let before, let during else { return nil }
-    return during - before
-  }
-}
-
-/// Heart rate and HRV around each play (`SongImpactCalculator`'s inputs).
+/// `SongImpactCalculator` (the seed's `Historical/`): heart rate and HRV before and during a
+/// play or a session, the impact the learning loop and the reports read.
 ///
 /// Windows: heart rate, the 10 minutes before the play's start against the play itself (start
 /// to end); HRV, whose samples are minutes apart at best (the Watch's ~1-minute SDNN readings,
 /// a few an hour), the 30 minutes before against the play and the 5 minutes after it (the
 /// response may lag the music). A sample exactly at the start belongs to the play.
-package enum PlayBiometrics {
+package enum SongImpactCalculator {
   package static let heartRateBeforeMs: Int64 = 10 * 60_000
   package static let hrvBeforeMs: Int64 = 30 * 60_000
   package static let hrvAfterMs: Int64 = 5 * 60_000
@@ -76,5 +52,16 @@ package enum PlayBiometrics {
       i += 1
     }
     return (total, count)
+  }
+}
+
+extension SongImpactCalculator {
+  /// Both signals around one play.
+  package static func biometrics(
+    playID: Int64, startMs: Int64, endMs: Int64, heartRate: [SignalSample], hrv: [SignalSample]
+  ) -> PlayBiometrics {
+    PlayBiometrics(
+      playID: playID, heartRate: self.heartRate(heartRate, startMs: startMs, endMs: endMs),
+      hrv: self.hrv(hrv, startMs: startMs, endMs: endMs))
   }
 }

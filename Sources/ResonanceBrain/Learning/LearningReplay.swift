@@ -41,10 +41,9 @@ package enum LearningReplay {
     }
   }
 
-  /// The learned effects after every listen, with the time of the last listen behind each.
-  package static func replay(_ listens: [Listen]) -> [Key: (
-    effect: LearnedSongEffect, lastMs: Int64
-  )] {
+  /// The learned effects after every listen, each with the time of the last listen behind
+  /// it, in song and then context order.
+  package static func replay(_ listens: [Listen]) -> [SongEffect] {
     var effects: [Key: (effect: LearnedSongEffect, lastMs: Int64)] = [:]
     for listen in listens.sorted(by: { $0.startMs < $1.startMs }) {
       let share = listen.listenFraction ?? (listen.markedSkipped ? 0 : 1)
@@ -59,6 +58,14 @@ package enum LearningReplay {
           before, credit: credit, skipPenalty: penalty, listenFraction: share), listen.startMs
       )
     }
-    return effects
+    let order = ActivityContext.allCases
+    return effects.map {
+      SongEffect(
+        songID: $0.key.songID, context: $0.key.context, effect: $0.value.effect,
+        updatedAtMs: $0.value.lastMs)
+    }.sorted {
+      ($0.songID, order.firstIndex(of: $0.context) ?? 0)
+        < ($1.songID, order.firstIndex(of: $1.context) ?? 0)
+    }
   }
 }

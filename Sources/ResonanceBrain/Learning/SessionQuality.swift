@@ -1,9 +1,6 @@
 import ResonanceModel
 
-/// One of the four parts of the seed's session quality.
-package enum QualityComponent: String, Sendable, Equatable, CaseIterable {
-  case skip, hrv, engagement, sleep
-
+extension QualityComponent {
   /// The seed's weight: skip rate 0.25, HRV response 0.30, engagement 0.25, next-night sleep
   /// 0.20 (they sum to 1).
   package var weight: Double {
@@ -16,25 +13,18 @@ package enum QualityComponent: String, Sendable, Equatable, CaseIterable {
   }
 }
 
-/// A session's quality, 0…1, with the components that stood behind it.
-package struct SessionQuality: Sendable, Equatable {
-  /// The weighted mean of the available components, weights renormalised over them; `nil`
-  /// when none is available.
-  package var score: Double?
-  /// Each available component's value, 0…1.
-  package var values: [QualityComponent: Double]
-
+extension SessionQuality {
+  /// The quality of the available component values: their weighted mean, the weights
+  /// renormalised over them; no score when none is available.
   package init(values: [QualityComponent: Double]) {
-    self.values = values
     // Summed in the seed's order, not the dictionary's (which changes from run to run), so
     // the same session scores the same to the last bit.
     let present = QualityComponent.allCases.filter { values[$0] != nil }
     let total = present.reduce(0) { $0 + $1.weight }
-    score = present.isEmpty ? nil : present.reduce(0) { $0 + $1.weight * values[$1]! } / total
+    self.init(
+      score: present.isEmpty ? nil : present.reduce(0) { $0 + $1.weight * values[$1]! } / total,
+      values: values)
   }
-
-  /// The components behind the score, in the seed's order.
-  package var basis: [QualityComponent] { QualityComponent.allCases.filter { values[$0] != nil } }
 
   /// A component's share of the score after renormalising (0 when it is missing).
   package func weight(of component: QualityComponent) -> Double {
@@ -133,7 +123,7 @@ package enum SessionQualityScorer {
   /// (`SleepNights.nextNights`), the nights scored against the medians of all of them.
   ///
   /// - Complexity: O((s + n) log n) for s sessions and n nights.
-  package static func qualities(_ sessions: [HistoryAnalysis.Session], nights: [NightSleep])
+  package static func qualities(_ sessions: [SessionBiometrics], nights: [NightSleep])
     -> [SessionQuality]
   {
     let baseline = SleepBaseline(nights: nights)

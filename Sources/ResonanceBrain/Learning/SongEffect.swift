@@ -1,27 +1,5 @@
 import ResonanceModel
 
-/// What the app has learned about one song in one context: four EMA-updated scores in −1 … 1
-/// and how many plays stand behind them.
-package struct LearnedSongEffect: Sendable, Equatable, Codable {
-  package var calm: Double = 0
-  package var energy: Double = 0
-  package var focus: Double = 0
-  package var mood: Double = 0
-  package var sampleCount: Int = 0
-
-  package init() {}
-
-  /// The score that matters for `need`.
-  package func score(for need: Need) -> Double {
-    switch need {
-    case .calm: calm
-    case .energy: energy
-    case .focus: focus
-    case .moodLift: mood
-    }
-  }
-}
-
 /// The seed's learning update: an exponential moving average with α = 0.4 for a song's first
 /// five plays in a context and 0.2 after.
 package enum SongEffectUpdater {

@@ -75,19 +75,6 @@ package enum SongResponseModel {
     package init() {}
   }
 
-  /// A reading of the signal, and whether the person was moving (walking, a workout).
-  package struct Sample: Sendable, Equatable {
-    package var timeMs: Int64
-    package var value: Double
-    package var isMoving: Bool
-
-    package init(timeMs: Int64, value: Double, isMoving: Bool) {
-      self.timeMs = timeMs
-      self.value = value
-      self.isMoving = isMoving
-    }
-  }
-
   /// One play: its song and the span the person heard it (start to start + played).
   package struct Play: Sendable, Equatable {
     package var songID: Int64
@@ -116,51 +103,6 @@ package enum SongResponseModel {
     }
   }
 
-  /// One song's effect, relative to the person's average minute of music.
-  package struct SongResponse: Sendable, Equatable {
-    package var songID: Int64
-    package var genre: String
-    /// Plays whose music entered a measured minute.
-    package var plays: Int
-    /// Summed exposure: about the minutes the song was measured at full effect.
-    package var minutes: Double
-    /// The estimate from the almost unpenalised fit (what the data alone say).
-    package var unpooled: Double
-    /// The song's genre mean, on the same relative scale.
-    package var genreMean: Double
-    package var estimate: Double
-    package var sd: Double
-    package var low90: Double
-    package var high90: Double
-
-    /// Whether the 90% interval leaves out zero (the person's average music).
-    package var isDistinguishableFromZero: Bool { low90 > 0 || high90 < 0 }
-  }
-
-  package struct Fit: Sendable {
-    /// Songs with their own column, by song id.
-    package var responses: [SongResponse]
-    /// The response lag τ the data chose.
-    package var lagMinutes: Double
-    /// Measured minutes, the blocks and sessions they fell in.
-    package var minutes: Int
-    package var blocks: Int
-    package var sessions: Int
-    /// The noise model the restricted likelihood chose.
-    package var noise: NoiseModel
-    /// σ (of the whitened minutes, before the design effect) and the design effect κ.
-    package var noiseSD: Double
-    package var designEffect: Double
-    /// The spread of songs' effects within a genre beyond their noise (√μ₂), and of the genre
-    /// means.
-    package var songSD: Double
-    package var genreSD: Double
-    /// The nuisance coefficients: moving (share of the minute), a meeting, a work Focus.
-    package var moving: Double
-    package var meeting: Double
-    package var workFocus: Double
-  }
-
   /// The nuisance columns after the songs': moving, meeting, work Focus, the deviation a DJ
   /// chose the current song on (`Row.chosenDeviation`), and whether it is unknown.
   static let covariateCount = 5
@@ -172,10 +114,9 @@ package enum SongResponseModel {
   /// one pools with the other genreless songs). Nil when there is too little to fit: fewer
   /// than two songs with their own column, or no residual degrees of freedom.
   package static func fit(
-    sessions: [Session], samples: [Sample], mac: [MacContextSnapshot],
-    genres: [Int64: String], asleep: [(startMs: Int64, endMs: Int64)] = [],
-    configuration: Configuration = .init()
-  ) -> Fit? {
+    _ signal: Signal, sessions: [Session], samples: [SignalReading], mac: [MacContextSnapshot],
+    genres: [Int64: String], asleep: [TimeSpan] = [], configuration: Configuration = .init()
+  ) -> SongResponseFit? {
     let asleep = mergedSpans(asleep)
     // The lag: the candidate whose almost unpenalised fit leaves the least residual variance.
     var best: Prepared?
@@ -264,7 +205,8 @@ package enum SongResponseModel {
 
     var playCounts: [Int64: Int] = [:]
     for (song, count) in minutes.playsBySong { playCounts[song] = count }
-    let responses = zip(modelled, zip(observed, genreOfSong)).map { song, pair -> SongResponse in
+    let responses = zip(modelled, zip(observed, genreOfSong)).map {
+      song, pair -> SongEffectEstimate in
       let (o, genre) = pair
       let mean = genreMeans[genre]!
       let sigma = o.variance.squareRoot()
@@ -275,8 +217,8 @@ package enum SongResponseModel {
       let robust = RobustEBCI.criticalValue(t: o.variance / mu2) * w * sigma
       let genrePart = z90 * (1 - w) * genreVariances[genre]!.squareRoot()
       let half = (robust * robust + genrePart * genrePart).squareRoot()
-      return SongResponse(
-        songID: song, genre: genre, plays: playCounts[song] ?? 0, minutes: songMinutes[song]!,
+      return SongEffectEstimate(
+        songID: song, signal: signal, plays: playCounts[song] ?? 0, minutes: songMinutes[song]!,
         unpooled: o.y, genreMean: mean, estimate: estimate, sd: w.squareRoot() * sigma,
         low90: estimate - half, high90: estimate + half)
     }
@@ -286,8 +228,8 @@ package enum SongResponseModel {
       means.count > 1
       ? (means.reduce(0) { $0 + ($1 - grand) * ($1 - grand) } / Double(means.count - 1))
         .squareRoot() : 0
-    return Fit(
-      responses: responses, lagMinutes: chosen.lagMinutes, minutes: n,
+    return SongResponseFit(
+      signal: signal, estimates: responses, lagMinutes: chosen.lagMinutes, minutes: n,
       blocks: minutes.blockCount,
       sessions: minutes.sessionCount, noise: design.noise, noiseSD: sigma2.squareRoot(),
       designEffect: kappa,
@@ -414,8 +356,9 @@ package enum SongResponseModel {
   }
 
   static func prepare(
-    sessions: [Session], samples: [Sample], mac: [MacContextSnapshot], genres: [Int64: String],
-    asleep: [(startMs: Int64, endMs: Int64)], lagMinutes: Double, configuration: Configuration
+    sessions: [Session], samples: [SignalReading], mac: [MacContextSnapshot],
+    genres: [Int64: String],
+    asleep: [TimeSpan], lagMinutes: Double, configuration: Configuration
   ) -> Prepared? {
     let minutes = measuredMinutes(
       sessions: sessions, samples: samples, mac: mac, asleep: asleep,
@@ -500,17 +443,6 @@ package enum SongResponseModel {
   /// in time: φ^Δt for Δt minutes apart), plus independent reading noise whose variance,
   /// relative to the state's, is `readingNoise` per reading (so a minute averaging m readings
   /// has readingNoise/m). White noise is persistence 0 and reading noise 0.
-  package struct NoiseModel: Sendable, Equatable {
-    package var persistence: Double
-    package var readingNoise: Double
-
-    package init(persistence: Double, readingNoise: Double) {
-      self.persistence = persistence
-      self.readingNoise = readingNoise
-    }
-
-    package static let white = NoiseModel(persistence: 0, readingNoise: 0)
-  }
 
   /// The noise model whose restricted likelihood is highest among the configuration's
   /// candidates, with the fit under it (nil when no candidate fits).
@@ -528,8 +460,8 @@ package enum SongResponseModel {
   }
 
   static func measuredMinutes(
-    sessions: [Session], samples: [Sample], mac: [MacContextSnapshot],
-    asleep: [(startMs: Int64, endMs: Int64)] = [], lagMs: Double, configuration: Configuration
+    sessions: [Session], samples: [SignalReading], mac: [MacContextSnapshot],
+    asleep: [TimeSpan] = [], lagMs: Double, configuration: Configuration
   ) -> Minutes {
     let asleepStarts = asleep.map(\.startMs)
     var result = Minutes()
@@ -895,10 +827,8 @@ package enum SongResponseModel {
   }
 
   /// Spans sorted by start with overlaps merged.
-  static func mergedSpans(_ spans: [(startMs: Int64, endMs: Int64)]) -> [(
-    startMs: Int64, endMs: Int64
-  )] {
-    var merged: [(startMs: Int64, endMs: Int64)] = []
+  static func mergedSpans(_ spans: [TimeSpan]) -> [TimeSpan] {
+    var merged: [TimeSpan] = []
     for span in spans.sorted(by: { $0.startMs < $1.startMs }) where span.endMs > span.startMs {
       if let last = merged.last, span.startMs <= last.endMs {
         merged[merged.count - 1].endMs = max(last.endMs, span.endMs)
@@ -908,4 +838,9 @@ package enum SongResponseModel {
     }
     return merged
   }
+}
+
+extension NoiseModel {
+  /// Independent minutes: no persistence and no reading noise.
+  package static let white = NoiseModel(persistence: 0, readingNoise: 0)
 }

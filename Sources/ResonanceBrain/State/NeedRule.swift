@@ -15,6 +15,12 @@ package enum NeedRule {
     return max(0, min(1, 0.5 * populationHRVMs / hrvMs))
   }
 
+  /// The HRV a stress stands for, inverting `stress(hrvMs:)`: 0.5 × 50 / stress, in ms; nil
+  /// for a stress of 0 or less. A stress clamped at 1 reads as 25 ms, whatever lay below.
+  package static func hrv(stress: Double) -> Double? {
+    stress > 0 ? 0.5 * populationHRVMs / stress : nil
+  }
+
   /// The need: calm under high stress; otherwise by context (workout and wake-up → energy,
   /// deep work → focus, pre-sleep and relax → calm, commute and general → mood lift).
   package static func need(context: ActivityContext, stress: Double) -> Need {

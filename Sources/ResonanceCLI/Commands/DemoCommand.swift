@@ -81,17 +81,7 @@ struct DemoCommand: ParsableCommand {
     say(context, "ingest: \(ingest)")
     if try store.summary().listening.plays > 0 {
       let result = try AnalyzeCommand.analyze(store, startedAt: Clock.nowMilliseconds())
-      let analysis = result.history
-      let count = { (n: Int) in ProgressReporter.grouped(Int64(n)) }
-      let effects = result.responses.compactMap { signal, fit -> String? in
-        guard let fit else { return nil }
-        let distinguishable = fit.responses.filter(\.isDistinguishableFromZero).count
-        return
-          "\(signal == "hr" ? "heart-rate" : "HRV") effects of \(count(fit.responses.count)) songs (\(count(distinguishable)) apart from the average song at 90%)"
-      }
-      let outcome =
-        "\(count(analysis.sessions.count)) listening sessions (\(analysis.sessionsByContextText)); heart rate before and during \(count(analysis.playsWithHeartRate)) of \(count(analysis.plays.count)) plays, HRV around \(count(analysis.playsWithHRV))"
-        + (effects.isEmpty ? "" : "; " + effects.joined(separator: ", "))
+      let outcome = AnalyzeSummary.outcome(result)
       stages.append(IndexReport.StageNote(stage: "analyze", outcome: outcome))
       say(context, "analyze: \(outcome)")
     }

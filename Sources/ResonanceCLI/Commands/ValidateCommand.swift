@@ -228,26 +228,30 @@ struct ValidateCommand: ParsableCommand {
       if let id = song["catalog_id"] as? String { byCatalog[id] = song }
     }
     let lived = livedSessions(truth)
-    let plays = try store.playsInSessions().filter { $0.context != "workout" }
+    let plays = try store.playsInSessions().filter { $0.context != .workout }
     let estimates = try store.effectEstimates()
+    let catalog = try store.songCatalogIDs()
     var results: [EffectValidation] = []
     for (signal, key, kind) in [
-      ("hr", "hr_effect_bpm", Store.SignalKind.heartRate), ("hrv", "hrv_effect_ms", .hrv),
+      ("hr", "hr_effect_bpm", Signal.heartRate), ("hrv", "hrv_effect_ms", .hrv),
     ] {
       // Each play counts by the minutes with a reading while it played, as the model sees it.
       let times = try store.signal(kind).map(\.timeMs)
       var gainSum: [Int64: Double] = [:]
       var weights: [Int64: Double] = [:]
       for play in plays {
-        let minutes = Double(measuredMinutes(times, from: play.startMs, to: play.heardEndMs))
+        let minutes = Double(
+          measuredMinutes(times, from: play.heard.startMs, to: play.heard.endMs))
         guard minutes > 0 else { continue }
-        let context = lived.context(at: play.startMs) ?? play.context
+        let context = lived.context(at: play.heard.startMs) ?? play.context.rawValue
         gainSum[play.songID, default: 0] += minutes * (gains[context] ?? 1)
         weights[play.songID, default: 0] += minutes
       }
-      var rows: [(estimate: Store.StoredEffectEstimate, planted: Double, shown: Double)] = []
-      for e in estimates where e.signal == signal {
-        guard let id = e.catalogID, let effect = byCatalog[id]?[key] as? Double else { continue }
+      var rows: [(estimate: SongEffectEstimate, planted: Double, shown: Double)] = []
+      for e in estimates where e.signal == kind {
+        guard let id = catalog[e.songID], let effect = byCatalog[id]?[key] as? Double else {
+          continue
+        }
         let weight = weights[e.songID] ?? 0
         let gain = weight > 0 ? (gainSum[e.songID] ?? 0) / weight : 1
         rows.append((e, effect, effect * gain))
@@ -319,25 +323,21 @@ struct ValidateCommand: ParsableCommand {
     let catalog = try store.songCatalogIDs()
     let rows = try store.songFeatures()
     var results: [FeatureValidation] = []
-    let features:
-      [(
-        String, KeyPath<Store.SongFeatureRow, Double>, KeyPath<Store.SongFeatureRow, Double>,
-        KeyPath<Store.SongFeatureRow, String>
-      )] = [
-        ("bpm", \.bpm, \.bpmSD, \.bpmSource), ("energy", \.energy, \.energySD, \.energySource),
-        ("valence", \.valence, \.valenceSD, \.valenceSource),
-      ]
-    for (name, value, sd, source) in features {
+    let features: [(String, KeyPath<SongFeatureEstimate, Estimate>)] = [
+      ("bpm", \.bpm), ("energy", \.energy), ("valence", \.valence),
+    ]
+    for (name, feature) in features {
       var groups: [String: (songs: Int, error: Double, covered: Int)] = [:]
       for row in rows {
         guard let id = catalog[row.songID], let plantedValue = byCatalog[id]?[name] as? Double
         else { continue }
-        let error = abs(row[keyPath: value] - plantedValue)
-        var group = groups[row[keyPath: source], default: (0, 0, 0)]
+        let estimate = row[keyPath: feature]
+        let error = abs(estimate.value - plantedValue)
+        var group = groups[estimate.source.rawValue, default: (0, 0, 0)]
         group.songs += 1
         group.error += error
-        if error <= SongResponseModel.z90 * row[keyPath: sd] { group.covered += 1 }
-        groups[row[keyPath: source]] = group
+        if error <= SongResponseModel.z90 * estimate.sd { group.covered += 1 }
+        groups[estimate.source.rawValue] = group
       }
       guard !groups.isEmpty else { continue }
       results.append(
@@ -430,12 +430,12 @@ struct ValidateCommand: ParsableCommand {
     var agreeing = 0
     var confusions: [String: Int] = [:]
     for play in try store.playsInSessions() {
-      guard let context = lived.context(at: play.startMs) else { continue }
+      guard let context = lived.context(at: play.heard.startMs) else { continue }
       plays += 1
-      if context == play.context {
+      if context == play.context.rawValue {
         agreeing += 1
       } else {
-        confusions[context + "\u{0}" + play.context, default: 0] += 1
+        confusions[context + "\u{0}" + play.context.rawValue, default: 0] += 1
       }
     }
     guard plays > 0 else { return nil }
