@@ -151,14 +151,16 @@ package final class ZipReader {
 
   private func next(_ archive: OpaquePointer) throws(IOError) -> Entry? {
     var entry: OpaquePointer?
-    let code = archive_read_next_header(archive, &entry)
+    // Names convert through the locale: under C, a UTF-8 name would come out empty.
+    let code = UTF8Locale.perform { archive_read_next_header(archive, &entry) }
     if code == ARCHIVE_EOF { return nil }
     guard code == ARCHIVE_OK || code == ARCHIVE_WARN, let entry else {
       throw IOError(.failed, path: path, reason: "corrupt zip archive: \(message(archive))")
     }
-    let name =
+    let name = UTF8Locale.perform {
       archive_entry_pathname_utf8(entry).map { String(cString: $0) }
-      ?? archive_entry_pathname(entry).map { String(cString: $0) } ?? ""
+        ?? archive_entry_pathname(entry).map { String(cString: $0) } ?? ""
+    }
     let size = archive_entry_size_is_set(entry) != 0 ? archive_entry_size(entry) : nil
     return Entry(name: name, size: size, isDirectory: name.hasSuffix("/"))
   }

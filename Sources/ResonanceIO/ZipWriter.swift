@@ -83,7 +83,8 @@ package final class ZipWriter {
     archive_entry_set_filetype(entry, 0o100000)  // AE_IFREG, a macro Swift does not import
     archive_entry_set_perm(entry, 0o644)
     archive_entry_set_mtime(entry, modificationTime, 0)
-    if archive_write_header(archive, entry) != ARCHIVE_OK {
+    // Under the C locale libarchive would store a non-ASCII name without the UTF-8 flag.
+    if UTF8Locale.perform({ archive_write_header(archive, entry) }) != ARCHIVE_OK {
       throw IOError(.failed, path: path, reason: ZipWriter.message(archive))
     }
   }
