@@ -52,7 +52,7 @@ package enum Resonance {
     let configuration = type.configuration
     do {
       let parsed = try ParsedArguments.parse(words, for: configuration)
-      if parsed.flag("help") {
+      if parsed[Flag.help] {
         context.console.out(HelpFormatter.help(for: configuration))
         return .ok
       }

@@ -83,6 +83,25 @@ extension ByteSource {
     }
   }
 
+  /// The rest of the source, in memory: for formats whose readers parse a whole file (the
+  /// listening files and the apps' recordings, read once their first bytes were recognised).
+  ///
+  /// - Complexity: O(*n*) time and memory in the bytes left.
+  /// - Throws: `IOError` from reading.
+  package func readAll() throws(IOError) -> [UInt8] {
+    var bytes: [UInt8] = []
+    if let expected = expectedByteCount, expected > 0, expected < Int64(Int32.max) {
+      bytes.reserveCapacity(Int(expected))
+    }
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+    defer { buffer.deallocate() }
+    while true {
+      let n = try read(into: buffer)
+      if n == 0 { return bytes }
+      bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+    }
+  }
+
   /// Reads and discards the rest of the source.
   ///
   /// - Complexity: O(*n*) in the bytes left, in constant memory.

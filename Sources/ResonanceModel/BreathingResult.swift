@@ -44,3 +44,61 @@ package struct BreathingResult: Sendable, Equatable {
     self.notes = notes
   }
 }
+
+/// One breathing-pacer session with what the analysis measured in it.
+package struct BreathingSessionResult: Sendable, Equatable {
+  /// The file it was read from (for a session in the store, the file it was imported from).
+  package var file: String
+  /// The app's session number.
+  package var session: Int
+  /// The pacer pattern (`box`, `478`, `coherent`).
+  package var pattern: String
+  package var started: Timestamp?
+  package var result: BreathingResult
+
+  package init(
+    file: String, session: Int, pattern: String, started: Timestamp?, result: BreathingResult
+  ) {
+    self.file = file
+    self.session = session
+    self.pattern = pattern
+    self.started = started
+    self.result = result
+  }
+}
+
+/// Breathing sessions grouped (by pattern, or by local month): how many, and their means over
+/// the sessions that have each figure (nil when none has).
+package struct BreathingGroup: Sendable, Equatable {
+  /// The pattern, or the month as `YYYY-MM`.
+  package var name: String
+  package var sessions: Int
+  package var meanScore: Double?
+  package var meanBreathsPerMinute: Double?
+  package var meanPhaseLocking: Double?
+
+  package init(
+    name: String, sessions: Int, meanScore: Double?, meanBreathsPerMinute: Double?,
+    meanPhaseLocking: Double?
+  ) {
+    self.name = name
+    self.sessions = sessions
+    self.meanScore = meanScore
+    self.meanBreathsPerMinute = meanBreathsPerMinute
+    self.meanPhaseLocking = meanPhaseLocking
+  }
+}
+
+/// A breathing session as the store holds it: its row id, the file it came from, the
+/// recording rebuilt.
+package struct StoredBreathingSession: Sendable {
+  package var id: Int64
+  package var file: String
+  package var recording: BreathingRecording
+
+  package init(id: Int64, file: String, recording: BreathingRecording) {
+    self.id = id
+    self.file = file
+    self.recording = recording
+  }
+}

@@ -1,9 +1,5 @@
-/// What a store holds, as `resonance status` reports it.
-///
-/// Its JSON form (through `Encodable`) is a stable interface that scripts rely on: keys are
-/// snake_case, absent dates are `null`, and empty stores give zeros. Later stages add keys;
-/// they never rename or remove one.
-package struct StoreSummary: Sendable, Equatable, Encodable {
+/// What a store holds, as `resonance status` reports it (its JSON form is `StatusReport`'s).
+package struct StoreSummary: Sendable, Equatable {
   package var schemaVersion: Int
   package var health: Health
   package var listening: Listening
@@ -22,7 +18,7 @@ package struct StoreSummary: Sendable, Equatable, Encodable {
   }
 
   /// Apple Health data: records per type identifier, beats, workouts, and the span they cover.
-  package struct Health: Sendable, Equatable, Encodable {
+  package struct Health: Sendable, Equatable {
     /// Stored `Record` elements per `type` attribute exactly as in the export (Correlations are
     /// not Records; the Records inside them are counted here).
     package var records: [String: Int] = [:]
@@ -45,20 +41,10 @@ package struct StoreSummary: Sendable, Equatable, Encodable {
       self.last = last
     }
 
-    enum CodingKeys: String, CodingKey { case records, heartbeats, workouts, first, last }
-
-    package func encode(to encoder: any Encoder) throws {
-      var container = encoder.container(keyedBy: CodingKeys.self)
-      try container.encode(records, forKey: .records)
-      try container.encode(heartbeats, forKey: .heartbeats)
-      try container.encode(workouts, forKey: .workouts)
-      try container.encode(first?.iso8601UTC, forKey: .first)
-      try container.encode(last?.iso8601UTC, forKey: .last)
-    }
   }
 
   /// Listening history: plays, source-marked skips, songs and the span of the plays.
-  package struct Listening: Sendable, Equatable, Encodable {
+  package struct Listening: Sendable, Equatable {
     package var plays: Int = 0
     /// Plays their source marked as skipped.
     package var skips: Int = 0
@@ -86,27 +72,10 @@ package struct StoreSummary: Sendable, Equatable, Encodable {
       self.last = last
     }
 
-    enum CodingKeys: String, CodingKey {
-      case plays, skips, songs, resolved, first, last
-      case withArtist = "with_artist"
-      case withGenre = "with_genre"
-    }
-
-    package func encode(to encoder: any Encoder) throws {
-      var container = encoder.container(keyedBy: CodingKeys.self)
-      try container.encode(plays, forKey: .plays)
-      try container.encode(skips, forKey: .skips)
-      try container.encode(songs, forKey: .songs)
-      try container.encode(resolved, forKey: .resolved)
-      try container.encode(withArtist, forKey: .withArtist)
-      try container.encode(withGenre, forKey: .withGenre)
-      try container.encode(first?.iso8601UTC, forKey: .first)
-      try container.encode(last?.iso8601UTC, forKey: .last)
-    }
   }
 
   /// Files of our own trace formats: one header each, then samples.
-  package struct Traces: Sendable, Equatable, Encodable {
+  package struct Traces: Sendable, Equatable {
     package var recordings: Int = 0
     package var samples: Int = 0
 
@@ -115,17 +84,12 @@ package struct StoreSummary: Sendable, Equatable, Encodable {
       self.samples = samples
     }
   }
-
-  enum CodingKeys: String, CodingKey {
-    case schemaVersion = "schema_version"
-    case health, listening, traces, imports
-  }
 }
 
 /// One row of the ingest ledger: a file (or `ZIP!MEMBER`) that was imported into the store.
-package struct ImportEntry: Sendable, Equatable, Encodable {
+package struct ImportEntry: Sendable, Equatable {
   /// How completely a file was imported.
-  package enum Status: String, Sendable, Equatable, Encodable {
+  package enum Status: String, Sendable, Equatable {
     /// Every record of the file was read.
     case complete
     /// The file broke part-way and the user asked to keep what parsed before the break.
@@ -152,5 +116,29 @@ package struct ImportEntry: Sendable, Equatable, Encodable {
     self.status = status
     self.records = records
     self.warnings = warnings
+  }
+}
+
+/// A song the store cannot fully name: no artist, or no genre, with how often it was played.
+package struct UnresolvedSong: Sendable, Equatable {
+  package var title: String
+  package var artist: String?
+  package var album: String?
+  package var genre: String?
+  package var appleCatalogID: String?
+  package var plays: Int
+  package var sources: String
+
+  package init(
+    title: String, artist: String?, album: String?, genre: String?, appleCatalogID: String?,
+    plays: Int, sources: String
+  ) {
+    self.title = title
+    self.artist = artist
+    self.album = album
+    self.genre = genre
+    self.appleCatalogID = appleCatalogID
+    self.plays = plays
+    self.sources = sources
   }
 }

@@ -21,18 +21,7 @@ package final class ListeningWriter {
   /// How far apart two sources' start times of one listen may be.
   package static let mergeToleranceMs: Int64 = 90_000
 
-  /// What one file did to the store.
-  package struct Counts: Sendable, Equatable {
-    package init() {}
-    package var playsAdded = 0
-    package var playsMerged = 0
-    package var playsAlreadyStored = 0
-    package var songsAdded = 0
-    package var songsMerged = 0
-    package var playlists = 0
-  }
-
-  package private(set) var counts = Counts()
+  package private(set) var counts = ListeningCounts()
 
   private struct SongState {
     var id: Int64
@@ -120,10 +109,20 @@ package final class ListeningWriter {
   private static let batchSize = 64
   private static let playColumns = 19
 
+  /// Where plays without a UTC offset of their own take one, and how many took each.
+  private var offsets: PlayOffsets
+
+  /// Plays whose UTC offset came from each place.
+  package var offsetSources: [OffsetSource: Int] { offsets.counts }
+
   /// Loads the songs the store knows, for resolving the file's references.
-  package init(store: Store, importID: Int64) throws(StoreError) {
+  ///
+  /// - Parameter zone: the zone for plays whose source records no offset and whose moment the
+  ///   Health data does not cover.
+  init(store: Store, importID: Int64, zone: TimeZoneFallback) throws(StoreError) {
     db = store.connection
     self.importID = importID
+    offsets = PlayOffsets(zone: zone)
     findPlays = try db.prepare(
       """
       SELECT id, song_id, source, sources, start_ms, start_offset_s, offset_source, end_ms,
@@ -448,10 +447,12 @@ package final class ListeningWriter {
       "UPDATE playback_events SET song_id = ? WHERE song_id = ?", [target.id, from.id])
     try execute(
       "UPDATE playlist_songs SET song_id = ? WHERE song_id = ?", [target.id, from.id])
-    // What analyze derived for the merged-away song goes with it (its features cascade); the
-    // next analyze derives the merged song's from all its plays.
+    // What analyze derived for the merged-away song goes with it; the next analyze derives the
+    // merged song's from all its plays. Deleted here rather than left to the schema's cascade,
+    // which does not run while a bulk import has foreign keys off.
     try execute("DELETE FROM song_effects WHERE song_id = ?", [from.id])
     try execute("DELETE FROM song_effect_estimates WHERE song_id = ?", [from.id])
+    try execute("DELETE FROM song_features WHERE song_id = ?", [from.id])
     try execute("DELETE FROM songs WHERE id = ?", [from.id])
     try write(target, identity: identityKey(target))
     register(target)
@@ -509,9 +510,34 @@ package final class ListeningWriter {
 
   // MARK: - Plays
 
+  /// Stores plays, each with its UTC offset: the one its source records, else the Health
+  /// data's at that moment, else the user's zone, else UTC.
+  package func add(_ plays: [PlayReport]) throws(StoreError) {
+    for play in plays {
+      let (offset, source) = try offset(for: play)
+      try add(play, offset: offset, offsetSource: source.rawValue)
+    }
+  }
+
+  /// The offset a play takes, and where it came from. The Health data's offsets are read from
+  /// the store the first time a play needs them, after the writes in flight (the connection is
+  /// never used by two threads at once).
+  private func offset(for play: PlayReport) throws(StoreError) -> (Int32, OffsetSource) {
+    if let offset = play.utcOffsetSeconds { return offsets.took(offset, .source) }
+    if offsets.timeline == nil {
+      try flush()
+      offsets.timeline = try Store.healthOffsetTimeline(db)
+    }
+    if let health = offsets.timeline?.offset(atMs: play.startMs) {
+      return offsets.took(health, .health)
+    }
+    if let user = offsets.zone.offset(atMs: play.startMs) { return offsets.took(user, .user) }
+    return offsets.took(0, .utc)
+  }
+
   /// Stores one play: new, merged into another source's report of the same listen, or
   /// recognised as already stored.
-  package func add(_ play: PlayReport, offset: Int32, offsetSource: String) throws(StoreError) {
+  func add(_ play: PlayReport, offset: Int32, offsetSource: String) throws(StoreError) {
     let songID = try song(for: play.song)
     let low = play.startMs - Self.mergeToleranceMs
     let high = play.startMs + Self.mergeToleranceMs
@@ -763,6 +789,13 @@ package final class ListeningWriter {
     return statement
   }
 
+  /// Deletes a stored play with its biometrics (which the schema would cascade, but not while
+  /// a bulk import has foreign keys off).
+  private func delete(play id: Int64) throws(StoreError) {
+    try execute("DELETE FROM play_biometrics WHERE play_id = ?", [id])
+    try execute("DELETE FROM playback_events WHERE id = ?", [id])
+  }
+
   /// Hands the pending plays to the write thread.
   private func send() {
     guard !pending.isEmpty else { return }
@@ -813,10 +846,10 @@ package final class ListeningWriter {
         merged.id = last.id
         kept[kept.count - 1] = merged
         update(merged)
-        try execute("DELETE FROM playback_events WHERE id = ?", [row.id])
+        try delete(play: row.id)
         counts.playsMerged += 1
       } else if let last = kept.last, row.startMs == last.startMs, last.sources == row.sources {
-        try execute("DELETE FROM playback_events WHERE id = ?", [row.id])
+        try delete(play: row.id)
         counts.playsAlreadyStored += 1
       } else {
         kept.append(row)
@@ -843,4 +876,20 @@ struct SourceSet: OptionSet, Hashable, Sendable {
   }
 
   func contains(_ source: ListeningSource) -> Bool { contains(SourceSet(source)) }
+}
+
+/// The offsets plays without one of their own take during one import, and how many took
+/// each source.
+private struct PlayOffsets {
+  let zone: TimeZoneFallback
+  /// The Health data's offsets, read when the first play needs them.
+  var timeline: UTCOffsetTimeline?
+  private(set) var counts: [OffsetSource: Int] = [:]
+
+  init(zone: TimeZoneFallback) { self.zone = zone }
+
+  mutating func took(_ offset: Int32, _ source: OffsetSource) -> (Int32, OffsetSource) {
+    if source != .source { counts[source, default: 0] += 1 }
+    return (offset, source)
+  }
 }

@@ -220,8 +220,10 @@ extension Store {
     return AnalysisRun(
       lastImportID: row.optionalInt64(0),
       scope: AnalysisScope(
-        gapMinutes: row.optionalInt64(1).map { Int($0) } ?? 30, fromMs: row.optionalInt64(2),
-        toMs: row.optionalInt64(3)),
+        gapMinutes: row.optionalInt64(1).map { Int($0) } ?? 30,
+        days: DayRange(
+          from: row.optionalInt64(2).map { CalendarDay(daysSinceEpoch: $0 / 86_400_000) },
+          to: row.optionalInt64(3).map { CalendarDay(daysSinceEpoch: $0 / 86_400_000) })),
       finishedAtMs: row.optionalInt64(4) ?? 0, marks: marks)
   }
 

@@ -38,7 +38,8 @@ extension Store {
         [
           startedAt, finishedAt, lastImport,
           sessions.reduce(0) { $0 + $1.session.playIDs.count }, sessions.count,
-          scope.gapMinutes, scope.fromMs, scope.toMs, marksText, kept.count,
+          scope.gapMinutes, scope.days.from.map(Self.dayMs), scope.days.to.map(Self.dayMs),
+          marksText, kept.count,
         ])
       let run = connection.lastInsertRowID
 
@@ -199,6 +200,10 @@ extension Store {
       try insertTick.run()
     }
   }
+
+  /// A local calendar day as `analysis_runs.from_ms`/`to_ms` keep it: the day's midnight on
+  /// the local clock, in milliseconds since 1970-01-01T00:00 on that clock.
+  static func dayMs(_ day: CalendarDay) -> Int64 { day.daysSinceEpoch * 86_400_000 }
 
   /// Counts over `sleep_nights`, `historical_sessions` and `state_ticks`.
   ///

@@ -69,32 +69,34 @@ extension Store {
 }
 
 extension Store {
-  /// The beat-to-beat lists of the HRV records that start in [from, to), UTC milliseconds, in
-  /// time order, each with its record's start.
-  package func beatLists(fromMs: Int64, toMs: Int64) throws(StoreError) -> [(
-    start: Timestamp, beats: [HealthBeat]
-  )] {
-    var lists: [(Timestamp, [HealthBeat])] = []
+  /// The beat-to-beat lists of the HRV records that start in `days` (their local days, in
+  /// each record's own offset), in time order, each with its record's start.
+  package func beatLists(in days: DayRange) throws(StoreError) -> [BeatList] {
+    var lists: [BeatList] = []
     var current: Int64?
+    let dayMs: Int64 = 86_400_000
     for row in try connection.rows(
       """
       SELECT r.id, r.start_ms, r.start_offset_s, b.time_ms, b.bpm
       FROM health_records r JOIN health_beats b ON b.record_id = r.id
-      WHERE r.start_ms >= ? AND r.start_ms < ?
+      WHERE r.start_ms + r.start_offset_s * 1000 >= ? AND r.start_ms + r.start_offset_s * 1000 < ?
       ORDER BY r.start_ms, r.id, b.beat_index
-      """, [fromMs, toMs])
+      """,
+      [
+        days.from.map { $0.daysSinceEpoch * dayMs } ?? Int64.min,
+        days.to.map { $0.daysSinceEpoch * dayMs } ?? Int64.max,
+      ])
     {
       let id = row.optionalInt64(0) ?? 0
       if id != current {
         current = id
         lists.append(
-          (
-            Timestamp(
+          BeatList(
+            start: Timestamp(
               millisecondsSinceEpoch: row.optionalInt64(1) ?? 0, utcOffsetSeconds: Int32(row.int(2))
-            ), []
-          ))
+            ), beats: []))
       }
-      lists[lists.count - 1].1.append(
+      lists[lists.count - 1].beats.append(
         HealthBeat(timeMs: row.optionalInt64(3) ?? 0, bpm: row[4].double ?? 0))
     }
     return lists
@@ -138,6 +140,13 @@ extension Store {
   /// The UTC offsets the Health data shows: one point per hour and offset in which a record
   /// starts. For sources that record no offset of their own.
   package func healthOffsetTimeline() throws(StoreError) -> UTCOffsetTimeline {
+    try Self.healthOffsetTimeline(connection)
+  }
+
+  /// `healthOffsetTimeline()` over a connection, for a writer that owns it.
+  static func healthOffsetTimeline(_ connection: Connection) throws(StoreError)
+    -> UTCOffsetTimeline
+  {
     var points: [(ms: Int64, offset: Int32)] = []
     for row in try connection.rows(
       """
@@ -149,17 +158,6 @@ extension Store {
     }
     return UTCOffsetTimeline(points: points)
   }
-}
-
-/// A song the store cannot fully name: no artist, or no genre, with how often it was played.
-package struct UnresolvedSong: Sendable, Equatable {
-  package var title: String
-  package var artist: String?
-  package var album: String?
-  package var genre: String?
-  package var appleCatalogID: String?
-  package var plays: Int
-  package var sources: String
 }
 
 extension Store {

@@ -111,10 +111,10 @@ extension Store {
   /// The breathing sessions in the store, rebuilt as recordings, in the order they were
   /// imported (only `session`, when given).
   package func breathingRecordings(session: Int? = nil) throws(StoreError)
-    -> [(id: Int64, file: String, recording: BreathingRecording)]
+    -> [StoredBreathingSession]
   {
     let db = connection
-    var result: [(Int64, String, BreathingRecording)] = []
+    var result: [StoredBreathingSession] = []
     let sessions = try db.rows(
       """
       SELECT b.id, b.session, b.pattern, b.started_ms, b.started_offset_s, b.duration_s, b.schedule, i.file
@@ -155,16 +155,32 @@ extension Store {
         default: break
         }
       }
-      result.append((row.optionalInt64(0) ?? 0, row.string(7), recording))
+      result.append(
+        StoredBreathingSession(
+          id: row.optionalInt64(0) ?? 0, file: row.string(7), recording: recording))
     }
     return result
   }
 }
 
 extension Store {
+  /// Stores (replacing) what the breathing analysis measured in stored sessions, in one
+  /// transaction: all of them, or none when one fails.
+  ///
+  /// - Parameters:
+  ///   - results: the figures, by the session's `breathing_sessions` row id.
+  ///   - now: when they were analysed, UTC milliseconds.
+  package func saveBreathingResults(_ results: [Int64: BreathingResult], now: Int64) throws {
+    try connection.transaction {
+      for id in results.keys.sorted() {
+        try saveBreathingResult(results[id]!, forSessionRow: id, now: now)
+      }
+    }
+  }
+
   /// Stores (replacing) what the breathing analysis measured in the stored session `id` (a
-  /// `breathing_sessions` row).
-  package func saveBreathingResult(_ r: BreathingResult, forSessionRow id: Int64, now: Int64)
+  /// `breathing_sessions` row), inside the caller's transaction.
+  func saveBreathingResult(_ r: BreathingResult, forSessionRow id: Int64, now: Int64)
     throws(StoreError)
   {
     try connection.execute(

@@ -4,7 +4,7 @@ import ResonanceModel
 /// gives byte-identical files: every default is fixed, none depends on today's date.
 package struct SynthConfiguration: Sendable, Equatable {
   /// Whose preferences the simulated person keeps or skips by.
-  package enum Preferences: String, Sendable, Equatable {
+  package enum Preferences: String, Sendable, Equatable, CaseIterable {
     /// Hidden preferences equal the app's weights: the tuning stage's null test.
     case app
     /// The person's own weights, different from the app's.

@@ -8,7 +8,7 @@ import ResonanceModel
 package struct SynthWriter {
   /// What was written, for the command's summary.
   package struct Summary: Sendable {
-    package var files: [(path: String, bytes: Int64)] = []
+    package var files: [WrittenFile] = []
     package var plays = 0
     package var decisions = 0
     package var days = 0
@@ -37,7 +37,8 @@ package struct SynthWriter {
     func record(_ path: String) {
       let attributes = try? files.attributesOfItem(atPath: path)
       let size = (attributes?[.size] as? NSNumber)?.int64Value ?? 0
-      summary.files.append((String(path.dropFirst(self.folder.count + 1)), size))
+      summary.files.append(
+        WrittenFile(path: String(path.dropFirst(self.folder.count + 1)), bytes: size))
     }
 
     // Apple Health.

@@ -132,8 +132,8 @@ extension AnalyzeCommandTests {
     let result = runResonance(["ingest", late, "--db", db, "--json"])
     #expect(result.status == .ok, "\(result.err)")
     let merged = try #require(
-      (try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [[String: Any]])?.first?[
-        "songs_merged"] as? Int)
+      ((try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])?[
+        "imports"] as? [[String: Any]])?.first?["songs_merged"] as? Int)
     #expect(merged > 0)
     #expect(try store.connection.rows("PRAGMA foreign_key_check").isEmpty)
     #expect(runResonance(["analyze", "--db", db, "-q"]).status == .ok)

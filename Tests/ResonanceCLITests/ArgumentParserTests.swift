@@ -4,16 +4,19 @@ import Testing
 
 @Suite("Argument parser")
 struct ArgumentParserTests {
+  static let db = Option("db", placeholder: "PATH", help: "Store.")
+  static let kind = Option("as", placeholder: "KIND", help: "Force a reader.", repeatable: true)
+  static let months = Option(
+    "months", placeholder: "N", help: "Months.", parser: .integer(in: 1...120))
+  static let scale = Option(
+    "scale", placeholder: "F", help: "Scale.", parser: .number(in: 0.01...100))
+  static let json = Flag("json", help: "JSON.")
+  static let quiet = Flag("quiet", short: "q", help: "Quiet.")
+
   static let configuration = CommandConfiguration(
     name: "ingest", abstract: "Read files.",
     arguments: [ArgumentDefinition("PATH", help: "Files to read.", variadic: true)],
-    options: [
-      OptionDefinition("db", .value(placeholder: "PATH"), help: "Store."),
-      OptionDefinition(
-        "as", .value(placeholder: "KIND"), help: "Force a reader.", repeatable: true),
-      OptionDefinition("json", .flag, help: "JSON."),
-      OptionDefinition("quiet", short: "q", .flag, help: "Quiet."),
-    ],
+    options: [db, kind, months, scale, json, quiet],
     examples: [Example("resonance ingest export.zip", "Read an export.")])
 
   func parse(_ words: [String]) throws(UsageError) -> ParsedArguments {
@@ -24,10 +27,10 @@ struct ArgumentParserTests {
   func basics() throws {
     let parsed = try parse(["a.xml", "--db", "x.sqlite", "-q", "--as=spotify", "b.json", "--json"])
     #expect(parsed.positionals == ["a.xml", "b.json"])
-    #expect(parsed.value("db") == "x.sqlite")
-    #expect(parsed.value("as") == "spotify")
-    #expect(parsed.flag("quiet") && parsed.flag("json"))
-    #expect(!parsed.flag("help"))
+    #expect(parsed[Self.db] == "x.sqlite")
+    #expect(parsed[Self.kind] == "spotify")
+    #expect(parsed[Self.quiet] && parsed[Self.json])
+    #expect(!parsed[Flag.help])
   }
 
   @Test("'--' ends options, so a file may start with a dash")
@@ -38,7 +41,7 @@ struct ArgumentParserTests {
 
   @Test("a repeatable option keeps every value; a single one refuses a second")
   func repetition() throws {
-    #expect(try parse(["a", "--as", "x", "--as", "y"]).allValues("as") == ["x", "y"])
+    #expect(try parse(["a", "--as", "x", "--as", "y"]).all(Self.kind) == ["x", "y"])
     #expect(throws: UsageError("'--db' given more than once", hint: "give '--db' once")) {
       try parse(["a", "--db", "1", "--db", "2"])
     }
@@ -98,15 +101,16 @@ struct ArgumentParserTests {
     }
   }
 
-  @Test("numbers are checked against their range")
+  @Test("values are checked while parsing, and read back typed")
   func numbers() throws {
-    var parsed = ParsedArguments()
-    parsed.values["months"] = ["12"]
-    #expect(try parsed.integer("months", in: 1...120) == 12)
-    parsed.values["months"] = ["0"]
-    #expect(throws: UsageError.self) { try parsed.integer("months", in: 1...120) }
-    parsed.values["scale"] = ["nan"]
-    #expect(throws: UsageError.self) { try parsed.double("scale", in: 0.01...100) }
+    #expect(try parse(["a", "--months", "12"])[Self.months] == 12)
+    #expect(try parse(["a", "--scale=2.5"])[Self.scale] == 2.5)
+    #expect(try parse(["a"])[Self.months] == nil)
+    #expect(
+      throws: UsageError(
+        "invalid value '0' for '--months'", hint: "expected a whole number from 1 to 120")
+    ) { try parse(["a", "--months", "0"]) }
+    #expect(throws: UsageError.self) { try parse(["a", "--scale", "nan"]) }
   }
 
   @Test("edit distance finds plausible typos only")

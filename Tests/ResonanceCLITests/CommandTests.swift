@@ -68,8 +68,8 @@ struct CommandTests {
     #expect(text.out.contains("Apple_Media_Services.zip!Apple Music Play Activity.csv"))
     #expect(text.out.contains("partial  1,200 records  2 warnings"))
     let json = runResonance(["status", "--db", db, "--json"])
-    #expect(json.out.contains("\"importer\" : \"apple-music-play-activity\""))
-    #expect(json.out.contains("\"status\" : \"partial\""))
+    #expect(json.out.contains("\"importer\": \"apple-music-play-activity\""))
+    #expect(json.out.contains("\"status\": \"partial\""))
   }
 
   @Test("every command's help has a synopsis, every option and an example")
@@ -119,18 +119,19 @@ struct CommandTests {
     #expect(badTimeout.status == .usage)
   }
 
-  @Test("demo writes an index that says plainly when there is no data")
+  @Test("demo without a sample says so and exits 66, writing no report")
   func demoWithoutData() throws {
     let folder = try TemporaryFolder()
     let reports = folder.file("Reports")
     let empty = folder.file("sample")
     try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
     let result = runResonance(["demo", "--data", empty, "--reports", reports, "--quiet"])
-    #expect(result.status == .ok)
-    #expect(result.err.isEmpty)
-    let index = try String(contentsOfFile: reports + "/index.md", encoding: .utf8)
-    #expect(index.contains("no sample data: \(empty) holds no data files"))
-    #expect(index.contains("Nothing has been imported"))
+    #expect(result.status == .noInput)
+    #expect(result.err == "error: \(empty): holds no data files (the demo reads a sample there)\n")
+    #expect(!FileManager.default.fileExists(atPath: reports + "/index.md"))
+    let missing = runResonance(["demo", "--data", folder.file("none"), "--reports", reports])
+    #expect(missing.status == .noInput)
+    #expect(!FileManager.default.fileExists(atPath: reports + "/index.md"))
   }
 
   @Test("demo rebuilds its store from scratch on every run")
@@ -181,7 +182,10 @@ struct HRVCommandTests {
     #expect(text.out.contains("SDNN     34.89 ms"))
     let json = runResonance(["hrv", fixture("rr-synthetic.txt"), "--artefacts", "off", "--json"])
     let object = try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any]
-    let metrics = object?["metrics"] as? [String: Any]
+    #expect(object?["format_version"] as? Int == 1)
+    let series = try #require(object?["series"] as? [[String: Any]])
+    #expect(series.count == 1 && object?["mean"] is NSNull)
+    let metrics = series.first?["metrics"] as? [String: Any]
     #expect(abs((metrics?["rmssd"] as? Double ?? 0) - 46.266_206_597_361_09) < 1e-9)
   }
 

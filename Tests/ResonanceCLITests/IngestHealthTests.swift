@@ -22,7 +22,7 @@ struct IngestHealthTests {
     let result = runResonance(["ingest", healthFixturePath("quirks.xml"), "--db", db])
     #expect(result.status == .ok, "\(result.err)")
     #expect(result.err.contains("quirks.xml:"))
-    #expect(result.err.contains("not imported: ClinicalRecord (1)"))
+    #expect(result.out.contains("not imported: ClinicalRecord (1)"))
     let health = try summary(db).health
     #expect(
       health.records == [
@@ -80,7 +80,7 @@ struct IngestHealthTests {
     try FileManager.default.copyItem(atPath: healthFixturePath("quirks.xml"), toPath: copy)
     let again = runResonance(["ingest", copy, "--db", db])
     #expect(again.status == .ok)
-    #expect(again.err.contains("already imported"))
+    #expect(again.out.contains("already imported"))
     #expect(try summary(db) == before)
   }
 
@@ -156,7 +156,7 @@ struct IngestHealthTests {
     let fromXML = folder.file("xml.sqlite")
     let zipped = runResonance(["ingest", zip, "--db", fromZip])
     #expect(zipped.status == .ok, "\(zipped.err)")
-    #expect(zipped.err.contains("electrocardiogram files (1)"))
+    #expect(zipped.out.contains("electrocardiogram files (1)"))
     _ = runResonance(["ingest", healthFixturePath("quirks.xml"), "--db", fromXML, "-q"])
     let a = try summary(fromZip)
     let b = try summary(fromXML)
@@ -264,7 +264,7 @@ struct IngestTraceTests {
     #expect(try store.connection.row("SELECT COUNT(*) FROM mood_inputs")?.int(0) == lines[3])
     #expect(try store.connection.row("SELECT COUNT(*) FROM dj_decisions")?.int(0) == lines[0])
     let again = runResonance(["ingest", files[1], "--db", db])
-    #expect(again.err.contains("already imported"))
+    #expect(again.out.contains("already imported"))
     #expect(try Store(path: db).summary().traces == summary.traces)
   }
 
@@ -310,35 +310,101 @@ struct IngestTraceTests {
 
 @Suite("validate command")
 struct ValidateCommandTests {
-  @Test("the sample's breathing sessions meet the goals; a store without them is exit 66")
-  func sample() throws {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-      .deletingLastPathComponent()
-      .deletingLastPathComponent().appendingPathComponent("Datasets/sample").path
-    let folder = try TemporaryFolder()
+  static let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("Datasets/sample").path
+
+  /// A store holding the sample's breathing sessions only.
+  static func breathingStore(_ folder: TemporaryFolder) throws -> String {
     let db = folder.file("v.sqlite")
-    let files = try FileManager.default.contentsOfDirectory(atPath: root + "/resonance/breathing")
-      .sorted()
-      .map { root + "/resonance/breathing/" + $0 }
+    let files = try FileManager.default.contentsOfDirectory(
+      atPath: sample + "/resonance/breathing"
+    )
+    .sorted()
+    .map { sample + "/resonance/breathing/" + $0 }
     #expect(runResonance(["ingest"] + files + ["--db", db, "-q"]).status == .ok)
-    let result = runResonance(["validate", "--truth", root + "/truth.json", "--db", db, "--json"])
+    return db
+  }
+
+  @Test("the sample's breathing sessions meet the goals: exit 0; a store without them is exit 66")
+  func sample() throws {
+    let folder = try TemporaryFolder()
+    let db = try Self.breathingStore(folder)
+    let truth = Self.sample + "/truth.json"
+    let result = runResonance(["validate", "--truth", truth, "--db", db, "--json"])
     #expect(result.status == .ok, "\(result.err)")
+    #expect(result.err.isEmpty)
     let object = try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any]
+    #expect(object?.keys.sorted() == ["breathing"])
     let breathing = object?["breathing"] as? [String: Any]
     #expect(breathing?["sessions"] as? Int == 11)
     #expect(breathing?["goals_met"] as? Bool == true)
     #expect((breathing?["spearman_plv_adherence"] as? Double ?? 0) >= 0.8)
-    let empty = runResonance([
-      "validate", "--truth", root + "/truth.json", "--db", folder.file("e.sqlite"),
-    ])
+    let text = runResonance(["validate", "--truth", truth, "--db", db])
+    #expect(text.status == .ok)
+    #expect(text.out.hasPrefix("breathing: 11 sessions matched to \(truth)\n"))
+    #expect(text.out.contains("  goals met\n") && !text.out.contains("NOT met"))
+    let empty = runResonance(["validate", "--truth", truth, "--db", folder.file("e.sqlite")])
     #expect(empty.status == .noInput)
+    #expect(empty.err.contains("nothing in the store matches"))
     #expect(runResonance(["validate"]).status == .usage)
+  }
+
+  @Test("a missed goal is 'goal NOT met' in the text and exit 1, with --json too")
+  func missedGoal() throws {
+    let folder = try TemporaryFolder()
+    let db = try Self.breathingStore(folder)
+    // The sample's truth with the adherence turned upside down: the rankings now disagree.
+    let data = try Data(contentsOf: URL(fileURLWithPath: Self.sample + "/truth.json"))
+    var truth = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    let sessions = try #require(truth["breathing"] as? [[String: Any]])
+    truth["breathing"] = sessions.map { session in
+      var session = session
+      session["adherence"] = 1 - (session["adherence"] as? Double ?? 0)
+      return session
+    }
+    let path = folder.file("reversed.json")
+    try JSONSerialization.data(withJSONObject: truth).write(to: URL(fileURLWithPath: path))
+
+    let text = runResonance(["validate", "--truth", path, "--db", db])
+    #expect(text.status == .failure, "\(text.err)")
+    #expect(text.out.contains("planted adherence)  -0.937   goal ≥ 0.8 — goal NOT met\n"))
+    #expect(text.out.contains("  goals NOT met\n"))
+    #expect(text.err.hasPrefix("validate: 2 goals not met: breathing: Spearman(Resonance Score"))
+    let json = runResonance(["validate", "--truth", path, "--db", db, "--json"])
+    #expect(json.status == .failure)
+    let object = try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any]
+    let breathing = object?["breathing"] as? [String: Any]
+    #expect(breathing?["goals_met"] as? Bool == false)
+    #expect((breathing?["spearman_score_adherence"] as? Double ?? 0) < 0)
+  }
+
+  @Test("a file that is not a truth.json is exit 65, with its path in the message")
+  func notATruth() throws {
+    let folder = try TemporaryFolder()
+    let db = try Self.breathingStore(folder)
+    let cases = [
+      "object.json": #"{"songs": [{"catalog_id": "1"}], "breathing": []}"#,
+      "array.json": "[1, 2, 3]", "text.json": "breathing, songs",
+    ]
+    for (name, text) in cases {
+      let path = folder.file(name)
+      try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+      let result = runResonance(["validate", "--truth", path, "--db", db])
+      #expect(result.status == .dataError, "\(name)")
+      #expect(
+        result.err == "error: \(path): expected a truth.json written by resonance synth\n")
+    }
+    #expect(runResonance(["validate", "--truth", db, "--db", db]).status == .dataError)
+    #expect(
+      runResonance(["validate", "--truth", folder.file("none.json"), "--db", db]).status
+        == .noInput)
   }
 }
 
 @Suite("hrv over the store")
 struct HRVStoreTests {
-  @Test("each Health beat list in the range, then the mean; usage errors for half a range")
+  @Test("each Health beat list in the days given (either bound alone, or none), then the mean")
   func beatLists() throws {
     let folder = try TemporaryFolder()
     let db = folder.file("h.sqlite")
@@ -354,14 +420,26 @@ struct HRVStoreTests {
       "off",
     ])
     let object = try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any]
-    let lists = object?["lists"] as? [[String: Any]] ?? []
+    let lists = object?["series"] as? [[String: Any]] ?? []
     #expect(lists.count == 2)
     // 31.25 → 59.90 → 00.88: intervals 28650 and 980 ms; the second list 1030 ms.
-    #expect(lists.first?["mean_nn"] as? Double == 14_815.0)
+    #expect((lists.first?["metrics"] as? [String: Any])?["mean_nn"] as? Double == 14_815.0)
+    #expect((object?["mean"] as? [String: Any])?["mean_nn"] is Double)
     #expect(
       runResonance(["hrv", "--from", "2030-01-01", "--to", "2030-01-02", "--db", db]).status
         == .noInput)
-    #expect(runResonance(["hrv", "--from", "2024-01-15", "--db", db]).status == .usage)
-    #expect(runResonance(["hrv"]).status == .usage)
+    // Each bound alone, or none: every list from that day on, before it, or all.
+    let from = runResonance(["hrv", "--from", "2024-01-15", "--db", db, "--json"])
+    #expect(from.status == .ok, "\(from.err)")
+    let fromLists =
+      (try JSONSerialization.jsonObject(with: Data(from.out.utf8)) as? [String: Any])?["series"]
+      as? [[String: Any]]
+    #expect(fromLists?.count == 2)
+    #expect(runResonance(["hrv", "--to", "2024-01-15", "--db", db]).status == .noInput)
+    #expect(runResonance(["hrv", "--db", db]).status == .ok)
+    #expect(
+      runResonance(["hrv", "--from", "2024-01-18", "--to", "2024-01-15", "--db", db]).status
+        == .usage)
+    #expect(runResonance(["hrv", "rr.txt", "--from", "2024-01-15"]).status == .usage)
   }
 }

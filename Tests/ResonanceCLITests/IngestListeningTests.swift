@@ -96,7 +96,7 @@ struct IngestListeningTests {
     _ = ingest(Self.all, db, ["-q"])
     let before = try Store(path: db).summary()
     let again = ingest(["spotify-extended.json"], db)
-    #expect(again.err.contains("already imported"))
+    #expect(again.out.contains("already imported"))
     #expect(try Store(path: db).summary() == before)
 
     // A later download: the same history plus one new stream.
@@ -113,7 +113,7 @@ struct IngestListeningTests {
     try newer.write(toFile: path, atomically: true, encoding: .utf8)
     let result = runResonance(["ingest", path, "--db", db])
     #expect(result.status == .ok)
-    #expect(result.err.contains("1 plays (4 already stored)"), "\(result.err)")
+    #expect(result.out.contains("1 plays (4 already stored)"), "\(result.out)")
     #expect(try Store(path: db).summary().listening.plays == before.listening.plays + 1)
   }
 
@@ -184,7 +184,8 @@ struct IngestListeningTests {
     #expect(summary.listening.plays == 12)
     // The same zips again: every member is already imported.
     let again = runResonance(["ingest", outer, spotify, "--db", db])
-    #expect(again.err.components(separatedBy: "already imported").count == 4)
+    #expect(again.out.components(separatedBy: "already imported as").count == 4)
+    #expect(again.out.contains("ingest: 0 files imported, 3 already imported"))
     #expect(try Store(path: db).summary() == summary)
   }
 
@@ -209,7 +210,7 @@ struct IngestListeningTests {
         environment: environment)
       if healthAfter {
         let later = runResonance(["ingest", health, "--db", db])
-        #expect(later.err.contains("4 plays stored without a UTC offset now have this export's"))
+        #expect(later.out.contains("4 plays stored without a UTC offset now have this export's"))
       }
       return try Store(path: db).connection.rows(
         "SELECT start_offset_s, end_offset_s, offset_source FROM playback_events ORDER BY start_ms"
@@ -306,7 +307,7 @@ struct IngestListeningTests {
     #expect(unrecognized.err.contains("notes.txt:1:1: expected an export the tool reads"))
     #expect(
       runResonance(["ingest", "--as", "last-fm-scrobble", unknown]).err.contains(
-        "did you mean 'last-fm-scrobbles'"))
+        "expected one of: apple-health"))
   }
 }
 

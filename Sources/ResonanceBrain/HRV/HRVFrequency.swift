@@ -1,4 +1,5 @@
 import ResonanceLinear
+import ResonanceModel
 
 /// LF and HF power of an RR series, by a documented spectral method:
 ///
@@ -12,20 +13,13 @@ import ResonanceLinear
 /// The series must span at least 120 s (`minimumSeconds`) — three cycles of the slowest LF
 /// frequency and two Welch segments — or both powers are `nil` with the reason. Apple's
 /// one-minute beat lists are too short, always.
-package struct HRVFrequency: Sendable, Equatable {
+extension HRVFrequency {
   package static let resampleRate = 4.0
   package static let segmentLength = 256
   package static let fftLength = 1024
   package static let minimumSeconds = 120.0
   package static let lfBand = (0.04, 0.15)
   package static let hfBand = (0.15, 0.40)
-
-  package var lf: Double?
-  package var hf: Double?
-  /// LF / HF, `nil` when either is missing or HF is zero.
-  package var lfhf: Double?
-  /// Why the powers are missing, when they are.
-  package var reason: String?
 
   /// The LF and HF power of `rr` (ms, in order).
   package init(rr: [Double]) {
@@ -38,8 +32,11 @@ package struct HRVFrequency: Sendable, Equatable {
     }
     let span = (times.last ?? 0) - (times.first ?? 0)
     guard rr.count >= 3, span >= HRVFrequency.minimumSeconds else {
-      reason =
-        "needs at least \(Int(HRVFrequency.minimumSeconds)) s of intervals; this series spans \(Int(span.rounded())) s"
+      self.init(
+        lf: nil, hf: nil, lfhf: nil,
+        reason:
+          "needs at least \(Int(HRVFrequency.minimumSeconds)) s of intervals; this series spans \(Int(span.rounded())) s"
+      )
       return
     }
     let even = Resample.linear(times: times, values: rr, rate: HRVFrequency.resampleRate)
@@ -48,13 +45,11 @@ package struct HRVFrequency: Sendable, Equatable {
         even, sampleRate: HRVFrequency.resampleRate, segmentLength: HRVFrequency.segmentLength,
         overlap: HRVFrequency.segmentLength / 2, fftLength: HRVFrequency.fftLength)
     else {
-      reason = "too few samples for one spectral segment"
+      self.init(lf: nil, hf: nil, lfhf: nil, reason: "too few samples for one spectral segment")
       return
     }
     let lf = spectrum.power(from: HRVFrequency.lfBand.0, to: HRVFrequency.lfBand.1)
     let hf = spectrum.power(from: HRVFrequency.hfBand.0, to: HRVFrequency.hfBand.1)
-    self.lf = lf
-    self.hf = hf
-    lfhf = hf > 0 ? lf / hf : nil
+    self.init(lf: lf, hf: hf, lfhf: hf > 0 ? lf / hf : nil, reason: nil)
   }
 }

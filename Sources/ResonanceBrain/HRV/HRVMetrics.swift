@@ -1,3 +1,5 @@
+import ResonanceModel
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -20,37 +22,33 @@
 ///
 /// A metric the series is too short for is `nil`: MeanNN and mean HR need one interval, SDNN
 /// two, RMSSD, pNN50 and pNN20 two (one difference), SDSD, SD1 and SD2 three.
-package struct HRVMetrics: Sendable, Equatable, Codable {
-  package var count: Int
-  package var meanNN: Double?
-  package var sdnn: Double?
-  package var rmssd: Double?
-  package var sdsd: Double?
-  package var pnn50: Double?
-  package var pnn20: Double?
-  package var sd1: Double?
-  package var sd2: Double?
-  package var meanHR: Double?
-
+extension HRVMetrics {
   /// The metrics of `rr`, intervals in milliseconds, in order. Values that are not finite
   /// (NaN, infinity) are left out before anything is computed.
   package init(rr: [Double]) {
     let rr = rr.filter(\.isFinite)
-    count = rr.count
-    guard !rr.isEmpty else { return }
+    guard !rr.isEmpty else {
+      self.init(count: 0)
+      return
+    }
     let mean = HRVMetrics.mean(rr)
-    meanNN = mean
-    meanHR = mean > 0 ? 60_000 / mean : nil
-    sdnn = HRVMetrics.standardDeviation(rr)
-    guard rr.count >= 2 else { return }
+    let meanHR = mean > 0 ? 60_000 / mean : nil
+    let sdnn = HRVMetrics.standardDeviation(rr)
+    guard rr.count >= 2 else {
+      self.init(count: rr.count, meanNN: mean, sdnn: sdnn, meanHR: meanHR)
+      return
+    }
     let d = zip(rr.dropFirst(), rr).map { $0 - $1 }
-    rmssd = sqrt(d.reduce(0) { $0 + $1 * $1 } / Double(d.count))
-    sdsd = HRVMetrics.standardDeviation(d)
-    pnn50 = 100 * Double(d.filter { abs($0) > 50 }.count) / Double(rr.count)
-    pnn20 = 100 * Double(d.filter { abs($0) > 20 }.count) / Double(rr.count)
     let root2 = 2.0.squareRoot()
-    sd1 = HRVMetrics.standardDeviation(zip(rr, rr.dropFirst()).map { ($0 - $1) / root2 })
-    sd2 = HRVMetrics.standardDeviation(zip(rr, rr.dropFirst()).map { ($0 + $1) / root2 })
+    self.init(
+      count: rr.count, meanNN: mean, sdnn: sdnn,
+      rmssd: sqrt(d.reduce(0) { $0 + $1 * $1 } / Double(d.count)),
+      sdsd: HRVMetrics.standardDeviation(d),
+      pnn50: 100 * Double(d.filter { abs($0) > 50 }.count) / Double(rr.count),
+      pnn20: 100 * Double(d.filter { abs($0) > 20 }.count) / Double(rr.count),
+      sd1: HRVMetrics.standardDeviation(zip(rr, rr.dropFirst()).map { ($0 - $1) / root2 }),
+      sd2: HRVMetrics.standardDeviation(zip(rr, rr.dropFirst()).map { ($0 + $1) / root2 }),
+      meanHR: meanHR)
   }
 
   static func mean(_ x: [Double]) -> Double { x.reduce(0, +) / Double(x.count) }
@@ -60,5 +58,19 @@ package struct HRVMetrics: Sendable, Equatable, Codable {
     guard x.count >= 2 else { return nil }
     let m = mean(x)
     return sqrt(x.reduce(0) { $0 + ($1 - m) * ($1 - m) } / Double(x.count - 1))
+  }
+
+  /// Each metric's mean over the series that have it (nil where none has); `count` is the
+  /// intervals summed.
+  package static func mean(of all: [HRVMetrics]) -> HRVMetrics {
+    func m(_ values: [Double?]) -> Double? {
+      let present = values.compactMap { $0 }
+      return present.isEmpty ? nil : present.reduce(0, +) / Double(present.count)
+    }
+    return HRVMetrics(
+      count: all.reduce(0) { $0 + $1.count }, meanNN: m(all.map(\.meanNN)),
+      sdnn: m(all.map(\.sdnn)), rmssd: m(all.map(\.rmssd)), sdsd: m(all.map(\.sdsd)),
+      pnn50: m(all.map(\.pnn50)), pnn20: m(all.map(\.pnn20)), sd1: m(all.map(\.sd1)),
+      sd2: m(all.map(\.sd2)), meanHR: m(all.map(\.meanHR)))
   }
 }

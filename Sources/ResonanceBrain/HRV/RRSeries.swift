@@ -54,3 +54,16 @@ package enum RRSeries {
     }
   }
 }
+
+extension HRVSeries {
+  /// The HRV of one RR series (ms, in order): artefacts handled as `handling` says, then the
+  /// time-domain, Poincaré and frequency metrics of what is kept.
+  package init(
+    rr raw: [Double], handling: RRSeries.ArtefactHandling, file: String?, start: Timestamp?
+  ) {
+    let (rr, removed) = RRSeries.cleaned(raw, handling)
+    self.init(
+      file: file, start: start, intervals: raw.count, removed: removed,
+      metrics: HRVMetrics(rr: rr), frequency: HRVFrequency(rr: rr))
+  }
+}

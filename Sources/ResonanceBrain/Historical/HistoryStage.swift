@@ -29,7 +29,7 @@ package enum HistoryStage {
     _ inputs: AnalysisInputs, scope: AnalysisScope, stored: StoredSessions?,
     digest: (String) -> String
   ) -> (results: AnalysisResults, summary: HistorySummary) {
-    let plays = inputs.plays.filter { scope.contains($0.start.millisecondsSinceEpoch) }
+    let plays = inputs.plays.filter { scope.contains($0.start) }
     let signals = HistoryAnalysis.Signals(
       workouts: inputs.workouts, mac: inputs.mac, motion: inputs.motion,
       heartRate: inputs.heartRate.map(\.sample), hrv: inputs.hrv.map(\.sample))
@@ -174,8 +174,11 @@ package enum HistoryStage {
     _ session: ListeningSession, plays: [Int64: HistoricalPlay], scope: AnalysisScope,
     birthYear: Int?
   ) -> String {
+    let dayMs: Int64 = 86_400_000
+    let from = scope.days.from.map { $0.daysSinceEpoch * dayMs } ?? -1
+    let to = scope.days.to.map { $0.daysSinceEpoch * dayMs } ?? -1
     var text =
-      "\(sessionRowsVersion)|\(scope.gapMinutes)|\(scope.fromMs ?? -1)|\(scope.toMs ?? -1)|"
+      "\(sessionRowsVersion)|\(scope.gapMinutes)|\(from)|\(to)|"
       + "\(birthYear ?? -1)|\(session.start.millisecondsSinceEpoch)|"
       + "\(session.start.utcOffsetSeconds)|\(session.endMs)|\(session.context.rawValue)"
     for id in session.playIDs {

@@ -18,7 +18,7 @@ package struct CommandConfiguration: Sendable {
 
   package init(
     name: String, abstract: String, discussion: String = "",
-    arguments: [ArgumentDefinition] = [], options: [OptionDefinition] = [],
+    arguments: [ArgumentDefinition] = [], options: [any ArgumentOption] = [],
     examples: [Example]
   ) {
     precondition(!examples.isEmpty, "every command's help shows an example")
@@ -26,7 +26,7 @@ package struct CommandConfiguration: Sendable {
     self.abstract = abstract
     self.discussion = discussion
     self.arguments = arguments
-    self.options = options + [.help]
+    self.options = options.map(\.definition) + [.help]
     self.examples = examples
   }
 
@@ -36,8 +36,9 @@ package struct CommandConfiguration: Sendable {
   }
 }
 
-/// An option (`--db PATH`) or flag (`--json`) a command accepts.
-package struct OptionDefinition: Sendable, Equatable {
+/// An option (`--db PATH`) or flag (`--json`) a command accepts, as help and the parser see it.
+/// Commands declare theirs as `Option` and `Flag` values, which carry one of these.
+package struct OptionDefinition: ArgumentOption, Equatable {
   /// Whether the option takes a value.
   package enum Kind: Sendable, Equatable {
     /// Present or absent.
@@ -53,21 +54,30 @@ package struct OptionDefinition: Sendable, Equatable {
   package var help: String
   /// Whether the option may be given more than once (each value is kept).
   package var isRepeatable: Bool
+  /// Checks a value's text: nil when it is of the right form, else the form expected.
+  let check: @Sendable (String) -> String?
 
   package init(
     _ name: String, short: Character? = nil, _ kind: Kind, help: String,
-    repeatable: Bool = false
+    repeatable: Bool = false, check: @escaping @Sendable (String) -> String? = { _ in nil }
   ) {
     self.name = name
     self.shortName = short
     self.kind = kind
     self.help = help
     self.isRepeatable = repeatable
+    self.check = check
+  }
+
+  package static func == (a: OptionDefinition, b: OptionDefinition) -> Bool {
+    (a.name, a.shortName, a.kind, a.help, a.isRepeatable)
+      == (b.name, b.shortName, b.kind, b.help, b.isRepeatable)
   }
 
   /// `--help`, which every command accepts.
-  package static let help = OptionDefinition(
-    "help", short: "h", .flag, help: "Show this help and exit.")
+  package static let help = Flag.help.definition
+
+  package var definition: OptionDefinition { self }
 
   /// How the option is written in a synopsis: `--db PATH` or `--json`.
   package var synopsis: String {

@@ -6,7 +6,7 @@ enum HelpFormatter {
   /// `resonance status [--db PATH] [--json]` — every option and argument, in declared order.
   static func synopsis(of configuration: CommandConfiguration) -> String {
     var parts = ["resonance", configuration.name]
-    for option in configuration.options where option.name != "help" {
+    for option in configuration.options where option != .help {
       parts.append("[\(option.synopsis)\(option.isRepeatable ? " …" : "")]")
     }
     parts += configuration.arguments.map(\.synopsis)

@@ -7,41 +7,21 @@ package struct ParsedArguments: Sendable, Equatable {
 
   package init() {}
 
-  /// Whether the flag `--name` was given.
-  package func flag(_ name: String) -> Bool { flags.contains(name) }
+  /// Whether `flag` was given.
+  package subscript(flag: Flag) -> Bool { flags.contains(flag.definition.name) }
 
-  /// The value of `--name`, the last one when it was given several times.
-  package func value(_ name: String) -> String? { values[name]?.last }
-
-  /// Every value given for `--name`, in order.
-  package func allValues(_ name: String) -> [String] { values[name] ?? [] }
-
-  /// The value of `--name` as an integer, checked against `range`.
-  ///
-  /// - Throws: `UsageError` when it is not a whole number in range.
-  package func integer(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
-    guard let text = value(name) else { return nil }
-    guard let number = Int(text), range.contains(number) else {
-      throw UsageError(
-        "invalid value '\(text)' for '--\(name)'",
-        hint: "expected a whole number from \(range.lowerBound) to \(range.upperBound)")
-    }
-    return number
+  /// The value of `option`, the last one when it was given several times; nil when absent.
+  package subscript<Value>(option: Option<Value>) -> Value? {
+    values[option.definition.name]?.last.flatMap(option.parser.parse)
   }
 
-  /// The value of `--name` as a number, checked against `range`.
-  ///
-  /// - Throws: `UsageError` when it is not a finite number in range.
-  package func double(_ name: String, in range: ClosedRange<Double>) throws(UsageError)
-    -> Double?
-  {
-    guard let text = value(name) else { return nil }
-    guard let number = Double(text), number.isFinite, range.contains(number) else {
-      throw UsageError(
-        "invalid value '\(text)' for '--\(name)'",
-        hint: "expected a number from \(range.lowerBound) to \(range.upperBound)")
-    }
-    return number
+  // Read by name: only until every command declares its options typed.
+  package func flag(_ name: String) -> Bool { flags.contains(name) }
+  package func value(_ name: String) -> String? { values[name]?.last }
+
+  /// Every value given for `option`, in order.
+  package func all<Value>(_ option: Option<Value>) -> [Value] {
+    (values[option.definition.name] ?? []).compactMap(option.parser.parse)
   }
 
   /// Splits `words` (the arguments after the command name) according to `configuration`.
@@ -87,6 +67,10 @@ package struct ParsedArguments: Sendable, Equatable {
           throw UsageError(
             "missing value for '--\(option.name)'", hint: "write '--\(option.name) \(placeholder)'")
         }
+        if let expected = option.check(value) {
+          throw UsageError(
+            "invalid value '\(value)' for '--\(option.name)'", hint: "expected \(expected)")
+        }
         if parsed.values[option.name] != nil, !option.isRepeatable {
           throw UsageError(
             "'--\(option.name)' given more than once", hint: "give '--\(option.name)' once")
@@ -94,7 +78,7 @@ package struct ParsedArguments: Sendable, Equatable {
         parsed.values[option.name, default: []].append(value)
       }
     }
-    if parsed.flag("help") { return parsed }
+    if parsed[Flag.help] { return parsed }
     try checkPositionals(parsed.positionals, for: configuration)
     return parsed
   }

@@ -38,27 +38,10 @@ struct AnalyzeCommand: ParsableCommand {
       nothing was imported since the last run and the options are the same, it says the \
       tables are up to date and changes nothing; --rebuild recomputes everything (after \
       upgrading resonance, say). --from and --to restrict the analysis to the plays that start \
-      in those days.
+      in those days, each play's day in the local time it was lived in.
       """,
-    options: [
-      CommonOptions.db,
-      OptionDefinition(
-        "gap", .value(placeholder: "MINUTES"),
-        help: "The silence that ends a session, 1–1440 minutes. Default: 30."),
-      OptionDefinition(
-        "from", .value(placeholder: "DATE"),
-        help: "Only plays starting on or after this day (YYYY-MM-DD, UTC)."),
-      OptionDefinition(
-        "to", .value(placeholder: "DATE"),
-        help: "Only plays starting before this day (YYYY-MM-DD, UTC): the day after the last."),
-      OptionDefinition(
-        "rebuild", .flag,
-        help:
-          "Recompute every session, even those the last run left unchanged, and even when nothing was imported since."
-      ),
-      CommonOptions.json,
-      CommonOptions.quiet,
-    ],
+    options: [Option.db, Self.gap, Option.from, Option.to, Self.rebuild]
+      + OutputOptions.options,
     examples: [
       Example("resonance analyze", "Sessions and per-play biometrics for ./resonance.sqlite."),
       Example(
@@ -69,46 +52,42 @@ struct AnalyzeCommand: ParsableCommand {
         "Only the summer's plays, recomputed whatever the last run did."),
     ])
 
-  var storePath: String
+  static let gap = Option(
+    "gap", placeholder: "MINUTES",
+    help: "The silence that ends a session, 1–1440 minutes. Default: 30.",
+    parser: .integer(in: 1...1440))
+  static let rebuild = Flag(
+    "rebuild",
+    help:
+      "Recompute every session, even those the last run left unchanged, and even when nothing was imported since."
+  )
+
+  var store: StoreOptions
+  var output: OutputOptions
   var scope: AnalysisScope
-  var gapMinutes: Int { scope.gapMinutes }
   var isRebuild: Bool
-  var isJSON: Bool
-  var isQuiet: Bool
 
   init(parsed: ParsedArguments, environment: [String: String]) throws(UsageError) {
-    storePath = CommonOptions.storePath(parsed, environment)
-    isJSON = parsed.flag("json")
-    isQuiet = parsed.flag("quiet")
-    isRebuild = parsed.flag("rebuild")
-    scope = AnalysisScope()
-    if let text = parsed.value("gap") {
-      guard let minutes = Int(text), (1...1440).contains(minutes) else {
-        throw UsageError(
-          "--gap: expected whole minutes from 1 to 1440, found '\(text)'",
-          hint: "resonance analyze --gap 30")
-      }
-      scope.gapMinutes = minutes
-    }
-    for (name, text) in [("from", parsed.value("from")), ("to", parsed.value("to"))] {
-      guard let text else { continue }
-      guard let ms = HRVCommand.day(text) else {
-        throw UsageError(
-          "--\(name): expected a day YYYY-MM-DD, found '\(text)'",
-          hint: "resonance analyze --from 2022-06-01 --to 2022-07-01")
-      }
-      if name == "from" { scope.fromMs = ms } else { scope.toMs = ms }
-    }
-    if let from = scope.fromMs, let to = scope.toMs, from >= to {
+    store = try StoreOptions(parsed, environment)
+    output = OutputOptions(parsed)
+    isRebuild = parsed[Self.rebuild]
+    scope = AnalysisScope(
+      gapMinutes: parsed[Self.gap] ?? 30,
+      days: DayRange(from: parsed[Option.from], to: parsed[Option.to]))
+  }
+
+  func validate() throws(UsageError) {
+    if let from = scope.days.from, let to = scope.days.to, from >= to {
       throw UsageError(
-        "--from must be before --to", hint: "resonance analyze --from 2022-06-01 --to 2022-07-01")
+        "'--from' must be before '--to'",
+        hint: "resonance analyze --from 2022-06-01 --to 2022-07-01")
     }
   }
 
   func run(in context: CommandContext) throws -> ExitCode {
     let started = Date()
     let startedAt = Clock.nowMilliseconds()
-    let store = try CommonOptions.openStore(path: storePath, environment: context.environment)
+    let store = try self.store.open()
     if !isRebuild, let last = try store.isAnalysisCurrent(for: scope) {
       reportUpToDate(last.lastImportID, finishedAtMs: last.finishedAtMs, context: context)
       return .ok
@@ -116,11 +95,11 @@ struct AnalyzeCommand: ParsableCommand {
     let summary = try Self.analyze(store, scope: scope, startedAt: startedAt, rebuild: isRebuild)
     let seconds = Date().timeIntervalSince(started)
     let derived = try store.derivedSummary()
-    if isJSON {
+    if output.isJSON {
       context.console.out(AnalyzeSummary.json(summary, derived: derived, seconds: seconds).text)
-    } else if !isQuiet {
+    } else if !output.isQuiet {
       for line in AnalyzeSummary.lines(summary, derived: derived, seconds: seconds) {
-        context.report(line)
+        context.console.out(line + "\n")
       }
     }
     return .ok
@@ -145,7 +124,7 @@ struct AnalyzeCommand: ParsableCommand {
   }
 
   private func reportUpToDate(_ lastImport: Int64?, finishedAtMs: Int64, context: CommandContext) {
-    if isJSON {
+    if output.isJSON {
       let object: [String: Any] = [
         "up_to_date": true, "last_import_id": lastImport.map { $0 as Any } ?? NSNull(),
         "analysed_at_ms": finishedAtMs,
@@ -154,9 +133,9 @@ struct AnalyzeCommand: ParsableCommand {
         (try? JSONSerialization.data(
           withJSONObject: object, options: [.prettyPrinted, .sortedKeys])) ?? Data()
       context.console.out(String(decoding: data, as: UTF8.self) + "\n")
-    } else if !isQuiet {
-      context.report(
-        "analyze: up to date: nothing imported since the last analysis, with the same options (--rebuild recomputes anyway)"
+    } else if !output.isQuiet {
+      context.console.out(
+        "analyze: up to date: nothing imported since the last analysis, with the same options (--rebuild recomputes anyway)\n"
       )
     }
   }

@@ -1,36 +1,117 @@
+import ResonanceModel
 import ResonanceStore
 
-/// The options that mean the same on every command that takes them.
-enum CommonOptions {
-  static let db = OptionDefinition(
-    "db", .value(placeholder: "PATH"),
-    help: "The store to use; created when missing. Default: $RESONANCE_DB, else ./resonance.sqlite."
+extension Option where Value == String {
+  /// `--db PATH`: the store.
+  static let db = Option(
+    "db", placeholder: "PATH",
+    help:
+      "The store to use; created when missing. Default: $RESONANCE_DB, else ./resonance.sqlite.",
+    parser: ValueParser(expected: "a file path (not empty, not ':memory:')") {
+      $0.isEmpty || $0 == ":memory:" ? nil : $0
+    })
+}
+
+extension Option where Value == CalendarDay {
+  /// `--from DATE`: the first day taken, in the person's local time.
+  static let from = Option(
+    "from", placeholder: "DATE",
+    help: "From this day on (YYYY-MM-DD, the local time the data was lived in).",
+    parser: .day)
+
+  /// `--to DATE`: the day after the last one taken.
+  static let to = Option(
+    "to", placeholder: "DATE",
+    help: "Up to this day, not including it (YYYY-MM-DD, local time).", parser: .day)
+}
+
+extension ValueParser where Value == CalendarDay {
+  /// A calendar day, `YYYY-MM-DD`.
+  static var day: ValueParser<CalendarDay> {
+    ValueParser(expected: "a day YYYY-MM-DD") { CalendarDay($0) }
+  }
+}
+
+extension Flag {
+  /// `--json`: results as one JSON document on standard output.
+  static let json = Flag(
+    "json",
+    help: "Print the results as one JSON document on standard output (docs/cli.md gives its shape)."
   )
-  static let json = OptionDefinition(
-    "json", .flag, help: "Print a machine-readable JSON summary on standard output instead of text."
+  /// `--quiet`: nothing but errors (and the JSON, when asked for).
+  static let quiet = Flag(
+    "quiet", short: "q",
+    help:
+      "Print no progress and no summary; errors still go to standard error, --json still prints."
   )
-  static let quiet = OptionDefinition(
-    "quiet", short: "q", .flag, help: "Print nothing but errors; no progress bar.")
+}
+
+/// `--json` and `--quiet`, which every command takes and which mean the same everywhere.
+struct OutputOptions {
+  static let options: [any ArgumentOption] = [Flag.json, Flag.quiet]
+
+  var isJSON: Bool
+  var isQuiet: Bool
+
+  init(_ parsed: ParsedArguments) {
+    isJSON = parsed[Flag.json]
+    isQuiet = parsed[Flag.quiet]
+  }
+
+  /// Nothing printed but errors (a stage another command runs for itself).
+  init(quietly: Bool) {
+    isJSON = false
+    isQuiet = quietly
+  }
+
+  /// Whether a summary for people is printed: neither `--json` nor `--quiet`.
+  var isText: Bool { !isJSON && !isQuiet }
+}
+
+/// `--db` with the environment: where the store is, and how long to wait for another run.
+struct StoreOptions {
+  var path: String
+  var busyTimeoutMilliseconds: Int32
 
   /// The store path: `--db`, else `$RESONANCE_DB`, else `./resonance.sqlite`.
-  static func storePath(_ parsed: ParsedArguments, _ environment: [String: String]) -> String {
-    if let path = parsed.value("db") { return path }
-    if let path = environment["RESONANCE_DB"], !path.isEmpty { return path }
-    return "resonance.sqlite"
-  }
-
-  /// How long to wait for another run's lock: `$RESONANCE_BUSY_TIMEOUT` seconds, else 30.
-  static func busyTimeoutMilliseconds(_ environment: [String: String]) throws(UsageError) -> Int32 {
-    guard let text = environment["RESONANCE_BUSY_TIMEOUT"] else { return 30_000 }
-    guard let seconds = Double(text), seconds >= 0, seconds <= 86_400 else {
-      throw UsageError(
-        "invalid RESONANCE_BUSY_TIMEOUT '\(text)'", hint: "expected seconds from 0 to 86400")
+  init(_ parsed: ParsedArguments, _ environment: [String: String]) throws(UsageError) {
+    if let path = parsed[Option.db] {
+      self.path = path
+    } else if let path = environment["RESONANCE_DB"], !path.isEmpty {
+      self.path = path
+    } else {
+      path = "resonance.sqlite"
     }
-    return Int32(seconds * 1000)
+    busyTimeoutMilliseconds = 30_000
+    if let text = environment["RESONANCE_BUSY_TIMEOUT"] {
+      guard let seconds = Double(text), seconds >= 0, seconds <= 86_400 else {
+        throw UsageError(
+          "invalid RESONANCE_BUSY_TIMEOUT '\(text)'", hint: "expected seconds from 0 to 86400")
+      }
+      busyTimeoutMilliseconds = Int32(seconds * 1000)
+    }
   }
 
-  /// Opens the store at `path`, creating and migrating it as needed.
+  /// Opens the store, creating and migrating it as needed.
+  func open() throws -> Store {
+    try Store(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+  }
+}
+
+/// The options that mean the same on every command that takes them (the older, by-name form,
+/// until every command declares its options typed).
+enum CommonOptions {
+  static let db = Option<String>.db.definition
+  static let json = Flag.json.definition
+  static let quiet = Flag.quiet.definition
+
+  static func storePath(_ parsed: ParsedArguments, _ environment: [String: String]) -> String {
+    (try? StoreOptions(parsed, environment))?.path ?? "resonance.sqlite"
+  }
+
   static func openStore(path: String, environment: [String: String]) throws -> Store {
-    try Store(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds(environment))
+    var options = try StoreOptions(ParsedArguments(), environment)
+    options.path = path
+    return try options.open()
   }
 }

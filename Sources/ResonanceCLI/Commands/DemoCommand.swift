@@ -1,6 +1,5 @@
 import Foundation
 import ResonanceBrain
-import ResonanceIngest
 import ResonanceModel
 import ResonanceReports
 import ResonanceStore
@@ -12,24 +11,14 @@ struct DemoCommand: ParsableCommand {
     name: "demo",
     abstract: "Run every stage on the committed sample and write Reports/index.md.",
     discussion: """
-      Starts a fresh store (the old demo store is deleted first; your own ./resonance.sqlite \
-      is never touched unless you pass it with --db), ingests what this build's readers \
-      understand under the data folder, runs the stages that exist, and writes the reports \
+      Starts a fresh store (the old demo store is deleted first; your own ./resonance.sqlite \\
+      is never touched unless you pass it with --db), ingests what this build's readers \\
+      understand under the data folder, runs the stages that exist, and writes the reports \\
       from what the store then holds. Every figure in the reports comes from the data.
 
       'make demo' builds resonance in release mode and runs this command.
       """,
-    options: [
-      OptionDefinition(
-        "data", .value(placeholder: "DIR"), help: "The sample to read. Default: Datasets/sample."),
-      OptionDefinition(
-        "reports", .value(placeholder: "DIR"), help: "Where to write the reports. Default: Reports."
-      ),
-      OptionDefinition(
-        "db", .value(placeholder: "PATH"),
-        help: "The demo's store, deleted and rebuilt. Default: DIR/demo.sqlite under --reports."),
-      CommonOptions.quiet,
-    ],
+    options: [Self.data, Self.reports, Self.db] + OutputOptions.options,
     examples: [
       Example("resonance demo", "Rebuild Reports/ from Datasets/sample."),
       Example(
@@ -37,29 +26,54 @@ struct DemoCommand: ParsableCommand {
         "Run the same pipeline over your own folder of exports, writing to /tmp/out."),
     ])
 
+  static let data = Option(
+    "data", placeholder: "DIR", help: "The sample to read. Default: Datasets/sample.",
+    parser: .nonEmpty)
+  static let reports = Option(
+    "reports", placeholder: "DIR", help: "Where to write the reports. Default: Reports.",
+    parser: .nonEmpty)
+  static let db = Option(
+    "db", placeholder: "PATH",
+    help: "The demo's store, deleted and rebuilt. Default: demo.sqlite under --reports.",
+    parser: Option<String>.db.parser)
+
   var dataPath: String
-  var isDataPathDefault: Bool
   var reportsPath: String
   var storePath: String
-  var isQuiet: Bool
+  var output: OutputOptions
+  var environment: [String: String]
 
   init(parsed: ParsedArguments, environment: [String: String]) {
-    dataPath = parsed.value("data") ?? "Datasets/sample"
-    isDataPathDefault = parsed.value("data") == nil
-    reportsPath = parsed.value("reports") ?? "Reports"
-    storePath =
-      parsed.value("db") ?? (reportsPath as NSString).appendingPathComponent("demo.sqlite")
-    isQuiet = parsed.flag("quiet")
+    dataPath = parsed[Self.data] ?? "Datasets/sample"
+    reportsPath = parsed[Self.reports] ?? "Reports"
+    storePath = parsed[Self.db] ?? (reportsPath as NSString).appendingPathComponent("demo.sqlite")
+    output = OutputOptions(parsed)
+    self.environment = environment
   }
 
   func run(in context: CommandContext) throws -> ExitCode {
     let files = FileManager.default
     var isDirectory: ObjCBool = false
-    let dataExists = files.fileExists(atPath: dataPath, isDirectory: &isDirectory)
-    if !isDataPathDefault, !dataExists {
-      throw CommandError(.noInput, "\(dataPath): no such folder")
+    guard files.fileExists(atPath: dataPath, isDirectory: &isDirectory), isDirectory.boolValue
+    else {
+      throw CommandError(
+        .noInput, "\(dataPath): no such folder (the demo reads the sample committed there)")
     }
-
+    guard
+      let walker = files.enumerator(atPath: dataPath),
+      walker.contains(where: { item in
+        let name = ((item as? String ?? "") as NSString).lastPathComponent
+        var isFolder: ObjCBool = false
+        return !name.hasPrefix(".") && !name.uppercased().hasPrefix("README")
+          && files.fileExists(
+            atPath: (dataPath as NSString).appendingPathComponent(item as? String ?? ""),
+            isDirectory: &isFolder)
+          && !isFolder.boolValue
+      })
+    else {
+      throw CommandError(
+        .noInput, "\(dataPath): holds no data files (the demo reads a sample there)")
+    }
     try createDirectory(reportsPath)
     for suffix in ["", "-wal", "-shm"] where files.fileExists(atPath: storePath + suffix) {
       do {
@@ -68,27 +82,38 @@ struct DemoCommand: ParsableCommand {
         throw CommandError(.ioError, "\(storePath + suffix): cannot remove the old demo store")
       }
     }
-    let store = try CommonOptions.openStore(path: storePath, environment: context.environment)
+    var options = try StoreOptions(ParsedArguments(), environment)
+    options.path = storePath
+    let store = try options.open()
     say(context, "store \(storePath) (new, schema version \(try store.schemaVersion()))")
 
     var stages: [IndexReport.StageNote] = []
-    let breathingFiles = dataFiles().filter {
-      $0.hasPrefix("resonance/breathing/") && $0.hasSuffix(".jsonl")
-    }
-    let (ingest, ingestCode) = try ingestStage(
-      dataExists: dataExists && isDirectory.boolValue, store: store, context: context)
-    stages.append(IndexReport.StageNote(stage: "ingest", outcome: ingest))
-    say(context, "ingest: \(ingest)")
-    if try store.summary().listening.plays > 0 {
+    var ingest = IngestRun(output: OutputOptions(quietly: true), context: context)
+    ingest.ingest(
+      dataPath,
+      with: ImportPipeline(store: store, zone: .none, forced: nil, keepPartial: false) {
+        _, total in
+        ProgressReporter(
+          label: "", total: total, unit: .bytes, console: context.console, isEnabled: false)
+      })
+    let summary = try store.summary()
+    let ingestNote = DemoSummary.ingest(
+      summary, skipped: ingest.passedOver.map { String($0.name.dropFirst(dataPath.count + 1)) })
+    stages.append(IndexReport.StageNote(stage: "ingest", outcome: ingestNote))
+    say(context, "ingest: \(ingestNote)")
+    if summary.listening.plays > 0 {
       let result = try AnalyzeCommand.analyze(store, startedAt: Clock.nowMilliseconds())
       let outcome = AnalyzeSummary.outcome(result)
       stages.append(IndexReport.StageNote(stage: "analyze", outcome: outcome))
       say(context, "analyze: \(outcome)")
     }
-    if !breathingFiles.isEmpty {
-      let breathing = try breathingStage(store)
-      stages.append(IndexReport.StageNote(stage: "breathing", outcome: breathing))
-      say(context, "breathing: \(breathing)")
+    let breathing = try store.breathingRecordings().map {
+      BreathingSummary.analyse($0.recording, file: $0.file)
+    }
+    if !breathing.isEmpty {
+      let outcome = DemoSummary.breathing(breathing, BreathingSummary.byPattern(breathing))
+      stages.append(IndexReport.StageNote(stage: "breathing", outcome: outcome))
+      say(context, "breathing: \(outcome)")
     }
 
     let report = IndexReport(
@@ -96,81 +121,14 @@ struct DemoCommand: ParsableCommand {
     let indexPath = (reportsPath as NSString).appendingPathComponent("index.md")
     try write(report.markdown(), to: indexPath)
     say(context, "wrote \(indexPath)")
-    return ingestCode
-  }
-
-  /// Ingests every file of the data folder a reader knows, as `resonance ingest DIR` does,
-  /// and sums up what the store then holds. Files no reader knows are named.
-  private func ingestStage(
-    dataExists: Bool, store: Store, context: CommandContext
-  ) throws -> (String, ExitCode) {
-    guard dataExists else { return ("no sample data: \(dataPath) does not exist", .ok) }
-    if dataFiles().isEmpty { return ("no sample data: \(dataPath) holds no data files", .ok) }
-    let ingestor = Ingestor(
-      store: store, context: context, zone: .none, forcedKind: nil, keepPartial: false,
-      isQuiet: true)
-    ingestor.ingest(dataPath)
-    let summary = try store.summary()
-    let count = { (n: Int) in ProgressReporter.grouped(Int64(n)) }
-    var read: [String] = []
-    let health = summary.health
-    if !health.records.isEmpty {
-      read.append(
-        "\(count(health.records.values.reduce(0, +))) Health records, \(count(health.heartbeats)) beats, \(count(health.workouts)) workouts"
-      )
+    if output.isJSON {
+      context.console.out(
+        DemoSummary.json(
+          stages: stages, store: storePath, written: [indexPath],
+          exitStatus: Int(ingest.worst.code)
+        ).text)
     }
-    let listening = summary.listening
-    if listening.songs > 0 {
-      let sources = Set(summary.imports.map(\.importer)).filter {
-        ListeningFileKind(rawValue: $0) != nil || $0 == "resonance.decision-log"
-      }
-      read.append(
-        "\(count(listening.plays)) plays (\(count(listening.skips)) skipped) of \(count(listening.songs)) songs from \(sources.count) kinds of listening file, \(count(listening.resolved)) plays resolved to an artist and genre"
-      )
-    }
-    if summary.traces.recordings > 0 {
-      read.append(
-        "\(summary.traces.recordings) app recordings (decision log, Watch and Mac traces, mood, breathing), \(count(summary.traces.samples)) samples"
-      )
-    }
-    var outcome = read.isEmpty ? "no file this build can read" : read.joined(separator: "; ")
-    let others = ingestor.skipped.map { String($0.dropFirst(dataPath.count + 1)) }
-    if !others.isEmpty { outcome += "; not read: " + others.joined(separator: ", ") }
-    return (outcome, ingestor.worst)
-  }
-
-  /// Analyses the breathing sessions the store holds and sums them up: sessions, then per
-  /// pattern the mean Resonance Score, breathing rate and phase locking.
-  private func breathingStage(_ store: Store) throws -> String {
-    let rows = try store.breathingRecordings().map {
-      ($0.recording, BreathingAnalysis($0.recording))
-    }
-    let groups = BreathingCommand.comparison(rows).map { group in
-      "\(group["pattern"] as? String ?? "") (\(group["sessions"] as? Int ?? 0)): score "
-        + BreathingCommand.number(group["mean_score"] as? Double, 0) + ", "
-        + BreathingCommand.number(group["mean_rate"] as? Double, 1) + " breaths/min, PLV "
-        + BreathingCommand.number(group["mean_plv"] as? Double, 2)
-    }
-    return "\(rows.count) sessions analysed"
-      + "; by pattern, mean Resonance Score, rate and phase locking: "
-      + groups.joined(separator: "; ")
-  }
-
-  /// Data files under the data folder, relative to it, sorted; READMEs are documentation.
-  private func dataFiles() -> [String] {
-    guard let walker = FileManager.default.enumerator(atPath: dataPath) else { return [] }
-    var found: [String] = []
-    while let path = walker.nextObject() as? String {
-      var isDirectory: ObjCBool = false
-      let full = (dataPath as NSString).appendingPathComponent(path)
-      guard FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory),
-        !isDirectory.boolValue
-      else { continue }
-      let name = (path as NSString).lastPathComponent
-      if name.hasPrefix(".") || name.uppercased().hasPrefix("README") { continue }
-      found.append(path)
-    }
-    return found.sorted()
+    return ingest.worst
   }
 
   private func createDirectory(_ path: String) throws {
@@ -189,7 +147,8 @@ struct DemoCommand: ParsableCommand {
     }
   }
 
+  /// A stage's line: on standard output, unless --json or --quiet.
   private func say(_ context: CommandContext, _ text: String) {
-    if !isQuiet { context.report("demo: " + text) }
+    if output.isText { context.console.out("demo: " + text + "\n") }
   }
 }

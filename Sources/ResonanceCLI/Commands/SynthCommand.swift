@@ -1,5 +1,6 @@
 import Foundation
 import ResonanceModel
+import ResonanceReports
 import ResonanceSynth
 
 /// `resonance synth`: writes a simulated person's history in the real export formats.
@@ -18,33 +19,9 @@ struct SynthCommand: ParsableCommand {
       default depends on today's date. docs/formats.md describes each file.
       """,
     options: [
-      OptionDefinition(
-        "out", .value(placeholder: "DIR"),
-        help: "Folder to write into (created; files in it are replaced). Required."),
-      OptionDefinition(
-        "months", .value(placeholder: "N"), help: "Months of history, 1–120. Default: 1."),
-      OptionDefinition(
-        "seed", .value(placeholder: "S"), help: "Seed of the simulation. Default: 1."),
-      OptionDefinition(
-        "songs", .value(placeholder: "N"), help: "Songs in the library, 50–20000. Default: 400."),
-      OptionDefinition(
-        "scale", .value(placeholder: "F"),
-        help: "Multiplies the Watch's sampling density (export size), 0.05–50. Default: 1."),
-      OptionDefinition(
-        "start", .value(placeholder: "DATE"), help: "First day, YYYY-MM-DD. Default: 2022-06-01."),
-      OptionDefinition(
-        "zip", .flag,
-        help: "Write export.zip as the Health app does, instead of apple_health_export/."),
-      OptionDefinition(
-        "preferences", .value(placeholder: "app|own"),
-        help:
-          "Whose weights the person skips by: 'own' (default) or 'app', a null person whose hidden preferences equal the app's weights."
-      ),
-      OptionDefinition(
-        "effect-scale", .value(placeholder: "X"),
-        help: "Multiplies every song's true effect on heart rate and HRV, 0–20. Default: 1."),
-      CommonOptions.quiet,
-    ],
+      Self.out, Self.months, Self.seed, Self.songs, Self.scale, Self.start, Self.zip,
+      Self.preferences, Self.effectScale,
+    ] + OutputOptions.options,
     examples: [
       Example("resonance synth --out /tmp/person", "One month at the default density."),
       Example(
@@ -55,47 +32,64 @@ struct SynthCommand: ParsableCommand {
         "A null person for the tuning stage's null test."),
     ])
 
-  var configuration = SynthConfiguration()
-  var outPath: String
-  var isQuiet: Bool
-
-  init(parsed: ParsedArguments, environment: [String: String]) throws(UsageError) {
-    guard let out = parsed.value("out") else {
-      throw UsageError("missing '--out DIR' for 'synth'", hint: "write 'resonance synth --out DIR'")
-    }
-    outPath = out
-    isQuiet = parsed.flag("quiet")
-    if let months = try parsed.integer("months", in: 1...120) { configuration.months = months }
-    if let text = parsed.value("seed") {
-      guard let seed = UInt64(text) else {
-        throw UsageError(
-          "invalid value '\(text)' for '--seed'", hint: "expected a whole number ≥ 0")
-      }
-      configuration.seed = seed
-    }
-    if let songs = try parsed.integer("songs", in: 50...20_000) { configuration.songs = songs }
-    if let scale = try parsed.double("scale", in: 0.05...50) { configuration.scale = scale }
-    if let effect = try parsed.double("effect-scale", in: 0...20) {
-      configuration.effectScale = effect
-    }
-    configuration.writesZip = parsed.flag("zip")
-    if let text = parsed.value("preferences") {
-      guard let preferences = SynthConfiguration.Preferences(rawValue: text) else {
-        throw UsageError(
-          "invalid value '\(text)' for '--preferences'", hint: "expected 'app' or 'own'")
-      }
-      configuration.preferences = preferences
-    }
-    if let text = parsed.value("start") {
+  static let out = Option(
+    "out", placeholder: "DIR",
+    help: "Folder to write into (created; files in it are replaced). Required.",
+    parser: .nonEmpty)
+  static let months = Option(
+    "months", placeholder: "N", help: "Months of history, 1–120. Default: 1.",
+    parser: .integer(in: 1...120))
+  static let seed = Option(
+    "seed", placeholder: "S", help: "Seed of the simulation. Default: 1.", parser: .natural)
+  static let songs = Option(
+    "songs", placeholder: "N", help: "Songs in the library, 50–20000. Default: 400.",
+    parser: .integer(in: 50...20_000))
+  static let scale = Option(
+    "scale", placeholder: "F",
+    help: "Multiplies the Watch's sampling density (export size), 0.05–50. Default: 1.",
+    parser: .number(in: 0.05...50))
+  static let start = Option(
+    "start", placeholder: "DATE", help: "First day, YYYY-MM-DD (day 1–28). Default: 2022-06-01.",
+    parser: ValueParser<SynthDate>(
+      expected: "YYYY-MM-DD with a year from 1900 to 2100 and a day from 1 to 28"
+    ) { text in
       let parts = text.split(separator: "-").compactMap { Int($0) }
       guard parts.count == 3, (1900...2100).contains(parts[0]), (1...12).contains(parts[1]),
         (1...28).contains(parts[2])
-      else {
-        throw UsageError(
-          "invalid value '\(text)' for '--start'",
-          hint: "expected YYYY-MM-DD with a day from 1 to 28")
-      }
-      configuration.start = (parts[0], parts[1], parts[2])
+      else { return nil }
+      return SynthDate(year: parts[0], month: parts[1], day: parts[2])
+    })
+  static let zip = Flag(
+    "zip", help: "Write export.zip as the Health app does, instead of apple_health_export/.")
+  static let preferences = Option<SynthConfiguration.Preferences>(
+    "preferences", placeholder: "app|own",
+    help:
+      "Whose weights the person skips by: 'own' (default) or 'app', a null person whose hidden preferences equal the app's weights.",
+    parser: .oneOfCases)
+  static let effectScale = Option(
+    "effect-scale", placeholder: "X",
+    help: "Multiplies every song's true effect on heart rate and HRV, 0–20. Default: 1.",
+    parser: .number(in: 0...20))
+
+  var configuration = SynthConfiguration()
+  var outPath: String
+  var output: OutputOptions
+
+  init(parsed: ParsedArguments, environment: [String: String]) throws(UsageError) {
+    guard let out = parsed[Self.out] else {
+      throw UsageError("missing '--out DIR' for 'synth'", hint: "write 'resonance synth --out DIR'")
+    }
+    outPath = out
+    output = OutputOptions(parsed)
+    if let months = parsed[Self.months] { configuration.months = months }
+    if let seed = parsed[Self.seed] { configuration.seed = seed }
+    if let songs = parsed[Self.songs] { configuration.songs = songs }
+    if let scale = parsed[Self.scale] { configuration.scale = scale }
+    if let effect = parsed[Self.effectScale] { configuration.effectScale = effect }
+    configuration.writesZip = parsed[Self.zip]
+    if let preferences = parsed[Self.preferences] { configuration.preferences = preferences }
+    if let start = parsed[Self.start] {
+      configuration.start = (start.year, start.month, start.day)
     }
   }
 
@@ -111,22 +105,33 @@ struct SynthCommand: ParsableCommand {
     let started = Date()
     let days = ProgressReporter(
       label: "synth: living", total: Int64(configuration.dayCount), unit: .items("days"),
-      console: context.console, isEnabled: !isQuiet)
+      console: context.console, isEnabled: !output.isQuiet)
     let history = LifeSimulator.run(configuration) { done, _ in days.update(Int64(done)) }
     days.finish()
-    if !isQuiet {
+    if !output.isQuiet {
       context.report("synth: simulated \(history.days.count) days, \(history.plays.count) plays")
     }
     let summary = try SynthWriter(history: history, folder: outPath).write { label in
-      if !isQuiet { context.report("synth: writing \(label)") }
+      if !output.isQuiet { context.report("synth: writing \(label)") }
     }
-    if !isQuiet {
-      let total = summary.files.reduce(Int64(0)) { $0 + $1.bytes }
-      let seconds = Date().timeIntervalSince(started)
-      context.report(
-        "synth: wrote \(summary.files.count) files, \(ProgressReporter.fixed(Double(total) / 1e6, 1)) MB, "
-          + "to \(outPath) in \(ProgressReporter.fixed(seconds, 1)) s")
+    let seconds = Date().timeIntervalSince(started)
+    let files = summary.files
+    if output.isJSON {
+      context.console.out(
+        SynthSummary.json(
+          folder: outPath, days: history.days.count, plays: history.plays.count, files: files,
+          seconds: seconds
+        ).text)
+    } else if !output.isQuiet {
+      context.console.out(SynthSummary.line(folder: outPath, files: files, seconds: seconds) + "\n")
     }
     return .ok
   }
+}
+
+/// The first day `--start` names.
+struct SynthDate: Sendable {
+  var year: Int
+  var month: Int
+  var day: Int
 }

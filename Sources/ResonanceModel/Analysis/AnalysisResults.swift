@@ -1,19 +1,16 @@
-/// What an analysis covered: its session gap and the instants of the plays it took.
-package struct AnalysisScope: Sendable, Equatable {
+/// What an analysis covered: its session gap and the local days of the plays it took.
+package struct AnalysisScope: Sendable, Equatable, Codable {
   package var gapMinutes: Int = 30
-  /// Plays starting at or after this instant (UTC ms); nil for no bound.
-  package var fromMs: Int64?
-  /// Plays starting before this instant; nil for no bound.
-  package var toMs: Int64?
+  /// The days whose plays are taken, each play's day in its own UTC offset.
+  package var days = DayRange()
 
-  package init(gapMinutes: Int = 30, fromMs: Int64? = nil, toMs: Int64? = nil) {
+  package init(gapMinutes: Int = 30, days: DayRange = DayRange()) {
     self.gapMinutes = gapMinutes
-    self.fromMs = fromMs
-    self.toMs = toMs
+    self.days = days
   }
 
-  /// Whether a play starting at `ms` is in scope.
-  package func contains(_ ms: Int64) -> Bool { ms >= (fromMs ?? .min) && ms < (toMs ?? .max) }
+  /// Whether a play starting at `time` is in scope.
+  package func contains(_ time: Timestamp) -> Bool { days.contains(time) }
 }
 
 /// One session of an analysis with what the store keeps of it beyond the Brain's summary.
@@ -86,14 +83,18 @@ package struct AnalysisRun: Sendable, Equatable {
   package var finishedAtMs: Int64
   /// The raw tables' marks it read its inputs at; nil for a run before schema 15.
   package var marks: [String: Int64]?
+  /// What the run found; nil for a run before schema 16.
+  package var summary: HistorySummary?
 
   package init(
-    lastImportID: Int64?, scope: AnalysisScope, finishedAtMs: Int64, marks: [String: Int64]?
+    lastImportID: Int64?, scope: AnalysisScope, finishedAtMs: Int64, marks: [String: Int64]?,
+    summary: HistorySummary? = nil
   ) {
     self.lastImportID = lastImportID
     self.scope = scope
     self.finishedAtMs = finishedAtMs
     self.marks = marks
+    self.summary = summary
   }
 }
 
@@ -180,8 +181,9 @@ package struct StoredSessions: Sendable, Equatable {
   }
 }
 
-/// What one run of the history stage found, for its summary.
-package struct HistorySummary: Sendable, Equatable {
+/// What one run of the history stage found, for its summary. The store keeps the latest
+/// (its fits without their per-song estimates, which have a table of their own).
+package struct HistorySummary: Sendable, Equatable, Codable {
   package var scope: AnalysisScope
   package var plays: Int
   package var sessions: Int

@@ -90,7 +90,7 @@ package struct SongEffectEstimate: Sendable, Equatable {
 
 /// The noise model of a song-response fit: minute-to-minute persistence φ of the AR(1) state
 /// and the reading noise's share λ of its variance.
-package struct NoiseModel: Sendable, Equatable {
+package struct NoiseModel: Sendable, Equatable, Codable {
   package var persistence: Double
   package var readingNoise: Double
 
@@ -102,10 +102,14 @@ package struct NoiseModel: Sendable, Equatable {
 
 /// One signal's song-response fit: every song's estimate and what the fit chose
 /// (`docs/brain.md`, "Song effects").
-package struct SongResponseFit: Sendable, Equatable {
+package struct SongResponseFit: Sendable, Equatable, Codable {
   package var signal: Signal
-  /// Songs with their own column, by song id.
-  package var estimates: [SongEffectEstimate]
+  /// Songs with their own column, by song id (empty in a fit read back from the store, whose
+  /// estimates are in `song_effect_estimates`).
+  package var estimates: [SongEffectEstimate] = []
+  /// Songs estimated, and those whose 90% interval leaves out zero.
+  package var songs: Int
+  package var distinguishable: Int
   /// The response lag τ the data chose, minutes.
   package var lagMinutes: Double
   /// Measured minutes, the blocks and sessions they fell in.
@@ -133,6 +137,8 @@ package struct SongResponseFit: Sendable, Equatable {
   ) {
     self.signal = signal
     self.estimates = estimates
+    songs = estimates.count
+    distinguishable = estimates.filter(\.isDistinguishableFromZero).count
     self.lagMinutes = lagMinutes
     self.minutes = minutes
     self.blocks = blocks
@@ -147,6 +153,8 @@ package struct SongResponseFit: Sendable, Equatable {
     self.workFocus = workFocus
   }
 
-  /// Songs whose 90% interval leaves out zero.
-  package var distinguishable: Int { estimates.filter(\.isDistinguishableFromZero).count }
+  enum CodingKeys: String, CodingKey {
+    case signal, songs, distinguishable, lagMinutes, minutes, blocks, sessions, noise, noiseSD
+    case designEffect, songSD, genreSD, moving, meeting, workFocus
+  }
 }

@@ -72,7 +72,7 @@ package struct SongFeatureEstimate: Sendable, Equatable {
 }
 
 /// How one run's songs got their tempo. The four BPM counts add up to `songs`.
-package struct SongFeatureSummary: Sendable, Equatable {
+package struct SongFeatureSummary: Sendable, Equatable, Codable {
   package var songs = 0
   /// Songs whose library file gives a plausible BPM (source `library`).
   package var libraryBPM = 0

@@ -55,7 +55,7 @@ package enum AnalyzeSummary {
     }
     let f = { (x: Double) in Format.fixed(x, 1) }
     return
-      "analyze: song effects on \(signal.displayName): \(fit.estimates.count) songs from \(Format.grouped(fit.minutes)) measured minutes in \(fit.sessions) sessions, \(fit.distinguishable) distinguishable from the average song at 90%; response lag \(f(fit.lagMinutes)) min; noise keeps \(Format.fixed(fit.noise.persistence, 2)) per minute; moving \(f(fit.moving)) \(signal.unit), meeting \(f(fit.meeting)), work Focus \(f(fit.workFocus))"
+      "analyze: song effects on \(signal.displayName): \(fit.songs) songs from \(Format.grouped(fit.minutes)) measured minutes in \(fit.sessions) sessions, \(fit.distinguishable) distinguishable from the average song at 90%; response lag \(f(fit.lagMinutes)) min; noise keeps \(Format.fixed(fit.noise.persistence, 2)) per minute; moving \(f(fit.moving)) \(signal.unit), meeting \(f(fit.meeting)), work Focus \(f(fit.workFocus))"
   }
 
   /// Where the songs' tempos came from, in a line.
@@ -108,7 +108,7 @@ package enum AnalyzeSummary {
 
   static func responseJSON(_ fit: SongResponseFit) -> JSONValue {
     [
-      "songs": .integer(fit.estimates.count), "distinguishable": .integer(fit.distinguishable),
+      "songs": .integer(fit.songs), "distinguishable": .integer(fit.distinguishable),
       "lag_minutes": .number(fit.lagMinutes), "measured_minutes": .integer(fit.minutes),
       "sessions": .integer(fit.sessions), "noise_sd": .number(fit.noiseSD),
       "noise_persistence": .number(fit.noise.persistence),
@@ -125,7 +125,7 @@ extension AnalyzeSummary {
   package static func outcome(_ summary: HistorySummary) -> String {
     let count = Format.grouped(_:) as (Int) -> String
     let effects = summary.responses.map { fit in
-      "\(fit.signal == .heartRate ? "heart-rate" : "HRV") effects of \(count(fit.estimates.count)) songs (\(count(fit.distinguishable)) apart from the average song at 90%)"
+      "\(fit.signal == .heartRate ? "heart-rate" : "HRV") effects of \(count(fit.songs)) songs (\(count(fit.distinguishable)) apart from the average song at 90%)"
     }
     return
       "\(count(summary.sessions)) listening sessions (\(contexts(summary.sessionsByContext))); heart rate before and during \(count(summary.playsWithHeartRate)) of \(count(summary.plays)) plays, HRV around \(count(summary.playsWithHRV))"

@@ -1,0 +1,83 @@
+import Foundation
+import ResonanceIO
+import ResonanceModel
+
+/// Every format the tool imports, recognised by content: the one list of formats, their
+/// readers, and the containers (zip, gzip) the walk opens.
+///
+/// Adding a format means a reader here and a line in `recognize` and `reader(for:)`; nothing
+/// outside `ResonanceIngest` changes.
+package enum ImportRegistry {
+  /// What the first bytes of a stream are.
+  package enum Recognition: Sendable, Equatable {
+    case format(ImportFormat)
+    /// A zip archive: its members are walked.
+    case zip
+    /// A gzip stream: what it inflates to is recognised in turn.
+    case gzip
+    case unknown
+  }
+
+  /// How much of a stream recognition looks at first. An XML document whose root element is
+  /// not yet in sight (a long DTD) is looked at again up to `PeekableSource.recognitionLimit`.
+  package static let firstLook = 64 * 1024
+
+  /// What a stream starting with `prefix` is.
+  package static func recognize(_ prefix: [UInt8]) -> Recognition {
+    if prefix.starts(with: [0x50, 0x4B, 0x03, 0x04]) { return .zip }
+    if GzipSource.hasMagic(prefix) { return .gzip }
+    if HealthExportLocator.looksLikeHealthExport(prefix) { return .format(.appleHealth) }
+    if let name = TraceReader.format(ofFirstLine: prefix.prefix { $0 != UInt8(ascii: "\n") }),
+      let format = RecordingFormat(rawValue: name)
+    {
+      return .format(.recording(format))
+    }
+    if let kind = ListeningFileReader.recognize(prefix) { return .format(.listening(kind)) }
+    return .unknown
+  }
+
+  /// Whether recognition should look further into a stream it did not recognise within
+  /// `prefix`: an XML document whose root element has not appeared yet.
+  static func wantsMore(_ prefix: [UInt8]) -> Bool {
+    guard prefix.count >= firstLook, let first = prefix.first(where: { !isSpace($0) }),
+      first == UInt8(ascii: "<") || first == 0xEF
+    else { return false }
+    // Past the prolog (`<?…?>`, `<!…>` and the DTD's internal subset) comes the root element.
+    var i = 0
+    var depth = 0
+    while i < prefix.count {
+      if prefix[i] == UInt8(ascii: "<"), i + 1 < prefix.count {
+        let next = prefix[i + 1]
+        if next == UInt8(ascii: "!") || next == UInt8(ascii: "?") {
+          depth += 1
+        } else if depth == 0 {
+          return false
+        }
+      } else if prefix[i] == UInt8(ascii: ">"), depth > 0 {
+        depth -= 1
+      }
+      i += 1
+    }
+    return true
+  }
+
+  /// The reader of `format`.
+  package static func reader(for format: ImportFormat) -> any ExportReader {
+    switch format {
+    case .appleHealth: HealthExportReader()
+    case .listening(let kind): ListeningFileReader(kind: kind)
+    case .recording: RecordingReader()
+    }
+  }
+
+  /// How the start of an unrecognised stream reads, for a message: its first 40 bytes as
+  /// text, line breaks flattened.
+  static func opening(_ prefix: [UInt8]) -> String {
+    String(decoding: prefix.prefix(40), as: UTF8.self).replacingOccurrences(
+      of: "\n", with: " ")
+  }
+
+  private static func isSpace(_ byte: UInt8) -> Bool {
+    byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+  }
+}

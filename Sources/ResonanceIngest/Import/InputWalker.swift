@@ -1,0 +1,349 @@
+import Foundation
+import ResonanceIO
+import ResonanceModel
+
+/// Walks what the user named — a file, a folder, standard input (`-`) — opening each input
+/// once and reading it once, front to back: zip archives member by member (zips inside zips
+/// too, to `maximumZipDepth`), gzip streams inflated on the way. Each input is recognised from
+/// its first bytes, then streamed into its reader, or abandoned after its first MiB when no
+/// reader knows it. Everything it finds goes to the sink as `ImportEvent`s, in order.
+///
+/// Each import's digest is of the bytes it was read from: a file's (a gzip file's compressed
+/// bytes), or a zip member's inflated bytes — what the ledger records. A plain Health export
+/// on disk is hashed by a thread that re-reads it from the page cache (`TrailingFileHasher`),
+/// off the parser's thread.
+///
+/// Not `Sendable`: it runs on the reading thread.
+package final class InputWalker {
+  /// How deep zips inside zips are entered: a zip inside the fourth level is passed over.
+  package static let maximumZipDepth = 4
+
+  private let sink: any ImportSink
+  /// Read every input as this format instead of recognising it (`--as`); archives are still
+  /// opened.
+  private let forced: ImportFormat?
+
+  package init(sink: any ImportSink, forced: ImportFormat? = nil) {
+    self.sink = sink
+    self.forced = forced
+  }
+
+  /// Walks one path from the command line; `-` is standard input.
+  package func walk(path: String) {
+    if path != "-" {
+      var isDirectory: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        fail(IOError(.missing, path: path, reason: "no such file or directory"))
+        return
+      }
+      if isDirectory.boolValue {
+        walkFolder(path)
+        return
+      }
+    }
+    do {
+      try walkFile(InputFile.open(path: path), isExplicit: true)
+    } catch {
+      fail(error)
+    }
+  }
+
+  /// A folder, file by file in name order, hidden files left out. The Health exports in it
+  /// come first (an `.xml` whose root is `HealthData`, the largest of its folder): the other
+  /// files of an unpacked export's folder are its parts, named as not imported.
+  private func walkFolder(_ path: String) {
+    guard let walker = FileManager.default.enumerator(atPath: path) else {
+      fail(IOError(.unreadable, path: path, reason: "cannot list the folder"))
+      return
+    }
+    var files: [String] = []
+    while let item = walker.nextObject() as? String {
+      var isDirectory: ObjCBool = false
+      let full = (path as NSString).appendingPathComponent(item)
+      if FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory),
+        !isDirectory.boolValue, !(item as NSString).lastPathComponent.hasPrefix(".")
+      {
+        files.append(full)
+      }
+    }
+    files.sort()
+    var healthFolders: [String] = []
+    if forced == nil || forced == .appleHealth {
+      for file in files where file.lowercased().hasSuffix(".xml") {
+        let folder = (file as NSString).deletingLastPathComponent
+        guard !healthFolders.contains(folder),
+          let (location, parts) = HealthExportLocator.locate(folder: folder),
+          location == .file(path: file)
+        else { continue }
+        do {
+          let opened = try InputFile.open(path: file)
+          let input = PeekableSource(wrapping: opened)
+          guard forced == .appleHealth || recognize(input) == .format(.appleHealth) else {
+            continue
+          }
+          healthFolders.append(folder)
+          importStream(input, format: .appleHealth, file: opened)
+          if !parts.isEmpty { _ = sink.emit(.notImported(file: file, parts: parts)) }
+        } catch {
+          fail(error)
+        }
+      }
+    }
+    for file in files where !healthFolders.contains(where: { file.hasPrefix($0 + "/") }) {
+      do {
+        try walkFile(InputFile.open(path: file), isExplicit: false)
+      } catch {
+        fail(error)
+      }
+    }
+  }
+
+  /// One file: a zip, a gzip stream, or a file a reader knows.
+  private func walkFile(_ file: InputFile, isExplicit: Bool) throws {
+    let input = PeekableSource(wrapping: file)
+    try walkStream(input, depth: 0, isExplicit: isExplicit, file: file.isRegularFile ? file : nil)
+  }
+
+  /// A stream by its first bytes. `file` is the file on disk it is, when it is one (a plain
+  /// Health export is then hashed by re-reading it).
+  private func walkStream(
+    _ input: PeekableSource, depth: Int, isExplicit: Bool, file: InputFile?
+  ) throws {
+    switch recognize(input) {
+    case .zip:
+      try walkZip(ZipStream(reading: input), depth: depth + 1)
+    case .gzip:
+      let hashing = HashingSource(wrapping: input)
+      let inflated = PeekableSource(wrapping: try GzipSource(wrapping: hashing))
+      let inner = recognize(inflated)
+      if case .format(let format) = forcedOr(inner) {
+        importStream(inflated, format: format, hashing: hashing)
+      } else if inner == .zip {
+        try walkZip(ZipStream(reading: inflated), depth: depth + 1)
+      } else {
+        skip(inflated, isExplicit: isExplicit)
+      }
+    case let recognition:
+      guard case .format(let format) = forcedOr(recognition) else {
+        skip(input, isExplicit: isExplicit)
+        return
+      }
+      importStream(input, format: format, file: format == .appleHealth ? file : nil)
+    }
+  }
+
+  /// Every member of a zip, in archive order. Hidden files and macOS resource forks are left
+  /// out; a zip deeper than `maximumZipDepth` is passed over, named. When the archive held a
+  /// Health export, its other members are the export's parts (ECG files, routes, the CDA
+  /// document), named as not imported rather than as files no reader knows.
+  private func walkZip(_ zip: ZipStream, depth: Int) throws {
+    var names: [String] = []
+    var skipped: [SkippedInput] = []
+    var health: String?
+    while let (member, source) = try zip.nextMember() {
+      names.append(member.name)
+      let base = (member.name as NSString).lastPathComponent
+      guard !member.isDirectory, !base.hasPrefix("."), !member.name.hasPrefix("__MACOSX/")
+      else { continue }
+      let input = PeekableSource(wrapping: source)
+      do {
+        let recognition = recognize(input)
+        if recognition == .zip, forced == nil || depth >= 1 {
+          guard depth < Self.maximumZipDepth else {
+            skipped.append(
+              SkippedInput(
+                name: source.name, reason: .tooDeep(limit: Self.maximumZipDepth),
+                isExplicit: false))
+            continue
+          }
+          try walkZip(ZipStream(reading: input), depth: depth + 1)
+          continue
+        }
+        if case .format(.appleHealth) = forcedOr(recognition) { health = source.name }
+        var held: [SkippedInput] = []
+        try walkMember(input, depth: depth, skipped: &held)
+        skipped += held
+      } catch {
+        fail(error)
+      }
+    }
+    if let health {
+      let parts = HealthExportLocator.unimportedParts(names)
+      skipped.removeAll { entry in
+        let lower = entry.name.lowercased()
+        return ["electrocardiograms/", "clinical-records/", "workout-routes/", "export_cda"]
+          .contains { lower.contains($0) }
+      }
+      if !parts.isEmpty { _ = sink.emit(.notImported(file: health, parts: parts)) }
+    }
+    for entry in skipped { _ = sink.emit(.skipped(entry)) }
+  }
+
+  /// One member of a zip that is not itself a zip: a gzip stream or a file a reader knows.
+  private func walkMember(
+    _ input: PeekableSource, depth: Int, skipped: inout [SkippedInput]
+  ) throws {
+    let hashing: HashingSource
+    let content: PeekableSource
+    if recognize(input) == .gzip {
+      hashing = HashingSource(wrapping: input)
+      content = PeekableSource(wrapping: try GzipSource(wrapping: hashing))
+    } else {
+      hashing = HashingSource(wrapping: input)
+      content = PeekableSource(wrapping: hashing)
+    }
+    guard case .format(let format) = forcedOr(recognize(content)) else {
+      skipped.append(
+        SkippedInput(
+          name: input.name, reason: .unrecognised(found: opening(content)), isExplicit: false))
+      return
+    }
+    importStream(content, format: format, hashing: hashing)
+  }
+
+  /// Reads one recognised stream into the store's side: `begin`, the reader's batches, then
+  /// `end` with the digest, or `failed`.
+  ///
+  /// - Parameters:
+  ///   - hashing: the layer that hashes the bytes the digest is of, below decompression; nil
+  ///     to hash what the reader reads.
+  ///   - file: the regular file on disk `input` reads, re-read by a trailing thread for the
+  ///     digest instead.
+  private func importStream(
+    _ input: PeekableSource, format: ImportFormat, hashing: HashingSource? = nil,
+    file: InputFile? = nil
+  ) {
+    let digest: any ImportDigest
+    let source: any ByteSource
+    if let file, file.isRegularFile {
+      let hasher = TrailingDigest(TrailingFileHasher(file: file), over: input)
+      digest = hasher
+      source = hasher
+    } else if let hashing {
+      digest = HashedDigest(hashing)
+      source = input
+    } else {
+      let hasher = HashingSource(wrapping: input)
+      digest = HashedDigest(hasher)
+      source = hasher
+    }
+    let counted = CountingSource(source, sink: sink)
+    guard
+      sink.emit(
+        .begin(file: input.name, format: format, expectedBytes: input.expectedByteCount))
+    else { return }
+    do {
+      let summary = try ImportRegistry.reader(for: format).read(counted, into: sink)
+      let sha = try digest.finish()
+      _ = sink.emit(.end(sha256: sha, bytes: digest.bytes, summary: summary))
+    } catch let broken as BrokenFile {
+      let sha = (try? digest.finish()) ?? ""
+      _ = sink.emit(
+        .failed(
+          broken.error,
+          partial: PartialRead(sha256: sha, bytes: digest.bytes, summary: broken.summary)))
+    } catch {
+      _ = try? digest.finish()
+      _ = sink.emit(.failed(error, partial: nil))
+    }
+  }
+
+  /// An input no reader knows: an error when the user named it, else noted; either way, no
+  /// more than its first MiB was read.
+  private func skip(_ input: PeekableSource, isExplicit: Bool) {
+    _ = sink.emit(
+      .skipped(
+        SkippedInput(
+          name: input.name, reason: .unrecognised(found: opening(input)),
+          isExplicit: isExplicit)))
+  }
+
+  private func opening(_ input: PeekableSource) -> String {
+    ImportRegistry.opening((try? input.peek(upTo: 40)) ?? [])
+  }
+
+  /// What `input` is, from its first 64 KiB, or up to 1 MiB for an XML document whose root
+  /// element has not appeared by then.
+  private func recognize(_ input: PeekableSource) -> ImportRegistry.Recognition {
+    guard let prefix = try? input.peek(upTo: ImportRegistry.firstLook) else { return .unknown }
+    let recognition = ImportRegistry.recognize(prefix)
+    guard recognition == .unknown, ImportRegistry.wantsMore(prefix),
+      let more = try? input.peek(upTo: PeekableSource.recognitionLimit)
+    else { return recognition }
+    return ImportRegistry.recognize(more)
+  }
+
+  /// The forced format in place of a recognised one (containers stay containers).
+  private func forcedOr(_ recognition: ImportRegistry.Recognition)
+    -> ImportRegistry.Recognition
+  {
+    guard let forced, recognition != .zip, recognition != .gzip else { return recognition }
+    return .format(forced)
+  }
+
+  private func fail(_ error: any Error) {
+    _ = sink.emit(.failed(error, partial: nil))
+  }
+}
+
+/// Where an import's digest comes from, and how many bytes it covers.
+private protocol ImportDigest: AnyObject {
+  var bytes: Int64 { get }
+  /// The digest, once the reader has ended.
+  func finish() throws(IOError) -> String
+}
+
+/// The digest a `HashingSource` layer computes as the bytes pass.
+private final class HashedDigest: ImportDigest {
+  let hashing: HashingSource
+  init(_ hashing: HashingSource) { self.hashing = hashing }
+  var bytes: Int64 { hashing.byteCount }
+  func finish() throws(IOError) -> String { hashing.finalize() }
+}
+
+/// A file's bytes on their way to the reader, hashed by a thread that re-reads the file and
+/// trails them.
+private final class TrailingDigest: ImportDigest, ByteSource {
+  let hasher: TrailingFileHasher
+  let inner: any ByteSource
+  private(set) var bytes: Int64 = 0
+
+  init(_ hasher: TrailingFileHasher, over inner: any ByteSource) {
+    self.hasher = hasher
+    self.inner = inner
+  }
+
+  var name: String { inner.name }
+  var expectedByteCount: Int64? { inner.expectedByteCount }
+
+  func read(into buffer: UnsafeMutableRawBufferPointer) throws(IOError) -> Int {
+    let n = try inner.read(into: buffer)
+    hasher.advance(by: n)
+    bytes += Int64(n)
+    return n
+  }
+
+  func finish() throws(IOError) -> String { try hasher.finish() }
+}
+
+/// Tells the sink how far the reader has read, for the progress bar.
+private final class CountingSource: ByteSource {
+  let inner: any ByteSource
+  let sink: any ImportSink
+  private var count: Int64 = 0
+
+  init(_ inner: any ByteSource, sink: any ImportSink) {
+    self.inner = inner
+    self.sink = sink
+  }
+
+  var name: String { inner.name }
+  var expectedByteCount: Int64? { inner.expectedByteCount }
+
+  func read(into buffer: UnsafeMutableRawBufferPointer) throws(IOError) -> Int {
+    let n = try inner.read(into: buffer)
+    count += Int64(n)
+    sink.progress(count)
+    return n
+  }
+}

@@ -1,0 +1,89 @@
+/// Time-domain and Poincaré HRV metrics of an RR series, in milliseconds (pNN50 and pNN20
+/// in percent, mean HR in beats per minute); a metric the series is too short for is `nil`.
+/// The Brain's `HRVMetrics(rr:)` computes them with NeuroKit2's definitions (`docs/hrv.md`).
+package struct HRVMetrics: Sendable, Equatable, Codable {
+  /// Intervals the metrics are computed over.
+  package var count: Int
+  package var meanNN: Double?
+  package var sdnn: Double?
+  package var rmssd: Double?
+  package var sdsd: Double?
+  package var pnn50: Double?
+  package var pnn20: Double?
+  package var sd1: Double?
+  package var sd2: Double?
+  package var meanHR: Double?
+
+  package init(
+    count: Int, meanNN: Double? = nil, sdnn: Double? = nil, rmssd: Double? = nil,
+    sdsd: Double? = nil, pnn50: Double? = nil, pnn20: Double? = nil, sd1: Double? = nil,
+    sd2: Double? = nil, meanHR: Double? = nil
+  ) {
+    self.count = count
+    self.meanNN = meanNN
+    self.sdnn = sdnn
+    self.rmssd = rmssd
+    self.sdsd = sdsd
+    self.pnn50 = pnn50
+    self.pnn20 = pnn20
+    self.sd1 = sd1
+    self.sd2 = sd2
+    self.meanHR = meanHR
+  }
+}
+
+/// LF and HF power of an RR series, in ms², and their ratio; `reason` says why they are
+/// missing when they are. The Brain's `HRVFrequency(rr:)` computes them (`docs/hrv.md`).
+package struct HRVFrequency: Sendable, Equatable {
+  package var lf: Double?
+  package var hf: Double?
+  /// LF / HF, `nil` when either is missing or HF is zero.
+  package var lfhf: Double?
+  /// Why the powers are missing, when they are.
+  package var reason: String?
+
+  package init(lf: Double?, hf: Double?, lfhf: Double?, reason: String?) {
+    self.lf = lf
+    self.hf = hf
+    self.lfhf = lfhf
+    self.reason = reason
+  }
+}
+
+/// One RR series' HRV, as `resonance hrv` reports it: a file, or one of the Health export's
+/// beat lists.
+package struct HRVSeries: Sendable, Equatable {
+  /// The file, or nil for a beat list from the store.
+  package var file: String?
+  /// When a beat list began; nil for a file.
+  package var start: Timestamp?
+  /// Intervals read, and how many the artefact rule removed.
+  package var intervals: Int
+  package var removed: Int
+  package var metrics: HRVMetrics
+  package var frequency: HRVFrequency
+
+  package init(
+    file: String?, start: Timestamp?, intervals: Int, removed: Int, metrics: HRVMetrics,
+    frequency: HRVFrequency
+  ) {
+    self.file = file
+    self.start = start
+    self.intervals = intervals
+    self.removed = removed
+    self.metrics = metrics
+    self.frequency = frequency
+  }
+}
+
+/// One of the Health export's beat-to-beat lists (an HRV record's `InstantaneousBeatsPerMinute`
+/// entries), with its record's start.
+package struct BeatList: Sendable, Equatable {
+  package var start: Timestamp
+  package var beats: [HealthBeat]
+
+  package init(start: Timestamp, beats: [HealthBeat]) {
+    self.start = start
+    self.beats = beats
+  }
+}
