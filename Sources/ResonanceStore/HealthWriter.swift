@@ -26,7 +26,7 @@ package final class HealthWriter {
   private let insertBeat: Statement
   private let linkCorrelation: Statement
 
-  package init(store: Store, importID: Int64) throws(StoreError) {
+  init(store: Store, importID: Int64) throws(StoreError) {
     db = store.connection
     self.importID = importID
     insertRecord = try db.prepare(

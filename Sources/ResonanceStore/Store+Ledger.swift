@@ -1,10 +1,8 @@
 import ResonanceModel
 
 extension Store {
-  /// Records one imported file in the ingest ledger and returns its row id.
-  ///
-  /// Call it inside the transaction that writes the file's records, so that a failed import
-  /// leaves no ledger row behind.
+  /// Records one imported file in the ingest ledger and returns its row id. Imports write
+  /// their row through `ImportTransaction`; this is for tests that need a ledger as it was.
   ///
   /// - Parameters:
   ///   - entry: what was imported and how it went.
@@ -28,15 +26,6 @@ extension Store {
         entry.warnings, startedAt, finishedAt,
       ])
     return connection.lastInsertRowID
-  }
-
-  /// Updates the counts of a ledger row once the file's records are written.
-  package func updateImportCounts(id: Int64, records: Int, warnings: Int, finishedAt: Int64)
-    throws(StoreError)
-  {
-    try connection.execute(
-      "UPDATE imports SET records = ?, warnings = ?, finished_at_ms = ? WHERE id = ?",
-      [records, warnings, finishedAt, id])
   }
 
   /// The ledger row for content already imported by `importer`, if any.

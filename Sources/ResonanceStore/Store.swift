@@ -7,7 +7,7 @@ import ResonanceModel
 /// backwards. Not `Sendable`: one owner writes through it.
 package final class Store {
   /// The connection every query and writer of this store goes through.
-  package let connection: Connection
+  let connection: Connection
   /// The path the store was opened at.
   package var path: String { connection.path }
 

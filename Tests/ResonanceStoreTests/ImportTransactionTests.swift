@@ -1,0 +1,171 @@
+import Foundation
+import ResonanceModel
+import Testing
+
+@testable import ResonanceStore
+
+@Suite("Store: one import, one unit of work")
+struct ImportTransactionTests {
+  static let hour: Int64 = 3_600_000
+
+  /// A heart-rate record at `hour` (hours since the epoch), in `offset` seconds east of UTC.
+  static func heartRate(_ hour: Int64, offset: Int32) -> HealthItem {
+    let at = Timestamp(millisecondsSinceEpoch: hour * Self.hour, utcOffsetSeconds: offset)
+    return .record(
+      HealthRecord(
+        type: "HKQuantityTypeIdentifierHeartRate",
+        provenance: HealthProvenance(sourceName: "Watch"), unit: "count/min",
+        valueText: "\(60 + hour % 30)", value: Double(60 + hour % 30), creation: nil, start: at,
+        end: at))
+  }
+
+  /// A Spotify-like play of song `n` at `ms`, with or without an offset of its own.
+  static func play(_ n: Int, at ms: Int64, offset: Int32?) -> PlayReport {
+    PlayReport(
+      song: SongReference(title: "Song \(n % 40)", artist: "Artist \(n % 7)"),
+      source: offset == nil ? .spotify : .appleMusic, startMs: ms, utcOffsetSeconds: offset,
+      endMs: ms + 180_000, playedMs: 180_000, mediaDurationMs: 200_000, wasSkipped: false,
+      completed: nil, endReason: nil, startReason: nil, shuffle: nil, decision: nil, line: n)
+  }
+
+  /// Everything a store holds, table by table, for comparing before and after.
+  static func contents(_ store: Store) throws -> [String: [[SQLiteValue]]] {
+    var tables: [String: [[SQLiteValue]]] = [:]
+    for row in try store.connection.rows(
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+    {
+      let name = row.string(0)
+      tables[name] = try store.connection.rows("SELECT * FROM \(name) ORDER BY 1").map(\.values)
+    }
+    return tables
+  }
+
+  /// A store holding a Health export whose records are in +02:00 during hours 100–199.
+  static func storeWithHealth() throws -> Store {
+    let store = try Store(path: ":memory:")
+    let unit = try store.beginImport(file: "export.xml", format: .appleHealth)
+    try unit.write(.health((100..<200).map { heartRate($0, offset: 7_200) }))
+    let (outcome, counts) = try unit.commit(
+      sha256: String(repeating: "a", count: 64), bytes: 10, warnings: 0)
+    #expect(counts.recordsAdded == 100)
+    guard case .imported(let entry) = outcome else {
+      Issue.record("expected an import, found \(outcome)")
+      return store
+    }
+    #expect(entry.records == 100 && entry.importer == "apple-health")
+    return store
+  }
+
+  @Test(
+    "plays with and without offsets, thousands of them: the Health offsets are read mid-import, while writes are in flight, and land right"
+  )
+  func offsetsMidImport() throws {
+    let store = try Self.storeWithHealth()
+    let unit = try store.beginImport(
+      file: "Streaming_History.json", format: .listening(.spotifyExtended), zone: .fixed(-3_600))
+    // Alternating: a play with its own offset (written on the writer's thread), then one
+    // without, whose offset must come from the Health data of its hour, else the zone.
+    var plays: [PlayReport] = []
+    for i in 0..<6_000 {
+      let ms = (50 + Int64(i / 30)) * Self.hour + Int64(i % 30) * 120_000
+      plays.append(Self.play(i, at: ms, offset: i.isMultiple(of: 2) ? 3_600 : nil))
+    }
+    try unit.write(.expectedPlays(plays.count))
+    for start in stride(from: 0, to: plays.count, by: 500) {
+      try unit.write(.plays(Array(plays[start..<min(start + 500, plays.count)])))
+    }
+    let (outcome, counts) = try unit.commit(
+      sha256: String(repeating: "b", count: 64), bytes: 20, warnings: 0)
+    guard case .imported = outcome else {
+      Issue.record("expected an import, found \(outcome)")
+      return
+    }
+    let rows = try store.connection.rows(
+      "SELECT start_ms, start_offset_s, offset_source FROM playback_events WHERE source = 'spotify'"
+    )
+    #expect(!rows.isEmpty)
+    // The Health data's offset reaches 36 hours either side of its records (hours 100–199).
+    let reach = 36 * Self.hour
+    for row in rows {
+      let ms = row.optionalInt64(0) ?? 0
+      let covered = ms >= 100 * Self.hour - reach && ms <= 199 * Self.hour + reach
+      let expected: (Int, String) = covered ? (7_200, "health") : (-3_600, "user")
+      #expect(row.int(1) == expected.0 && row.string(2) == expected.1, "at \(ms) ms")
+    }
+    #expect(Set(rows.map { $0.string(2) }) == ["health", "user"])
+    let taken = (counts.offsetSources[.health] ?? 0) + (counts.offsetSources[.user] ?? 0)
+    #expect(taken == 3_000 && counts.offsetSources[.source] == nil)
+    #expect(try store.connection.rows("PRAGMA foreign_key_check").isEmpty)
+    #expect(try store.connection.row("PRAGMA foreign_keys")?.int(0) == 1)
+  }
+
+  @Test("the ledger row is written at commit with the real digest, size and counts")
+  func ledgerAtCommit() throws {
+    let store = try Self.storeWithHealth()
+    let unit = try store.beginImport(file: "history.json", format: .listening(.spotifyExtended))
+    try unit.write(.plays((0..<10).map { Self.play($0, at: Int64($0) * Self.hour, offset: 0) }))
+    // Before the commit there is no row for it, not even a placeholder.
+    #expect(try store.connection.row("SELECT COUNT(*) FROM imports")?.int(0) == 1)
+    _ = try unit.commit(sha256: String(repeating: "c", count: 64), bytes: 1234, warnings: 3)
+    let row = try #require(
+      try store.connection.row(
+        "SELECT id, sha256, bytes, records, warnings, status FROM imports WHERE file = 'history.json'"
+      ))
+    #expect(row.int(0) == 2 && row.string(1) == String(repeating: "c", count: 64))
+    #expect(row.int(2) == 1234 && row.int(3) == 10 + 10 && row.int(4) == 3)
+    #expect(row.string(5) == "complete")
+    #expect(
+      try store.connection.row("SELECT COUNT(*) FROM playback_events WHERE import_id = 2")?.int(0)
+        == 10)
+  }
+
+  @Test("a rollback, an error or a unit let go leave the store exactly as it was")
+  func leavesNoTrace() throws {
+    let store = try Self.storeWithHealth()
+    let before = try Self.contents(store)
+    let rolledBack = try store.beginImport(file: "a.json", format: .listening(.spotifyExtended))
+    try rolledBack.write(.plays([Self.play(1, at: 0, offset: nil)]))
+    rolledBack.rollback()
+    #expect(try Self.contents(store) == before)
+    do {
+      let dropped = try store.beginImport(file: "b.xml", format: .appleHealth)
+      try dropped.write(.health([Self.heartRate(5, offset: 0)]))
+    }
+    #expect(try Self.contents(store) == before)
+    let failing = try store.beginImport(file: "c.json", format: .listening(.spotifyExtended))
+    try failing.write(.plays([Self.play(2, at: 0, offset: nil)]))
+    #expect(throws: StoreError.self) {
+      // A digest of the wrong length breaks the ledger's CHECK: the commit fails whole.
+      _ = try failing.commit(sha256: "short", bytes: 1, warnings: 0)
+    }
+    #expect(try Self.contents(store) == before)
+    #expect(try store.connection.row("PRAGMA foreign_keys")?.int(0) == 1)
+  }
+
+  @Test("content imported before is found at commit, and nothing changes")
+  func alreadyImported() throws {
+    let store = try Self.storeWithHealth()
+    let before = try Self.contents(store)
+    let again = try store.beginImport(file: "copy of export.xml", format: .appleHealth)
+    try again.write(.health((100..<200).map { Self.heartRate($0, offset: 7_200) }))
+    let (outcome, _) = try again.commit(
+      sha256: String(repeating: "a", count: 64), bytes: 10, warnings: 0)
+    #expect(outcome == .alreadyImported(try #require(try store.importEntries().first)))
+    #expect(try Self.contents(store) == before)
+  }
+
+  @Test("a restart voids what was sent before it")
+  func restart() throws {
+    let store = try Store(path: ":memory:")
+    let unit = try store.beginImport(
+      file: "Play Activity.csv", format: .listening(.applePlayActivity))
+    try unit.write(.plays((0..<5).map { Self.play($0, at: Int64($0) * Self.hour, offset: 0) }))
+    try unit.write(.restart)
+    try unit.write(.plays([Self.play(9, at: 99 * Self.hour, offset: 0)]))
+    let (_, counts) = try unit.commit(
+      sha256: String(repeating: "d", count: 64), bytes: 1, warnings: 0)
+    #expect(counts.listening.playsAdded == 1)
+    #expect(try store.connection.row("SELECT COUNT(*) FROM playback_events")?.int(0) == 1)
+    #expect(try store.connection.row("SELECT COUNT(*) FROM songs")?.int(0) == 1)
+  }
+}
