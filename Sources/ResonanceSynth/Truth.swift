@@ -1,9 +1,14 @@
+import Foundation
 import ResonanceBrain
 import ResonanceModel
 
 /// `truth.json`: everything the simulation planted, for validating every later stage.
-package struct SynthTruth: Sendable, Codable {
-  package struct Generator: Sendable, Codable {
+///
+/// `SynthWriter` writes it with `JSONEncoder`'s snake-case keys; `SynthTruth(json:)` reads it
+/// back, and `validate(_:)` (`TruthValidation.swift`) judges the analyses against it.
+package struct SynthTruth: Sendable, Equatable, Codable {
+  /// How the history was generated: the `resonance synth` options.
+  package struct Generator: Sendable, Equatable, Codable {
     var command: String
     var seed: UInt64
     var months: Int
@@ -15,7 +20,8 @@ package struct SynthTruth: Sendable, Codable {
     var zip: Bool
   }
 
-  package struct Person: Sendable, Codable {
+  /// The simulated person: physiology and musical preferences.
+  package struct Person: Sendable, Equatable, Codable {
     var birthYear: Int
     var restingHrStart: Double
     var restingHrDriftPerYear: Double
@@ -24,13 +30,15 @@ package struct SynthTruth: Sendable, Codable {
     var targetSkipShare: Double
   }
 
-  package struct App: Sendable, Codable {
+  /// The simulated app's DJ: its weights and selection policy.
+  package struct App: Sendable, Equatable, Codable {
     var weights: ScoringWeights
     var policy: String
     var temperature: Double
   }
 
-  package struct Song: Sendable, Codable {
+  /// One song of the simulated library, with its planted features and effects.
+  package struct Song: Sendable, Equatable, Codable {
     var catalogId: String
     var persistentId: String
     var spotifyUri: String
@@ -50,7 +58,8 @@ package struct SynthTruth: Sendable, Codable {
     var hrvEffectMs: Double
   }
 
-  package struct Night: Sendable, Codable {
+  /// One night of sleep as lived.
+  package struct Night: Sendable, Equatable, Codable {
     var bed: String
     var wake: String
     var deepShare: Double
@@ -58,7 +67,8 @@ package struct SynthTruth: Sendable, Codable {
     var listeningNudge: Double
   }
 
-  package struct Breathing: Sendable, Codable {
+  /// One breathing-pacer session as planted: adherence and the true breathing rate.
+  package struct Breathing: Sendable, Equatable, Codable {
     var session: Int
     var file: String
     var pattern: String
@@ -70,7 +80,8 @@ package struct SynthTruth: Sendable, Codable {
     var expression: String
   }
 
-  package struct Plays: Sendable, Codable {
+  /// Counts of the plays the history holds.
+  package struct Plays: Sendable, Equatable, Codable {
     var total: Int
     var byDj: Int
     var skipped: Int
@@ -82,14 +93,15 @@ package struct SynthTruth: Sendable, Codable {
   }
 
   /// A listening session as lived: when, and the context that scaled its songs' effects.
-  package struct Session: Sendable, Codable {
+  package struct Session: Sendable, Equatable, Codable {
     var startMs: Int64
     var endMs: Int64
     var context: String
     var byDj: Bool
   }
 
-  package struct Privacy: Sendable, Codable {
+  /// The account values the real files carry and the store must never hold.
+  package struct Privacy: Sendable, Equatable, Codable {
     var appleIdNumber: String
     var deviceIdentifier: String
     var clientIp: String
@@ -109,4 +121,52 @@ package struct SynthTruth: Sendable, Codable {
   var sessions: [Session]
   /// Values the real files carry that the store must never hold.
   var privacy: Privacy
+}
+
+extension SynthTruth {
+  /// Reads a `truth.json` as `resonance synth` writes it (snake-case keys, `SynthWriter`).
+  ///
+  /// - Parameter data: The file's bytes.
+  /// - Throws: `DecodingError` when they are not JSON or not a truth.json: a missing key, or
+  ///   a value of the wrong type.
+  package init(json data: Data) throws {
+    let decoder = JSONDecoder()
+    decoder.keyDecodingStrategy = .convertFromSnakeCase
+    self = try decoder.decode(SynthTruth.self, from: data)
+  }
+
+  /// Decodes every field by the synthesized coding keys, but the genre priors through
+  /// `GenrePriorRecord`: the encoder writes `bpmSD` as `bpm_sd`, which the snake-case decoder
+  /// turns into `bpmSd`, a key `GenrePrior` does not have.
+  package init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    generator = try c.decode(Generator.self, forKey: .generator)
+    person = try c.decode(Person.self, forKey: .person)
+    app = try c.decode(App.self, forKey: .app)
+    genrePriors = try c.decode([GenrePriorRecord].self, forKey: .genrePriors).map(\.prior)
+    contextGain = try c.decode([String: Double].self, forKey: .contextGain)
+    songs = try c.decode([Song].self, forKey: .songs)
+    trips = try c.decode([SynthCalendar.Trip].self, forKey: .trips)
+    nights = try c.decode([Night].self, forKey: .nights)
+    breathing = try c.decode([Breathing].self, forKey: .breathing)
+    plays = try c.decode(Plays.self, forKey: .plays)
+    sessions = try c.decode([Session].self, forKey: .sessions)
+    privacy = try c.decode(Privacy.self, forKey: .privacy)
+  }
+
+  /// A genre prior as the snake-case decoder names its keys.
+  private struct GenrePriorRecord: Decodable {
+    var genre: String
+    var share: Double
+    var bpmMean: Double
+    var bpmSd: Double
+    var energyMean: Double
+    var energySd: Double
+    var valenceMean: Double
+    var valenceSd: Double
+
+    var prior: GenrePrior {
+      GenrePrior(genre, share, bpmMean, bpmSd, energyMean, energySd, valenceMean, valenceSd)
+    }
+  }
 }

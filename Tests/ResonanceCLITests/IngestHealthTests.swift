@@ -335,7 +335,12 @@ struct ValidateCommandTests {
     #expect(result.status == .ok, "\(result.err)")
     #expect(result.err.isEmpty)
     let object = try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any]
-    #expect(object?.keys.sorted() == ["breathing"])
+    // One shape: every part is there, null where the store had nothing for it.
+    #expect(
+      object?.keys.sorted() == [
+        "breathing", "format_version", "goals_met", "sessions", "song_effects", "song_features",
+      ])
+    #expect(object?["song_effects"] is NSNull && object?["goals_met"] as? Bool == true)
     let breathing = object?["breathing"] as? [String: Any]
     #expect(breathing?["sessions"] as? Int == 11)
     #expect(breathing?["goals_met"] as? Bool == true)
