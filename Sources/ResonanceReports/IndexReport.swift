@@ -51,26 +51,26 @@ package struct IndexReport: Sendable {
       header: ["data", "count", "from (UTC)", "to (UTC)"],
       rows: [
         [
-          "Health records", Markdown.grouped(health.records.values.reduce(0, +)),
+          "Health records", Format.grouped(health.records.values.reduce(0, +)),
           health.first?.iso8601UTC ?? "–", health.last?.iso8601UTC ?? "–",
         ],
-        ["heartbeats", Markdown.grouped(health.heartbeats), "", ""],
-        ["workouts", Markdown.grouped(health.workouts), "", ""],
+        ["heartbeats", Format.grouped(health.heartbeats), "", ""],
+        ["workouts", Format.grouped(health.workouts), "", ""],
         [
-          "plays", Markdown.grouped(listening.plays), listening.first?.iso8601UTC ?? "–",
+          "plays", Format.grouped(listening.plays), listening.first?.iso8601UTC ?? "–",
           listening.last?.iso8601UTC ?? "–",
         ],
-        ["skipped plays", Markdown.grouped(listening.skips), "", ""],
-        ["songs", Markdown.grouped(listening.songs), "", ""],
-        ["trace recordings", Markdown.grouped(summary.traces.recordings), "", ""],
-        ["trace samples", Markdown.grouped(summary.traces.samples), "", ""],
+        ["skipped plays", Format.grouped(listening.skips), "", ""],
+        ["songs", Format.grouped(listening.songs), "", ""],
+        ["trace recordings", Format.grouped(summary.traces.recordings), "", ""],
+        ["trace samples", Format.grouped(summary.traces.samples), "", ""],
       ],
       alignments: ["l", "r", "l", "l"])
 
     if !health.records.isEmpty {
       text += "\n### Health records by type\n\n"
       let rows = health.records.sorted { ($0.value, $1.key) > ($1.value, $0.key) }
-        .map { [$0.key, Markdown.grouped($0.value)] }
+        .map { [$0.key, Format.grouped($0.value)] }
       text += Markdown.table(header: ["type", "records"], rows: rows, alignments: ["l", "r"])
     }
 
@@ -79,8 +79,8 @@ package struct IndexReport: Sendable {
       header: ["file", "importer", "status", "records", "warnings", "sha256"],
       rows: summary.imports.map {
         [
-          "`\($0.file)`", $0.importer, $0.status.rawValue, Markdown.grouped($0.records),
-          Markdown.grouped($0.warnings), "`\($0.sha256.prefix(12))…`",
+          "`\($0.file)`", $0.importer, $0.status.rawValue, Format.grouped($0.records),
+          Format.grouped($0.warnings), "`\($0.sha256.prefix(12))…`",
         ]
       },
       alignments: ["l", "l", "l", "r", "r", "l"])

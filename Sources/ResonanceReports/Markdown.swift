@@ -20,17 +20,6 @@ package enum Markdown {
   package static func escape(_ cell: String) -> String {
     cell.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
   }
-
-  /// `1234567` → `1,234,567`, locale-free.
-  package static func grouped(_ value: Int) -> String {
-    let digits = Array(String(value.magnitude))
-    var out = ""
-    for (i, digit) in digits.enumerated() {
-      if i > 0, (digits.count - i) % 3 == 0 { out.append(",") }
-      out.append(digit)
-    }
-    return value < 0 ? "-" + out : out
-  }
 }
 
 extension String {

@@ -51,7 +51,7 @@ struct IndexReportTests {
   func escaping() {
     let table = Markdown.table(header: ["a"], rows: [["x|y\nz"]])
     #expect(table == "| a |\n|---|\n| x\\|y z |\n")
-    #expect(Markdown.grouped(1_234_567) == "1,234,567")
-    #expect(Markdown.grouped(-1000) == "-1,000")
+    #expect(Format.grouped(1_234_567) == "1,234,567")
+    #expect(Format.grouped(-1000) == "-1,000")
   }
 }

@@ -12,8 +12,9 @@ package enum GuardFilters {
 
   /// A song that played less than this many minutes ago is not played again.
   package static let recencyFilterMinutes = 60.0
-  /// At most this many of the last `artistWindow` plays may share an artist with a candidate.
-  package static let sameArtistLimit = 1
+  /// At most this many of the last `artistWindow` plays may share an artist with a candidate:
+  /// none, so an artist heard in the last three plays waits.
+  package static let sameArtistLimit = 0
   package static let artistWindow = 3
   /// Between 22:00 and 05:00 local, nothing faster than this plays.
   package static let nightBPMHardCap = 110.0
@@ -27,7 +28,7 @@ package enum GuardFilters {
       return .playedRecently
     }
     let sameArtist = moment.recentArtists.prefix(artistWindow).filter { $0 == candidate.artist }
-    if sameArtist.count >= sameArtistLimit { return .sameArtist }
+    if sameArtist.count > sameArtistLimit { return .sameArtist }
     if moment.localHour >= 22 || moment.localHour < 5,
       candidate.features.bpm > nightBPMHardCap
     {

@@ -1,3 +1,5 @@
+import ResonanceReports
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -86,7 +88,7 @@ package final class ProgressReporter {
     }
     parts.append(rateText(rate, unit))
     if let total, total > 0, rate > 0, done < total {
-      parts.append("ETA \(clock(Double(total - done) / rate))")
+      parts.append("ETA \(Format.clock(Double(total - done) / rate))")
     }
     return parts.joined(separator: "  ")
   }
@@ -94,50 +96,20 @@ package final class ProgressReporter {
   private static func amount(_ value: Int64, _ unit: Unit, withUnit: Bool) -> String {
     switch unit {
     case .bytes:
-      let text = fixed(Double(value) / 1e6, 1)
+      let text = Format.fixed(Double(value) / 1e6, 1)
       return withUnit ? text + " MB" : text
     case .items(let name):
-      return withUnit ? "\(grouped(value)) \(name)" : grouped(value)
+      return withUnit ? "\(Format.grouped(value)) \(name)" : Format.grouped(value)
     }
   }
 
   private static func rateText(_ rate: Double, _ unit: Unit) -> String {
     switch unit {
-    case .bytes: return fixed(rate / 1e6, 1) + " MB/s"
+    case .bytes: return Format.fixed(rate / 1e6, 1) + " MB/s"
     case .items(let name):
-      return rate >= 10_000 ? fixed(rate / 1000, 1) + "k \(name)/s" : "\(Int(rate)) \(name)/s"
+      return rate >= 10_000
+        ? Format.fixed(rate / 1000, 1) + "k \(name)/s" : "\(Int(rate)) \(name)/s"
     }
-  }
-
-  /// `m:ss`, or `h:mm:ss` past an hour.
-  static func clock(_ seconds: Double) -> String {
-    let total = Int(seconds.rounded(.up))
-    let (h, m, s) = (total / 3600, total / 60 % 60, total % 60)
-    let ss = s < 10 ? "0\(s)" : "\(s)"
-    if h > 0 { return "\(h):\(m < 10 ? "0\(m)" : "\(m)"):\(ss)" }
-    return "\(m):\(ss)"
-  }
-
-  /// `1234567` → `1,234,567`.
-  static func grouped(_ value: Int64) -> String {
-    let digits = Array(String(value.magnitude))
-    var out = ""
-    for (i, digit) in digits.enumerated() {
-      if i > 0, (digits.count - i) % 3 == 0 { out.append(",") }
-      out.append(digit)
-    }
-    return value < 0 ? "-" + out : out
-  }
-
-  /// A fixed-point rendering without Foundation's formatters (locale-free).
-  static func fixed(_ value: Double, _ places: Int) -> String {
-    let scale = (0..<places).reduce(1.0) { acc, _ in acc * 10 }
-    let scaled = Int64((abs(value) * scale).rounded())
-    let whole = scaled / Int64(scale)
-    let fraction = String(scaled % Int64(scale))
-    let sign = value < 0 && scaled != 0 ? "-" : ""
-    if places == 0 { return sign + "\(whole)" }
-    return sign + "\(whole)." + String(repeating: "0", count: places - fraction.count) + fraction
   }
 
   private static func pad(_ text: String, _ width: Int) -> String {
