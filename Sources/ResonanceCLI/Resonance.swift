@@ -109,9 +109,9 @@ package enum Resonance {
 
       """
     text += HelpFormatter.table([
-      (CommonOptions.db.synopsis, CommonOptions.db.help),
-      (CommonOptions.json.synopsis, CommonOptions.json.help),
-      ("-q, " + CommonOptions.quiet.synopsis, CommonOptions.quiet.help),
+      (Option.db.definition.synopsis, Option.db.definition.help),
+      (Flag.json.definition.synopsis, Flag.json.definition.help),
+      ("-q, " + Flag.quiet.definition.synopsis, Flag.quiet.definition.help),
       ("-h, --help", "Show help: 'resonance <command> --help' for one command."),
       ("--version", "Print the version and exit."),
     ])

@@ -1,3 +1,4 @@
+import Foundation
 import ResonanceModel
 
 /// What the history stage reads from the store (`AnalysisInputs`), and the reads that
@@ -201,7 +202,7 @@ extension Store {
     guard
       let row = try connection.row(
         """
-        SELECT last_import_id, gap_minutes, from_ms, to_ms, finished_at_ms, raw_marks
+        SELECT last_import_id, gap_minutes, from_ms, to_ms, finished_at_ms, raw_marks, summary
         FROM analysis_runs ORDER BY id DESC LIMIT 1
         """)
     else { return nil }
@@ -224,7 +225,11 @@ extension Store {
         days: DayRange(
           from: row.optionalInt64(2).map { CalendarDay(daysSinceEpoch: $0 / 86_400_000) },
           to: row.optionalInt64(3).map { CalendarDay(daysSinceEpoch: $0 / 86_400_000) })),
-      finishedAtMs: row.optionalInt64(4) ?? 0, marks: marks)
+      finishedAtMs: row.optionalInt64(4) ?? 0, marks: marks,
+      // A summary this build cannot read (from an older one) is as good as none.
+      summary: row[6].string.flatMap {
+        try? JSONDecoder().decode(HistorySummary.self, from: Data($0.utf8))
+      })
   }
 
   /// The newest import's id, nil in an empty ledger.

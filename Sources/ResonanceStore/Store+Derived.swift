@@ -1,3 +1,4 @@
+import Foundation
 import ResonanceModel
 
 /// Where the history stage's results go: one unit of work that replaces the derived tables.
@@ -12,12 +13,14 @@ extension Store {
   /// estimates and features are replaced whole.
   ///
   /// - Parameters:
+  ///   - summary: what the run found, kept with it (`lastAnalysis().summary`).
   ///   - startedAt: when the run began, UTC milliseconds.
   ///   - finishedAt: when it ended.
   /// - Throws: `StoreError` when a statement fails (a constraint, the disk).
-  package func replaceAnalysis(_ results: AnalysisResults, startedAt: Int64, finishedAt: Int64)
-    throws
-  {
+  package func replaceAnalysis(
+    _ results: AnalysisResults, summary: HistorySummary? = nil, startedAt: Int64,
+    finishedAt: Int64
+  ) throws {
     try connection.transaction {
       let lastImport = try lastImportID()
       let sessions = results.sessions
@@ -32,14 +35,14 @@ extension Store {
       try connection.execute(
         """
         INSERT INTO analysis_runs (started_at_ms, finished_at_ms, last_import_id, plays, sessions,
-          gap_minutes, from_ms, to_ms, raw_marks, sessions_kept)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+          gap_minutes, from_ms, to_ms, raw_marks, sessions_kept, summary)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """,
         [
           startedAt, finishedAt, lastImport,
           sessions.reduce(0) { $0 + $1.session.playIDs.count }, sessions.count,
           scope.gapMinutes, scope.days.from.map(Self.dayMs), scope.days.to.map(Self.dayMs),
-          marksText, kept.count,
+          marksText, kept.count, try summary.map(Self.json),
         ])
       let run = connection.lastInsertRowID
 
@@ -199,6 +202,13 @@ extension Store {
       insertTick.bind(t.evidence.moodWeight, at: 11)
       try insertTick.run()
     }
+  }
+
+  /// A value as the store keeps JSON: keys sorted, so the same value gives the same text.
+  static func json(_ value: some Encodable) throws -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    return String(decoding: try encoder.encode(value), as: UTF8.self)
   }
 
   /// A local calendar day as `analysis_runs.from_ms`/`to_ms` keep it: the day's midnight on

@@ -90,8 +90,8 @@ struct ArgumentParserTests {
 
   @Test("--help is accepted even when arguments are missing")
   func help() throws {
-    #expect(try parse(["--help"]).flag("help"))
-    #expect(try parse(["-h"]).flag("help"))
+    #expect(try parse(["--help"])[Flag.help])
+    #expect(try parse(["-h"])[Flag.help])
   }
 
   @Test("surplus positionals are refused when the command takes none")

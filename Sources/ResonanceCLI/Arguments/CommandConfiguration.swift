@@ -38,7 +38,7 @@ package struct CommandConfiguration: Sendable {
 
 /// An option (`--db PATH`) or flag (`--json`) a command accepts, as help and the parser see it.
 /// Commands declare theirs as `Option` and `Flag` values, which carry one of these.
-package struct OptionDefinition: ArgumentOption, Equatable {
+package struct OptionDefinition: Sendable, Equatable {
   /// Whether the option takes a value.
   package enum Kind: Sendable, Equatable {
     /// Present or absent.
@@ -76,8 +76,6 @@ package struct OptionDefinition: ArgumentOption, Equatable {
 
   /// `--help`, which every command accepts.
   package static let help = Flag.help.definition
-
-  package var definition: OptionDefinition { self }
 
   /// How the option is written in a synopsis: `--db PATH` or `--json`.
   package var synopsis: String {

@@ -48,6 +48,11 @@ package protocol ArgumentOption: Sendable {
   var definition: OptionDefinition { get }
 }
 
+extension ArgumentOption {
+  /// How the option is spelt on the command line, for messages: `--from`.
+  package var spelling: String { "--" + definition.name }
+}
+
 extension Flag {
   /// `--help`, which every command accepts.
   package static let help = Flag("help", short: "h", help: "Show this help and exit.")

@@ -15,9 +15,19 @@ package struct ParsedArguments: Sendable, Equatable {
     values[option.definition.name]?.last.flatMap(option.parser.parse)
   }
 
-  // Read by name: only until every command declares its options typed.
-  package func flag(_ name: String) -> Bool { flags.contains(name) }
-  package func value(_ name: String) -> String? { values[name]?.last }
+  /// The value of an option the command cannot run without.
+  ///
+  /// - Throws: `UsageError` naming the option and the command when it is missing.
+  package func required<Value>(_ option: Option<Value>, for command: String) throws(UsageError)
+    -> Value
+  {
+    guard let value = self[option] else {
+      let synopsis = option.definition.synopsis
+      throw UsageError(
+        "missing '\(synopsis)' for '\(command)'", hint: "write 'resonance \(command) \(synopsis)'")
+    }
+    return value
+  }
 
   /// Every value given for `option`, in order.
   package func all<Value>(_ option: Option<Value>) -> [Value] {

@@ -79,7 +79,7 @@ struct AnalyzeCommand: ParsableCommand {
   func validate() throws(UsageError) {
     if let from = scope.days.from, let to = scope.days.to, from >= to {
       throw UsageError(
-        "'--from' must be before '--to'",
+        "'\(Option.from.spelling)' must be before '\(Option.to.spelling)'",
         hint: "resonance analyze --from 2022-06-01 --to 2022-07-01")
     }
   }
@@ -89,14 +89,29 @@ struct AnalyzeCommand: ParsableCommand {
     let startedAt = Clock.nowMilliseconds()
     let store = try self.store.open()
     if !isRebuild, let last = try store.isAnalysisCurrent(for: scope) {
-      reportUpToDate(last.lastImportID, finishedAtMs: last.finishedAtMs, context: context)
+      if output.isJSON {
+        context.console.out(
+          AnalyzeSummary.json(
+            last.summary, derived: try store.derivedSummary(), upToDate: true,
+            analysedAt: last.finishedAtMs, lastImportID: last.lastImportID,
+            seconds: Date().timeIntervalSince(started)
+          ).text)
+      } else if !output.isQuiet {
+        context.console.out(
+          "analyze: up to date: nothing imported since the last analysis, with the same options (--rebuild recomputes anyway)\n"
+        )
+      }
       return .ok
     }
     let summary = try Self.analyze(store, scope: scope, startedAt: startedAt, rebuild: isRebuild)
     let seconds = Date().timeIntervalSince(started)
     let derived = try store.derivedSummary()
     if output.isJSON {
-      context.console.out(AnalyzeSummary.json(summary, derived: derived, seconds: seconds).text)
+      context.console.out(
+        AnalyzeSummary.json(
+          summary, derived: derived, upToDate: false, analysedAt: Clock.nowMilliseconds(),
+          lastImportID: try store.lastImportID(), seconds: seconds
+        ).text)
     } else if !output.isQuiet {
       for line in AnalyzeSummary.lines(summary, derived: derived, seconds: seconds) {
         context.console.out(line + "\n")
@@ -119,24 +134,8 @@ struct AnalyzeCommand: ParsableCommand {
       hash.update(Array(text.utf8))
       return hash.finalize()
     }
-    try store.replaceAnalysis(results, startedAt: startedAt, finishedAt: Clock.nowMilliseconds())
+    try store.replaceAnalysis(
+      results, summary: summary, startedAt: startedAt, finishedAt: Clock.nowMilliseconds())
     return summary
-  }
-
-  private func reportUpToDate(_ lastImport: Int64?, finishedAtMs: Int64, context: CommandContext) {
-    if output.isJSON {
-      let object: [String: Any] = [
-        "up_to_date": true, "last_import_id": lastImport.map { $0 as Any } ?? NSNull(),
-        "analysed_at_ms": finishedAtMs,
-      ]
-      let data =
-        (try? JSONSerialization.data(
-          withJSONObject: object, options: [.prettyPrinted, .sortedKeys])) ?? Data()
-      context.console.out(String(decoding: data, as: UTF8.self) + "\n")
-    } else if !output.isQuiet {
-      context.console.out(
-        "analyze: up to date: nothing imported since the last analysis, with the same options (--rebuild recomputes anyway)\n"
-      )
-    }
   }
 }

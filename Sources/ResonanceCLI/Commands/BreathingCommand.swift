@@ -56,7 +56,7 @@ struct BreathingCommand: ParsableCommand {
   func validate() throws(UsageError) {
     if session != nil && !paths.isEmpty {
       throw UsageError(
-        "'--session' picks from the store; give it without files",
+        "'\(Self.session.spelling)' picks from the store; give it without files",
         hint: "resonance breathing --session ID")
     }
   }

@@ -97,21 +97,3 @@ struct StoreOptions {
     try Store(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
   }
 }
-
-/// The options that mean the same on every command that takes them (the older, by-name form,
-/// until every command declares its options typed).
-enum CommonOptions {
-  static let db = Option<String>.db.definition
-  static let json = Flag.json.definition
-  static let quiet = Flag.quiet.definition
-
-  static func storePath(_ parsed: ParsedArguments, _ environment: [String: String]) -> String {
-    (try? StoreOptions(parsed, environment))?.path ?? "resonance.sqlite"
-  }
-
-  static func openStore(path: String, environment: [String: String]) throws -> Store {
-    var options = try StoreOptions(ParsedArguments(), environment)
-    options.path = path
-    return try options.open()
-  }
-}

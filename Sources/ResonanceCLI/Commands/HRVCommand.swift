@@ -62,11 +62,13 @@ struct HRVCommand: ParsableCommand {
   func validate() throws(UsageError) {
     if path != nil, !days.isAll {
       throw UsageError(
-        "'--from' and '--to' pick beat lists from the store; give them without a FILE",
+        "'\(Option.from.spelling)' and '\(Option.to.spelling)' pick beat lists from the store; give them without a FILE",
         hint: "resonance hrv --from 2022-06-01 --to 2022-06-08")
     }
     if let from = days.from, let to = days.to, from >= to {
-      throw UsageError("'--from' must be before '--to'", hint: "resonance hrv --from 2022-06-01")
+      throw UsageError(
+        "'\(Option.from.spelling)' must be before '\(Option.to.spelling)'",
+        hint: "resonance hrv --from 2022-06-01")
     }
   }
 

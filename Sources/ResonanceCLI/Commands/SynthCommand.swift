@@ -76,10 +76,7 @@ struct SynthCommand: ParsableCommand {
   var output: OutputOptions
 
   init(parsed: ParsedArguments, environment: [String: String]) throws(UsageError) {
-    guard let out = parsed[Self.out] else {
-      throw UsageError("missing '--out DIR' for 'synth'", hint: "write 'resonance synth --out DIR'")
-    }
-    outPath = out
+    outPath = try parsed.required(Self.out, for: Self.configuration.name)
     output = OutputOptions(parsed)
     if let months = parsed[Self.months] { configuration.months = months }
     if let seed = parsed[Self.seed] { configuration.seed = seed }

@@ -68,33 +68,51 @@ package enum AnalyzeSummary {
       + "\(count(s.unknownGenre)) without a recognised genre"
   }
 
-  /// The summary as `--json` gives it (`docs/cli.md`).
+  /// The run as `--json` gives it (`docs/cli.md`): one shape whether this run computed the
+  /// tables or found them up to date. Up to date, the figures are those of the run whose
+  /// tables are in force (null for a run by a build that did not keep them), and `seconds` is
+  /// this command's.
+  ///
+  /// - Parameters:
+  ///   - summary: what the run in force found.
+  ///   - analysedAt: when that run finished, UTC milliseconds.
   package static func json(
-    _ summary: HistorySummary, derived: DerivedSummary, seconds: Double
+    _ summary: HistorySummary?, derived: DerivedSummary, upToDate: Bool, analysedAt: Int64,
+    lastImportID: Int64?, seconds: Double
   ) -> JSONValue {
     var responses: [String: JSONValue] = [:]
     for signal in Signal.allCases {
-      responses[signal.rawValue] = summary.response(signal).map(responseJSON) ?? .null
+      responses[signal.rawValue] = summary?.response(signal).map(responseJSON) ?? .null
     }
-    let f = summary.features
-    return .object(
-      derivedJSON(derived).merging([
-        "plays": .integer(summary.plays), "sessions": .integer(summary.sessions),
-        "contexts": .object(
-          Dictionary(
-            uniqueKeysWithValues: summary.sessionsByContext.map {
-              ($0.key.rawValue, .integer($0.value))
-            })),
-        "plays_with_hr_delta": .integer(summary.playsWithHeartRate),
-        "plays_with_hrv_delta": .integer(summary.playsWithHRV),
-        "gap_minutes": .integer(summary.scope.gapMinutes), "seconds": .number(seconds),
-        "up_to_date": false, "sessions_kept": .integer(summary.sessionsKept),
-        "song_responses": .object(responses),
-        "song_features": [
+    let features: JSONValue =
+      summary.map { s in
+        let f = s.features
+        return [
           "songs": .integer(f.songs), "bpm_library": .integer(f.libraryBPM),
           "bpm_genre_ridge": .integer(f.ridgeBPM), "bpm_genre_prior": .integer(f.priorBPM),
           "bpm_fallback": .integer(f.fallbackBPM), "unknown_genre": .integer(f.unknownGenre),
-        ],
+        ]
+      } ?? .null
+    let contexts: JSONValue =
+      summary.map { s in
+        .object(
+          Dictionary(
+            uniqueKeysWithValues: s.sessionsByContext.map { ($0.key.rawValue, .integer($0.value)) }
+          ))
+      } ?? .null
+    let scope = summary?.scope
+    return .object(
+      derivedJSON(derived).merging([
+        "format_version": 1, "up_to_date": .bool(upToDate),
+        "analysed_at": .string(Timestamp.iso8601UTC(millisecondsSinceEpoch: analysedAt)),
+        "last_import_id": .integer(lastImportID), "plays": .integer(summary?.plays),
+        "sessions": .integer(summary?.sessions), "contexts": contexts,
+        "plays_with_hr_delta": .integer(summary?.playsWithHeartRate),
+        "plays_with_hrv_delta": .integer(summary?.playsWithHRV),
+        "gap_minutes": .integer(scope?.gapMinutes),
+        "from": .text(scope?.days.from?.description), "to": .text(scope?.days.to?.description),
+        "seconds": .number(seconds), "sessions_kept": .integer(summary?.sessionsKept),
+        "song_responses": .object(responses), "song_features": features,
       ]) { $1 })
   }
 

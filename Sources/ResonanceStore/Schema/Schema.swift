@@ -24,6 +24,7 @@ package enum Schema {
     songFeatures,
     analysisScope,
     incrementalAnalysis,
+    analysisSummary,
   ]
 
   /// The schema version a fully migrated store has.
@@ -630,5 +631,14 @@ package enum Schema {
         REFERENCES analysis_runs (id);
       ALTER TABLE analysis_runs ADD COLUMN raw_marks TEXT;
       ALTER TABLE analysis_runs ADD COLUMN sessions_kept INTEGER;
+      """)
+
+  /// What each analysis found (`HistorySummary` as JSON, without the per-song estimates,
+  /// which have a table of their own), so that a run with nothing new to do can still say
+  /// what the tables in force hold.
+  static let analysisSummary = Migration(
+    "0016-analysis-summary",
+    sql: """
+      ALTER TABLE analysis_runs ADD COLUMN summary TEXT;
       """)
 }
