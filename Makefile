@@ -10,7 +10,7 @@ BUILD_PACKAGES := pkg-config libsqlite3-dev libssl-dev libarchive-dev libxml2-de
 # OpenBLAS: CBLAS and the LAPACK routines ResonanceLinear declares (CBLAS target).
 BUILD_PACKAGES += libopenblas-dev
 # What the tests check generated files with: standard parsers, not ours.
-TEST_PACKAGES := libxml2-utils python3
+TEST_PACKAGES := libxml2-utils python3 time
 # The public fixtures CI has beside the project; a user's clone does not.
 FIXTURES ?= $(abspath ../shared/fixtures)
 RELEASE_BIN := .build/release/resonance

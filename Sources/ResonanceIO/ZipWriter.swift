@@ -65,6 +65,43 @@ package final class ZipWriter {
     }
   }
 
+  /// Adds an entry of `size` bytes produced piece by piece, so that an entry far larger than
+  /// memory can be written: `next` is called until it returns nil.
+  ///
+  /// ```swift
+  /// var left = 1 << 30
+  /// let zeros = [UInt8](repeating: 0, count: 1 << 20)
+  /// try zip.add(name: "zeros.bin", size: Int64(left)) {
+  ///   guard left > 0 else { return nil }
+  ///   left -= zeros.count
+  ///   return zeros
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - size: the entry's length in bytes, stored in its header; the pieces must add up to it.
+  ///   - next: the next piece of the content, or nil at its end.
+  /// - Throws: `IOError` when libarchive fails, when `next` throws, or when the pieces do not
+  ///   add up to `size`.
+  package func add(
+    name: String, size: Int64, chunks next: () throws(IOError) -> [UInt8]?
+  ) throws(IOError) {
+    try header(name: name, size: size)
+    var written: Int64 = 0
+    while let chunk = try next() {
+      var failure: IOError?
+      chunk.withUnsafeBytes { raw in
+        do throws(IOError) { try write(raw) } catch { failure = error }
+      }
+      if let failure { throw failure }
+      written += Int64(chunk.count)
+    }
+    guard written == size else {
+      throw IOError(
+        .failed, path: path, reason: "\(name): \(written) bytes written for a \(size)-byte entry")
+    }
+  }
+
   /// Finishes the archive (writes the central directory).
   package func close() throws(IOError) {
     isClosed = true

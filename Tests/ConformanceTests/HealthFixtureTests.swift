@@ -19,10 +19,12 @@ final class Scratch {
   deinit { try? FileManager.default.removeItem(atPath: path) }
 }
 
+/// Runs `resonance ingest` in process: its status, and what it printed (its summary lines on
+/// standard output, then its messages on standard error).
 func ingest(_ arguments: [String]) -> (ExitCode, String) {
   let console = CapturingConsole()
   let status = Resonance.main(["ingest"] + arguments, environment: [:], console: console)
-  return (status, console.standardError)
+  return (status, console.standardOutput + console.standardError)
 }
 
 @Suite("Conformance: the public Apple Health fixtures", .enabled(if: Fixtures.isAvailable))
@@ -75,9 +77,9 @@ struct HealthFixtureTests {
       name: "apple_health_export/workout-routes/route_2019-06-11_3.00pm.gpx",
       contentsOfFile: folder + "/apple_health_export/workout-routes/route_2019-06-11_3.00pm.gpx")
     try writer.close()
-    let (zipStatus, zipErr) = ingest([zip, "--db", scratch.path + "/zip.sqlite"])
-    #expect(zipStatus == .ok, "\(zipErr)")
-    #expect(zipErr.contains("workout route GPS files (1)"))
+    let (zipStatus, zipOutput) = ingest([zip, "--db", scratch.path + "/zip.sqlite"])
+    #expect(zipStatus == .ok, "\(zipOutput)")
+    #expect(zipOutput.contains("workout route GPS files (1)"))
     let (folderStatus, _) = ingest([folder, "--db", scratch.path + "/folder.sqlite"])
     #expect(folderStatus == .ok)
     let a = try Store(path: scratch.path + "/zip.sqlite").summary()
