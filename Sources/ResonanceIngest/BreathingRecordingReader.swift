@@ -9,18 +9,40 @@ import ResonanceModel
 package enum BreathingRecordingReader {
   package static let format = "resonance.breathing"
 
+  /// A recording held in memory.
+  ///
   /// - Throws: `IngestError` when the first line is not a `resonance.breathing` header.
   package static func read(path: String, data: Data) throws -> (BreathingRecording, [Diagnostic]) {
-    var diagnostics: [Diagnostic] = []
-    let lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-    guard let first = lines.first,
-      let header = try? JSONSerialization.jsonObject(with: Data(first)) as? [String: Any],
+    var lines = LineReader(MemorySource(Array(data), name: path), maximumLength: .max)
+    return try read(path: path, lines: &lines)
+  }
+
+  /// A recording read line by line from a stream.
+  ///
+  /// - Throws: `IngestError` when the first line is not a `resonance.breathing` header,
+  ///   `IOError` when the stream cannot be read.
+  package static func read(path: String, lines: inout LineReader) throws -> (
+    BreathingRecording, [Diagnostic]
+  ) {
+    guard let first = try lines.next(), case .text(let headerLine) = first.content,
+      let header = try? JSONSerialization.jsonObject(with: Data(headerLine)) as? [String: Any],
       header["format"] as? String == format
     else {
       throw IngestError(
         .unrecognized, at: SourceLocation(file: path, line: 1, column: 1),
         "expected a header line with \"format\":\"\(format)\"")
     }
+    let (recording, _, log) = try read(path: path, header: header, lines: &lines)
+    return (recording, log.diagnostics)
+  }
+
+  /// The samples after a header already read: the recording, its non-empty lines (samples,
+  /// bad ones included) and the warnings.
+  static func read(path: String, header: [String: Any], lines: inout LineReader) throws -> (
+    BreathingRecording, Int, DiagnosticLog
+  ) {
+    var diagnostics = DiagnosticLog()
+    var samples = 0
     var recording = BreathingRecording(
       session: header["session"] as? Int ?? 0, pattern: header["pattern"] as? String ?? "unknown")
     recording.durationSeconds = header["duration_s"] as? Double
@@ -36,8 +58,15 @@ package enum BreathingRecordingReader {
     }
     var inOrder = true
     var lastTrace = -Double.infinity
-    for (index, line) in lines.enumerated().dropFirst() where !line.isEmpty {
-      let location = SourceLocation(file: path, line: index + 1)
+    while let next = try lines.next() {
+      let location = SourceLocation(file: path, line: next.number)
+      guard case .text(let line) = next.content else {
+        samples += 1
+        diagnostics.append(TraceReader.tooLong(next, at: location))
+        continue
+      }
+      guard !line.isEmpty else { continue }
+      samples += 1
       guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
         let t = object["t"] as? Double, t.isFinite
       else {
@@ -90,7 +119,7 @@ package enum BreathingRecordingReader {
           at: SourceLocation(file: path)))
     }
     recording.pacer.sort { $0.t < $1.t }
-    return (recording, diagnostics)
+    return (recording, samples, diagnostics)
   }
 
   /// `2022-06-02T14:23:26.561Z` with the header's offset beside it.

@@ -1,4 +1,5 @@
 import Foundation
+import ResonanceIO
 import ResonanceModel
 
 /// Reads the Resonance apps' own recordings (`docs/formats.md`): the DJ's decision log, Watch
@@ -19,11 +20,29 @@ package enum TraceReader {
     return format
   }
 
+  /// The longest line a recording may have: a decision with every candidate of a long
+  /// playlist is tens of kilobytes; a longer line is skipped with a warning, never held.
+  package static let maximumLineLength = 16 << 20
+
+  /// A recording held in memory (tests, and files read whole).
+  ///
   /// - Throws: `IngestError` when the header is not one of our formats.
   package static func read(path: String, data: Data) throws -> (TraceFile, [Diagnostic]) {
-    let lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-    guard let first = lines.first, let format = format(ofFirstLine: first),
-      let header = try? JSONSerialization.jsonObject(with: Data(first)) as? [String: Any]
+    var lines = LineReader(MemorySource(Array(data), name: path), maximumLength: .max)
+    let (file, log) = try read(path: path, lines: &lines)
+    return (file, log.diagnostics)
+  }
+
+  /// A recording read line by line from a stream.
+  ///
+  /// - Throws: `IngestError` when the header is not one of our formats, `IOError` when the
+  ///   stream cannot be read.
+  package static func read(path: String, lines: inout LineReader) throws -> (
+    TraceFile, DiagnosticLog
+  ) {
+    guard let first = try lines.next(), case .text(let headerLine) = first.content,
+      let format = format(ofFirstLine: headerLine),
+      let header = try? JSONSerialization.jsonObject(with: Data(headerLine)) as? [String: Any]
     else {
       throw IngestError(
         .unrecognized, at: SourceLocation(file: path, line: 1, column: 1),
@@ -31,23 +50,28 @@ package enum TraceReader {
     }
     let version = header["version"] as? Int ?? 1
     if format == "resonance.breathing" {
-      let (recording, diagnostics) = try BreathingRecordingReader.read(path: path, data: data)
-      let samples = lines.dropFirst().filter { !$0.isEmpty }.count
+      let (recording, samples, log) = try BreathingRecordingReader.read(
+        path: path, header: header, lines: &lines)
       return (
         TraceFile(
           format: format, version: version, started: recording.started, samples: samples,
           content: .breathing(recording)),
-        diagnostics
+        log
       )
     }
-    var diagnostics: [Diagnostic] = []
+    var diagnostics = DiagnosticLog()
     var watch: [BiometricReading] = []
     var mac: [MacContextSnapshot] = []
     var mood: [MoodInput] = []
     var decisions: [DecisionRecord] = []
     var samples = 0
-    for (index, line) in lines.enumerated().dropFirst() where !line.isEmpty {
-      let location = SourceLocation(file: path, line: index + 1)
+    while let next = try lines.next() {
+      let location = SourceLocation(file: path, line: next.number)
+      guard case .text(let line) = next.content else {
+        diagnostics.append(tooLong(next, at: location))
+        continue
+      }
+      guard !line.isEmpty else { continue }
       guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
         let text = object["t"] as? String,
         let time = BreathingRecordingReader.isoTimestamp(text, offset: object["offset"] as? Int)
@@ -123,5 +147,18 @@ package enum TraceReader {
         format: format, version: version, started: started, samples: samples, content: content),
       diagnostics
     )
+  }
+
+  /// The warning for a line too long to read.
+  static func tooLong(_ line: LineReader.Line, at location: SourceLocation) -> Diagnostic {
+    let length: Int64 =
+      switch line.content {
+      case .tooLong(let bytes): bytes
+      case .text(let bytes): Int64(bytes.count)
+      }
+    return Diagnostic(
+      .warning,
+      "line skipped: \(length) bytes long, more than the \(maximumLineLength) a line may have",
+      at: location)
   }
 }

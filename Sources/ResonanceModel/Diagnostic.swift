@@ -37,3 +37,21 @@ package struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
     return "\(severity.rawValue): \(message)"
   }
 }
+
+/// A reader's warnings: every one counted, the first thousand kept, so that a file of nothing
+/// but bad lines costs no more memory than a thousand messages.
+package struct DiagnosticLog: Sendable, Equatable {
+  /// How many are kept.
+  package static let kept = 1000
+
+  package private(set) var diagnostics: [Diagnostic] = []
+  /// Every warning, kept or not.
+  package private(set) var count = 0
+
+  package init() {}
+
+  package mutating func append(_ diagnostic: Diagnostic) {
+    count += 1
+    if diagnostics.count < Self.kept { diagnostics.append(diagnostic) }
+  }
+}

@@ -69,9 +69,10 @@ struct BreathingCommand: ParsableCommand {
     }
     for path in paths {
       do {
-        let file = try InputFile.open(path: path)
+        var lines = LineReader(
+          try InputFile.open(path: path), maximumLength: TraceReader.maximumLineLength)
         let (recording, diagnostics) = try BreathingRecordingReader.read(
-          path: path, data: Data(try file.readAll()))
+          path: path, lines: &lines)
         if !output.isQuiet {
           for diagnostic in diagnostics.prefix(10) { context.report(diagnostic.description) }
         }

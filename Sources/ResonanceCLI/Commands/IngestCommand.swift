@@ -142,6 +142,8 @@ struct IngestRun {
     pipeline.run(path) { event in record(event) }
     if results.count == before.0, failures.count == before.1 {
       let met = skipped[before.2...].map(\.name)
+      // Named here, so not again among the files skipped.
+      for index in skipped.indices.dropFirst(before.2) { skipped[index].isExplicit = true }
       fail(
         nil,
         IngestError(

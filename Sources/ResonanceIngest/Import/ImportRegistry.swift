@@ -1,4 +1,3 @@
-import Foundation
 import ResonanceIO
 import ResonanceModel
 
@@ -71,10 +70,19 @@ package enum ImportRegistry {
   }
 
   /// How the start of an unrecognised stream reads, for a message: its first 40 bytes as
-  /// text, line breaks flattened.
+  /// text, line breaks flattened, and any other control character (a NUL, an escape that
+  /// would drive the terminal) written as `\u{1B}`.
   static func opening(_ prefix: [UInt8]) -> String {
-    String(decoding: prefix.prefix(40), as: UTF8.self).replacingOccurrences(
-      of: "\n", with: " ")
+    var text = ""
+    for scalar in String(decoding: prefix.prefix(40), as: UTF8.self).unicodeScalars {
+      switch scalar.value {
+      case 0x0A, 0x0D, 0x09: text += " "
+      case 0..<0x20, 0x7F, 0x80..<0xA0:
+        text += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+      default: text.unicodeScalars.append(scalar)
+      }
+    }
+    return text
   }
 
   private static func isSpace(_ byte: UInt8) -> Bool {

@@ -6,18 +6,25 @@ import ResonanceModel
 /// Music Play Activity in time order, Spotify Extended) send their plays in batches while they
 /// parse; the others parse the file whole and send its songs, playlists and plays.
 ///
-/// Every listening reader parses bytes in memory, so the file is read into memory first (the
-/// largest real ones are tens of megabytes; a Health export, which is gigabytes, is streamed).
+/// Every listening reader parses bytes in memory, so the file is read into memory first, up to
+/// `maximumSize` (a Health export, which is gigabytes, is streamed instead). A play or song
+/// whose title, artist, album or genre is longer than `maximumNameLength` is left out with a
+/// warning: no real name is, and one that is would cost its length many times over.
 struct ListeningFileReader: ExportReader {
   let kind: ListeningFileKind
 
   /// Plays per batch sent to the store.
   static let batchSize = 4096
+  /// The largest listening file read: ten times a decade of heavy listening in Apple's most
+  /// verbose export (Play Activity, about 600 bytes a play).
+  static let maximumSize: Int64 = 1 << 30
+  /// The longest title, artist, album or genre kept, in bytes.
+  static let maximumNameLength = 4096
 
   func read(_ source: any ByteSource, into sink: any ImportSink) throws -> ReadSummary {
     let path = source.name
-    let bytes = try source.readAll()
-    sink.progress(Int64(bytes.count))
+    let bytes = try Self.readAll(source)
+    var log = Log()
     var summary = ReadSummary()
     switch kind {
     case .applePlayActivity:
@@ -26,14 +33,13 @@ struct ListeningFileReader: ExportReader {
       var plays = 0
       let read = try AppleMusicPlayActivityReader.stream(path: path, bytes: bytes) { batch in
         plays += batch.count
-        return sink.send(.plays(batch))
+        return sink.send(.plays(log.named(batch, path: path)))
       }
       if read.inOrder {
         summary.rows = read.rows
         summary.plays = plays
-        summary.diagnostics = read.diagnostics
-        summary.warnings = read.diagnostics.count
-        return summary
+        log.diagnostics = read.diagnostics + log.diagnostics
+        return log.summarise(summary)
       }
       // Out of time order part-way: what was sent is void; read it whole, sorted.
       guard sink.send(.restart) else { return summary }
@@ -42,13 +48,12 @@ struct ListeningFileReader: ExportReader {
       var plays = 0
       let read = try SpotifyExtendedReader.stream(path: path, bytes: bytes) { batch in
         plays += batch.count
-        return sink.send(.plays(batch))
+        return sink.send(.plays(log.named(batch, path: path)))
       }
       summary.rows = read.rows
       summary.plays = plays
-      summary.diagnostics = read.diagnostics
-      summary.warnings = read.diagnostics.count
-      return summary
+      log.diagnostics = read.diagnostics + log.diagnostics
+      return log.summarise(summary)
     default:
       break
     }
@@ -56,19 +61,79 @@ struct ListeningFileReader: ExportReader {
     summary.rows = file.rows
     summary.plays = file.plays.count
     summary.songs = file.songs.count
-    summary.diagnostics = diagnostics
-    summary.warnings = diagnostics.count
+    log.diagnostics = diagnostics
+    let plays = log.named(file.plays, path: path)
     let isLibrary = kind == .appleLibraryTracks || kind == .musicLibraryXML
-    guard sink.send(.songs(file.songs, isLibrary: isLibrary)),
-      sink.send(.playlists(file.playlists)), sink.send(.expectedPlays(file.plays.count))
-    else { return summary }
+    guard sink.send(.songs(log.named(file.songs, path: path), isLibrary: isLibrary)),
+      sink.send(.playlists(file.playlists)), sink.send(.expectedPlays(plays.count))
+    else { return log.summarise(summary) }
     var start = 0
-    while start < file.plays.count {
-      let end = min(start + Self.batchSize, file.plays.count)
-      guard sink.send(.plays(Array(file.plays[start..<end]))) else { break }
+    while start < plays.count {
+      let end = min(start + Self.batchSize, plays.count)
+      guard sink.send(.plays(Array(plays[start..<end]))) else { break }
       start = end
     }
-    return summary
+    return log.summarise(summary)
+  }
+
+  /// The whole stream, up to `maximumSize`.
+  ///
+  /// - Throws: `IngestError` for a larger one (nothing is sent), `IOError` from reading.
+  static func readAll(_ source: any ByteSource) throws -> [UInt8] {
+    var bytes: [UInt8] = []
+    try source.forEachChunk { chunk in
+      guard Int64(bytes.count + chunk.count) <= maximumSize else {
+        throw IngestError(
+          .malformed, at: SourceLocation(file: source.name),
+          "expected a listening file of at most \(maximumSize >> 20) MiB, found a larger one")
+      }
+      bytes.append(contentsOf: chunk)
+    }
+    return bytes
+  }
+
+  /// The warnings of one file: the reader's, then the names left out for their length.
+  private struct Log {
+    var diagnostics: [Diagnostic] = []
+
+    /// `songs` without those whose names are too long.
+    mutating func named(_ songs: [SongReference], path: String) -> [SongReference] {
+      songs.filter { song in
+        guard Self.isTooLong(song) else { return true }
+        note(path, line: nil)
+        return false
+      }
+    }
+
+    /// `plays` without those whose song's names are too long.
+    mutating func named(_ plays: [PlayReport], path: String) -> [PlayReport] {
+      plays.filter { play in
+        guard Self.isTooLong(play.song) else { return true }
+        note(path, line: play.line)
+        return false
+      }
+    }
+
+    mutating func note(_ path: String, line: Int?) {
+      diagnostics.append(
+        Diagnostic(
+          .warning,
+          "skipped: a title, artist, album or genre longer than \(maximumNameLength) bytes",
+          at: SourceLocation(file: path, line: line)))
+    }
+
+    func summarise(_ summary: ReadSummary) -> ReadSummary {
+      var summary = summary
+      summary.warnings = diagnostics.count
+      summary.diagnostics = Array(diagnostics.prefix(DiagnosticLog.kept))
+      return summary
+    }
+
+    static func isTooLong(_ song: SongReference) -> Bool {
+      [song.title, song.artist, song.album, song.genre].contains {
+        ($0?.utf8.count ?? 0) > maximumNameLength
+      }
+    }
   }
 
   /// The whole file, parsed by its kind's reader.
@@ -105,14 +170,13 @@ struct ListeningFileReader: ExportReader {
 /// song, from the decision's time, for as long as its outcome says it was heard.
 struct RecordingReader: ExportReader {
   func read(_ source: any ByteSource, into sink: any ImportSink) throws -> ReadSummary {
-    let bytes = try source.readAll()
-    sink.progress(Int64(bytes.count))
-    let (file, diagnostics) = try TraceReader.read(path: source.name, data: Data(bytes))
+    var lines = LineReader(source, maximumLength: TraceReader.maximumLineLength)
+    let (file, log) = try TraceReader.read(path: source.name, lines: &lines)
     var summary = ReadSummary()
     summary.rows = file.samples
     summary.samples = file.samples
-    summary.diagnostics = diagnostics
-    summary.warnings = diagnostics.count
+    summary.diagnostics = log.diagnostics
+    summary.warnings = log.count
     guard sink.send(.recording(file)) else { return summary }
     if case .decisions(let decisions) = file.content {
       let plays = Self.plays(from: decisions)
