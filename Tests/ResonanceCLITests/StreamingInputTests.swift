@@ -174,6 +174,48 @@ struct StreamingInputTests {
     #expect(try Store(path: db).summary().imports.isEmpty)
   }
 
+  @Test("a gzipped zip inside a zip is opened, and its recording imported under its full name")
+  func gzippedZipInZip() throws {
+    let folder = try TemporaryFolder()
+    let inner = folder.file("inner.zip")
+    let innerZip = try ZipWriter(path: inner, modificationTime: 1_685_000_000)
+    try innerZip.add(
+      name: "decisions.jsonl", contentsOfFile: listeningFixturePath("decisions.jsonl"))
+    try innerZip.close()
+    let outer = folder.file("outer.zip")
+    let outerZip = try ZipWriter(path: outer, modificationTime: 1_685_000_000)
+    try outerZip.add(name: "inner.zip.gz", bytes: Array(try Self.gzip(inner)))
+    try outerZip.close()
+    let db = folder.file("z.sqlite")
+    let result = runResonance(["ingest", outer, "--db", db])
+    #expect(result.status == .ok, "\(result.err)")
+    #expect(
+      try Store(path: db).summary().imports.map(\.file) == [
+        "\(outer)!inner.zip.gz!decisions.jsonl"
+      ])
+  }
+
+  @Test("hidden files and folders are left out of a folder; a missing path is named in --json")
+  func hiddenAndMissing() throws {
+    let folder = try TemporaryFolder()
+    let data = folder.file("data")
+    let hidden = data + "/.cache"
+    try FileManager.default.createDirectory(atPath: hidden, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(
+      atPath: listeningFixturePath("decisions.jsonl"), toPath: hidden + "/decisions.jsonl")
+    try FileManager.default.copyItem(
+      atPath: listeningFixturePath("decisions.jsonl"), toPath: data + "/decisions.jsonl")
+    let db = folder.file("h.sqlite")
+    let missing = folder.file("nowhere.csv")
+    let result = runResonance(["ingest", data, missing, "--db", db, "--json"])
+    #expect(result.status == .noInput, "\(result.err)")
+    #expect(try Store(path: db).summary().imports.map(\.file) == [data + "/decisions.jsonl"])
+    let object = try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any]
+    let failed = object?["failed"] as? [[String: Any]]
+    #expect(failed?.first?["file"] as? String == missing)
+    #expect(failed?.first?["exit_status"] as? Int == 66)
+  }
+
   @Test("an empty folder exits 65 and says it holds no files")
   func emptyFolder() throws {
     let folder = try TemporaryFolder()

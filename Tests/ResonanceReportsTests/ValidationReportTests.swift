@@ -140,7 +140,7 @@ struct ValidationReportTests {
           "songs": 180, "interval_coverage": .double(0.9), "coverage_goal_met": true,
           "distinguishable_from_zero": 52, "distinguishable_right_sign": 52,
           "songs_with_8_plays": 162, "spearman_vs_planted": .double(0.7194115961787341),
-          "spearman_goal": nil, "effect_scale": .double(1),
+          "spearman_goal": nil, "spearman_goal_met": nil, "effect_scale": .double(1),
         ])
     #expect(
       top["song_features"]
@@ -199,6 +199,7 @@ struct ValidationReportTests {
             "songs": 10, "interval_coverage": .double(0.8), "coverage_goal_met": false,
             "distinguishable_from_zero": 0, "distinguishable_right_sign": 0,
             "songs_with_8_plays": 2, "spearman_vs_planted": nil, "spearman_goal": .double(0.8),
+            "spearman_goal_met": false,
             "effect_scale": .double(3),
           ]
         ])

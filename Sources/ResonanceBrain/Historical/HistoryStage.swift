@@ -13,7 +13,8 @@ package enum HistoryStage {
   package static let sessionRowsVersion = "sessions-1"
 
   /// How far before a session its rows look: the state engine's resting-heart-rate record may
-  /// be 7 days old. After its end: HRV around a play runs to 5 minutes after it.
+  /// be 7 days old. After its end: HRV around a play runs to 5 minutes after it, and data
+  /// within 10 minutes of the end is taken to reach it.
   package static let lookBackMs: Int64 = 7 * 86_400_000
   package static let lookAheadMs: Int64 = 10 * 60_000
 

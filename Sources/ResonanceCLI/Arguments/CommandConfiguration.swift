@@ -54,24 +54,28 @@ package struct OptionDefinition: Sendable, Equatable {
   package var help: String
   /// Whether the option may be given more than once (each value is kept).
   package var isRepeatable: Bool
+  /// Whether the command cannot run without it (shown without brackets in the synopsis).
+  package var isRequired: Bool
   /// Checks a value's text: nil when it is of the right form, else the form expected.
   let check: @Sendable (String) -> String?
 
   package init(
     _ name: String, short: Character? = nil, _ kind: Kind, help: String,
-    repeatable: Bool = false, check: @escaping @Sendable (String) -> String? = { _ in nil }
+    repeatable: Bool = false, required: Bool = false,
+    check: @escaping @Sendable (String) -> String? = { _ in nil }
   ) {
     self.name = name
     self.shortName = short
     self.kind = kind
     self.help = help
     self.isRepeatable = repeatable
+    self.isRequired = required
     self.check = check
   }
 
   package static func == (a: OptionDefinition, b: OptionDefinition) -> Bool {
-    (a.name, a.shortName, a.kind, a.help, a.isRepeatable)
-      == (b.name, b.shortName, b.kind, b.help, b.isRepeatable)
+    (a.name, a.shortName, a.kind, a.help, a.isRepeatable, a.isRequired)
+      == (b.name, b.shortName, b.kind, b.help, b.isRepeatable, b.isRequired)
   }
 
   /// `--help`, which every command accepts.

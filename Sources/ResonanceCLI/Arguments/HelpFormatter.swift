@@ -7,7 +7,8 @@ enum HelpFormatter {
   static func synopsis(of configuration: CommandConfiguration) -> String {
     var parts = ["resonance", configuration.name]
     for option in configuration.options where option != .help {
-      parts.append("[\(option.synopsis)\(option.isRepeatable ? " …" : "")]")
+      let word = option.synopsis + (option.isRepeatable ? " …" : "")
+      parts.append(option.isRequired ? word : "[\(word)]")
     }
     parts += configuration.arguments.map(\.synopsis)
     return parts.joined(separator: " ")

@@ -13,12 +13,12 @@ package struct Option<Value: Sendable>: ArgumentOption {
 
   package init(
     _ name: String, short: Character? = nil, placeholder: String, help: String,
-    repeatable: Bool = false, parser: ValueParser<Value>
+    repeatable: Bool = false, required: Bool = false, parser: ValueParser<Value>
   ) {
     self.parser = parser
     definition = OptionDefinition(
       name, short: short, .value(placeholder: placeholder), help: help, repeatable: repeatable,
-      check: { text in parser.parse(text) == nil ? parser.expected : nil })
+      required: required, check: { text in parser.parse(text) == nil ? parser.expected : nil })
   }
 }
 

@@ -30,7 +30,8 @@ struct AnalyzeCommand: ParsableCommand {
 
       A run brings the derived tables up to date in one transaction and records itself in \
       analysis_runs with the last import it saw and its options. A session whose plays are \
-      unchanged and that no data imported since can reach (from a week before it to its end) \
+      unchanged and that no data imported since can reach (from a week before it to ten minutes \
+      after its end) \
       keeps its row, its plays' biometrics and its state ticks; the rest are computed again. \
       What depends on the whole history is recomputed every time: the song effects (one fit \
       over every play), the learning replay (from the first play, in order), the nights and \
@@ -92,7 +93,7 @@ struct AnalyzeCommand: ParsableCommand {
       if output.isJSON {
         context.console.out(
           AnalyzeSummary.json(
-            last.summary, derived: try store.derivedSummary(), upToDate: true,
+            last.summary, scope: last.scope, derived: try store.derivedSummary(), upToDate: true,
             analysedAt: last.finishedAtMs, lastImportID: last.lastImportID,
             seconds: Date().timeIntervalSince(started)
           ).text)
@@ -109,7 +110,8 @@ struct AnalyzeCommand: ParsableCommand {
     if output.isJSON {
       context.console.out(
         AnalyzeSummary.json(
-          summary, derived: derived, upToDate: false, analysedAt: Clock.nowMilliseconds(),
+          summary, scope: scope, derived: derived, upToDate: false,
+          analysedAt: try store.lastAnalysis()?.finishedAtMs ?? Clock.nowMilliseconds(),
           lastImportID: try store.lastImportID(), seconds: seconds
         ).text)
     } else if !output.isQuiet {

@@ -13,7 +13,8 @@ struct BreathingCommand: ParsableCommand {
     abstract:
       "Analyse breathing-pacer recordings: Resonance Score, rate, phase locking, coherence.",
     discussion: """
-      For each recording (resonance.breathing JSON Lines, docs/formats.md) — the files given, \
+      For each recording (resonance.breathing JSON Lines, plain or gzip, docs/formats.md) — the \
+      files given, \
       or without files the sessions `resonance ingest` put in the store: the app's \
       Resonance Score exactly as the app computes it, the breathing rate measured from the \
       chest waveform and its variability, phase locking to the pacer and the lag, the share of \
@@ -69,8 +70,10 @@ struct BreathingCommand: ParsableCommand {
     }
     for path in paths {
       do {
-        var lines = LineReader(
-          try InputFile.open(path: path), maximumLength: TraceReader.maximumLineLength)
+        let file = PeekableSource(wrapping: try InputFile.open(path: path))
+        let content: any ByteSource =
+          GzipSource.hasMagic(try file.peek(upTo: 2)) ? try GzipSource(wrapping: file) : file
+        var lines = LineReader(content, maximumLength: TraceReader.maximumLineLength)
         let (recording, diagnostics) = try BreathingRecordingReader.read(
           path: path, lines: &lines)
         if !output.isQuiet {

@@ -75,11 +75,12 @@ struct HRVCommand: ParsableCommand {
   func run(in context: CommandContext) throws -> ExitCode {
     guard let path else { return try runOverStore(context) }
     let file = try InputFile.open(path: path)
-    let (raw, diagnostics) = try RRFileReader.read(path: path, data: Data(try file.readAll()))
+    let (raw, diagnostics) = try RRFileReader.read(
+      path: file.name, data: Data(try file.readAll()))
     if !output.isQuiet {
       for diagnostic in diagnostics.prefix(20) { context.report(diagnostic.description) }
     }
-    let series = HRVSeries(rr: raw, handling: handling, file: path, start: nil)
+    let series = HRVSeries(rr: raw, handling: handling, file: file.name, start: nil)
     if output.isJSON {
       context.console.out(
         HRVReport.json([series], mean: nil, artefacts: handling.rawValue).text)
@@ -93,7 +94,10 @@ struct HRVCommand: ParsableCommand {
   private func runOverStore(_ context: CommandContext) throws -> ExitCode {
     let lists = try store.open().beatLists(in: days)
     guard !lists.isEmpty else {
-      throw CommandError(.noInput, "\(store.path): no Health beat lists in those days")
+      throw CommandError(
+        .noInput,
+        "\(store.path): no Health beat lists"
+          + (days.isAll ? " (a Health export's HRV records hold them)" : " in those days"))
     }
     let series = lists.map {
       HRVSeries(

@@ -139,13 +139,13 @@ struct IngestRun {
   /// (an empty folder, a zip of unknown members) is an error, naming what was found.
   mutating func ingest(_ path: String, with pipeline: ImportPipeline) {
     let before = (results.count, failures.count, skipped.count)
-    pipeline.run(path) { event in record(event) }
+    pipeline.run(path) { event in record(event, path: path) }
     if results.count == before.0, failures.count == before.1 {
       let met = skipped[before.2...].map(\.name)
       // Named here, so not again among the files skipped.
       for index in skipped.indices.dropFirst(before.2) { skipped[index].isExplicit = true }
       fail(
-        nil,
+        path,
         IngestError(
           .unrecognized, at: SourceLocation(file: path),
           "nothing in it is an export the tool reads (Apple Health, Apple Music, Music.app, Spotify, Last.fm) or a Resonance recording"
@@ -153,7 +153,7 @@ struct IngestRun {
     }
   }
 
-  private mutating func record(_ event: ImportPipeline.Event) {
+  private mutating func record(_ event: ImportPipeline.Event, path: String) {
     switch event {
     case .imported(let result):
       results.append(result)
@@ -164,7 +164,7 @@ struct IngestRun {
         for line in IngestSummary.lines(result) { context.console.out(line + "\n") }
       }
     case .failed(let file, let error):
-      fail(file, error)
+      fail(file ?? path, error)
     case .skipped(let input):
       skipped.append(input)
       switch input.reason {

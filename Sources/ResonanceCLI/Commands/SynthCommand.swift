@@ -34,7 +34,7 @@ struct SynthCommand: ParsableCommand {
 
   static let out = Option(
     "out", placeholder: "DIR",
-    help: "Folder to write into (created; files in it are replaced). Required.",
+    help: "Folder to write into (created; files in it are replaced). Required.", required: true,
     parser: .nonEmpty)
   static let months = Option(
     "months", placeholder: "N", help: "Months of history, 1–120. Default: 1.",

@@ -44,7 +44,7 @@ struct ValidateCommand: ParsableCommand {
 
   static let truth = Option(
     "truth", placeholder: "FILE", help: "The truth.json of the simulated person. Required.",
-    parser: .nonEmpty)
+    required: true, parser: .nonEmpty)
 
   var truthPath: String
   var store: StoreOptions

@@ -48,7 +48,7 @@ package final class InputWalker {
     }
   }
 
-  /// A folder, file by file in name order, hidden files left out. The Health exports in it
+  /// A folder, file by file in name order, hidden files and folders left out. The Health exports in it
   /// come first (an `.xml` whose root is `HealthData`, the largest of its folder): the other
   /// files of an unpacked export's folder are its parts, named as not imported.
   private func walkFolder(_ path: String) {
@@ -60,11 +60,13 @@ package final class InputWalker {
     while let item = walker.nextObject() as? String {
       var isDirectory: ObjCBool = false
       let full = (path as NSString).appendingPathComponent(item)
-      if FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory),
-        !isDirectory.boolValue, !(item as NSString).lastPathComponent.hasPrefix(".")
-      {
-        files.append(full)
+      guard !(item as NSString).lastPathComponent.hasPrefix("."),
+        FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory)
+      else {
+        walker.skipDescendants()
+        continue
       }
+      if !isDirectory.boolValue { files.append(full) }
     }
     files.sort()
     var healthFolders: [String] = []
@@ -116,10 +118,10 @@ package final class InputWalker {
       let hashing = HashingSource(wrapping: input)
       let inflated = PeekableSource(wrapping: try GzipSource(wrapping: hashing))
       let inner = recognize(inflated)
-      if case .format(let format) = forcedOr(inner) {
-        importStream(inflated, format: format, hashing: hashing)
-      } else if inner == .zip {
+      if inner == .zip {
         try walkZip(ZipStream(reading: inflated), depth: depth + 1)
+      } else if case .format(let format) = forcedOr(inner) {
+        importStream(inflated, format: format, hashing: hashing)
       } else {
         skip(inflated, isExplicit: isExplicit)
       }
@@ -147,21 +149,10 @@ package final class InputWalker {
       else { continue }
       let input = PeekableSource(wrapping: source)
       do {
-        let recognition = recognize(input)
-        if recognition == .zip, forced == nil || depth >= 1 {
-          guard depth < Self.maximumZipDepth else {
-            skipped.append(
-              SkippedInput(
-                name: source.name, reason: .tooDeep(limit: Self.maximumZipDepth),
-                isExplicit: false))
-            continue
-          }
-          try walkZip(ZipStream(reading: input), depth: depth + 1)
-          continue
-        }
-        if case .format(.appleHealth) = forcedOr(recognition) { health = source.name }
         var held: [SkippedInput] = []
-        try walkMember(input, depth: depth, skipped: &held)
+        if try walkMember(input, depth: depth, skipped: &held) == .appleHealth {
+          health = source.name
+        }
         skipped += held
       } catch {
         fail(error)
@@ -179,26 +170,38 @@ package final class InputWalker {
     for entry in skipped { _ = sink.emit(.skipped(entry)) }
   }
 
-  /// One member of a zip that is not itself a zip: a gzip stream or a file a reader knows.
+  /// One member of a zip: a zip (entered, unless it is too deep), a gzip stream (inflated,
+  /// and what it holds taken the same way), or a file a reader knows. Returns the format it
+  /// was imported as, if it was.
   private func walkMember(
     _ input: PeekableSource, depth: Int, skipped: inout [SkippedInput]
-  ) throws {
-    let hashing: HashingSource
-    let content: PeekableSource
-    if recognize(input) == .gzip {
-      hashing = HashingSource(wrapping: input)
-      content = PeekableSource(wrapping: try GzipSource(wrapping: hashing))
-    } else {
-      hashing = HashingSource(wrapping: input)
-      content = PeekableSource(wrapping: hashing)
+  ) throws -> ImportFormat? {
+    let hashing = HashingSource(wrapping: input)
+    var content = PeekableSource(wrapping: hashing)
+    var recognition = recognize(content)
+    if recognition == .gzip {
+      // The gzip layer reads what recognition peeked at, then the rest.
+      content = PeekableSource(wrapping: try GzipSource(wrapping: content))
+      recognition = recognize(content)
     }
-    guard case .format(let format) = forcedOr(recognize(content)) else {
+    if recognition == .zip {
+      guard depth < Self.maximumZipDepth else {
+        skipped.append(
+          SkippedInput(
+            name: input.name, reason: .tooDeep(limit: Self.maximumZipDepth), isExplicit: false))
+        return nil
+      }
+      try walkZip(ZipStream(reading: content), depth: depth + 1)
+      return nil
+    }
+    guard case .format(let format) = forcedOr(recognition) else {
       skipped.append(
         SkippedInput(
           name: input.name, reason: .unrecognised(found: opening(content)), isExplicit: false))
-      return
+      return nil
     }
     importStream(content, format: format, hashing: hashing)
+    return format
   }
 
   /// Reads one recognised stream into the store's side: `begin`, the reader's batches, then

@@ -55,14 +55,14 @@ package enum AnalyzeSummary {
     }
     let f = { (x: Double) in Format.fixed(x, 1) }
     return
-      "analyze: song effects on \(signal.displayName): \(fit.songs) songs from \(Format.grouped(fit.minutes)) measured minutes in \(fit.sessions) sessions, \(fit.distinguishable) distinguishable from the average song at 90%; response lag \(f(fit.lagMinutes)) min; noise keeps \(Format.fixed(fit.noise.persistence, 2)) per minute; moving \(f(fit.moving)) \(signal.unit), meeting \(f(fit.meeting)), work Focus \(f(fit.workFocus))"
+      "analyze: song effects on \(signal.displayName): \(fit.songs) songs from \(Format.grouped(fit.minutes)) measured minutes in \(Format.grouped(fit.sessions)) sessions, \(fit.distinguishable) distinguishable from the average song at 90%; response lag \(f(fit.lagMinutes)) min; noise keeps \(Format.fixed(fit.noise.persistence, 2)) per minute; moving \(f(fit.moving)) \(signal.unit), meeting \(f(fit.meeting)), work Focus \(f(fit.workFocus))"
   }
 
   /// Where the songs' tempos came from, in a line.
   static func featuresLine(_ s: SongFeatureSummary) -> String {
     let count = Format.grouped(_:) as (Int) -> String
     return
-      "features for \(count(s.songs)) songs: BPM from the library for \(count(s.libraryBPM)), "
+      "analyze: features for \(count(s.songs)) songs: BPM from the library for \(count(s.libraryBPM)), "
       + "the genre ridge fit for \(count(s.ridgeBPM)), the genre prior for \(count(s.priorBPM)), "
       + "the unknown-genre fallback for \(count(s.fallbackBPM)); "
       + "\(count(s.unknownGenre)) without a recognised genre"
@@ -74,10 +74,12 @@ package enum AnalyzeSummary {
   /// this command's.
   ///
   /// - Parameters:
-  ///   - summary: what the run in force found.
+  ///   - summary: what the run in force found (nil for a run by a build that kept none).
+  ///   - scope: that run's scope.
   ///   - analysedAt: when that run finished, UTC milliseconds.
   package static func json(
-    _ summary: HistorySummary?, derived: DerivedSummary, upToDate: Bool, analysedAt: Int64,
+    _ summary: HistorySummary?, scope: AnalysisScope, derived: DerivedSummary, upToDate: Bool,
+    analysedAt: Int64,
     lastImportID: Int64?, seconds: Double
   ) -> JSONValue {
     var responses: [String: JSONValue] = [:]
@@ -100,7 +102,6 @@ package enum AnalyzeSummary {
             uniqueKeysWithValues: s.sessionsByContext.map { ($0.key.rawValue, .integer($0.value)) }
           ))
       } ?? .null
-    let scope = summary?.scope
     return .object(
       derivedJSON(derived).merging([
         "format_version": 1, "up_to_date": .bool(upToDate),
@@ -109,8 +110,8 @@ package enum AnalyzeSummary {
         "sessions": .integer(summary?.sessions), "contexts": contexts,
         "plays_with_hr_delta": .integer(summary?.playsWithHeartRate),
         "plays_with_hrv_delta": .integer(summary?.playsWithHRV),
-        "gap_minutes": .integer(scope?.gapMinutes),
-        "from": .text(scope?.days.from?.description), "to": .text(scope?.days.to?.description),
+        "gap_minutes": .integer(scope.gapMinutes),
+        "from": .text(scope.days.from?.description), "to": .text(scope.days.to?.description),
         "seconds": .number(seconds), "sessions_kept": .integer(summary?.sessionsKept),
         "song_responses": .object(responses), "song_features": features,
       ]) { $1 })

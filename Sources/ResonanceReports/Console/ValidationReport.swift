@@ -165,6 +165,7 @@ extension ValidationReport {
       "distinguishable_right_sign": .integer(e.distinguishableRightSign),
       "songs_with_8_plays": .integer(e.songsWithEightPlays),
       "spearman_vs_planted": .number(e.spearman), "spearman_goal": .number(spearmanGoal),
+      "spearman_goal_met": e.spearmanCheck.map { .bool($0.isMet) } ?? .null,
       "effect_scale": .number(e.effectScale),
     ]
   }
