@@ -81,6 +81,10 @@ struct ListeningFileReader: ExportReader {
   /// - Throws: `IngestError` for a larger one (nothing is sent), `IOError` from reading.
   static func readAll(_ source: any ByteSource) throws -> [UInt8] {
     var bytes: [UInt8] = []
+    // The size, when the source knows it: growing by doubling would hold the file twice.
+    if let expected = source.expectedByteCount, expected > 0, expected <= maximumSize {
+      bytes.reserveCapacity(Int(expected))
+    }
     try source.forEachChunk { chunk in
       guard Int64(bytes.count + chunk.count) <= maximumSize else {
         throw IngestError(
