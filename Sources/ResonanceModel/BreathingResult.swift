@@ -1,21 +1,36 @@
-/// What the breathing analysis measured in one session, as the store keeps it.
+/// What the breathing analysis measured in one session, as the store keeps it
+/// (`docs/breathing.md` gives every formula). A figure that cannot be computed is nil, and a
+/// note says why.
 package struct BreathingResult: Sendable, Equatable {
+  /// The app's Resonance Score, 0–100, with the pacer events it was scored on and how many the
+  /// breath matched.
   package var resonanceScore: Double?
   package var events: Int
   package var matched: Int
+  /// Breath cycles found in the chest waveform, and their mean rate, breaths/min.
   package var breaths: Int
   package var breathsPerMinute: Double?
+  /// Standard deviation of the breath-by-breath rate, breaths/min.
   package var rateVariability: Double?
+  /// The pacer's rate, breaths/min.
   package var pacerBreathsPerMinute: Double?
+  /// Phase-locking value of the breath to the pacer, 0–1.
   package var phaseLocking: Double?
+  /// How far the breath trails the pacer, seconds (negative: it leads).
   package var lagSeconds: Double?
+  /// Share of the session the nudge would have said "In sync".
   package var inSyncShare: Double?
+  /// Heart-rhythm coherence and the frequency of its peak, Hz.
   package var coherence: Double?
   package var coherencePeakHz: Double?
+  /// Mean peak-to-trough pulse per breath, BPM.
   package var rsaAmplitude: Double?
+  /// The first and last HRV readings of the session, ms.
   package var hrvBefore: Double?
   package var hrvAfter: Double?
+  /// The facial expression seen most often.
   package var dominantExpression: String?
+  /// Why a figure is missing, or what was repaired on the way.
   package var notes: [String]
 
   package init(

@@ -9,6 +9,7 @@ import ResonanceModel
 
 /// Everything resonance measures in one breathing-pacer session; `docs/breathing.md` gives each
 /// formula. A metric that cannot be computed is `nil`, with the reason in `notes`.
+@dynamicMemberLookup
 package struct BreathingAnalysis: Sendable {
   /// The band the waveform is filtered to before breaths are found: 0.03–1 Hz (1.8–60
   /// breaths/min), low enough for 4-7-8's 3.2 breaths/min.
@@ -24,46 +25,36 @@ package struct BreathingAnalysis: Sendable {
   /// Coherence needs this many seconds of pulse (one 64 s window, as the published method).
   package static let coherenceMinimumSeconds = 64.0
 
+  /// The app's score, with the events behind it.
   package var score: ResonanceScore
-  package var breaths = 0
-  package var breathsPerMinute: Double?
-  /// Standard deviation of the breath-by-breath rate, breaths/min.
-  package var rateVariability: Double?
-  package var pacerBreathsPerMinute: Double?
-  package var phaseLocking: Double?
-  /// How far the breath trails the pacer, seconds (negative: it leads).
-  package var lagSeconds: Double?
-  /// Share of the session the nudge would have said "In sync".
-  package var inSyncShare: Double?
-  package var coherence: Double?
-  package var coherencePeakHz: Double?
-  /// Mean peak-to-trough pulse per breath, BPM.
-  package var rsaAmplitude: Double?
-  package var hrvBefore: Double?
-  package var hrvAfter: Double?
-  package var dominantExpression: String?
-  package var notes: [String] = []
+  /// Every figure, as the store keeps it (`analysis.breathsPerMinute` reads `result`'s).
+  package var result: BreathingResult
 
   package init(_ recording: BreathingRecording) {
     score = ResonanceScore(pacer: recording.pacer, trace: recording.trace)
-    hrvBefore = recording.hrv.first?.value
-    hrvAfter = recording.hrv.count > 1 ? recording.hrv.last?.value : nil
-    dominantExpression = BreathingAnalysis.mode(recording.expressions.map(\.label))
+    result = BreathingResult(
+      resonanceScore: score.score, events: score.events.count, matched: score.matched, breaths: 0,
+      breathsPerMinute: nil, rateVariability: nil, pacerBreathsPerMinute: nil, phaseLocking: nil,
+      lagSeconds: nil, inSyncShare: nil, coherence: nil, coherencePeakHz: nil, rsaAmplitude: nil,
+      hrvBefore: nil, hrvAfter: nil, dominantExpression: nil, notes: [])
+    result.hrvBefore = recording.hrv.first?.value
+    result.hrvAfter = recording.hrv.count > 1 ? recording.hrv.last?.value : nil
+    result.dominantExpression = BreathingAnalysis.mode(recording.expressions.map(\.label))
     let cycle = recording.schedule.reduce(0) { $0 + $1.seconds }
-    pacerBreathsPerMinute = cycle > 0 ? 60 / cycle : nil
+    result.pacerBreathsPerMinute = cycle > 0 ? 60 / cycle : nil
     if recording.pacer.isEmpty {
-      notes.append("no pacer schedule: no Resonance Score or phase locking")
+      result.notes.append("no pacer schedule: no Resonance Score or phase locking")
     }
 
     let trace = recording.trace
     guard trace.count >= 2, let first = trace.first?.t, let last = trace.last?.t, last > first
     else {
-      notes.append("no waveform: no breathing rate")
+      result.notes.append("no waveform: no breathing rate")
       return
     }
     let values = trace.map(\.value)
     if (values.max() ?? 0) - (values.min() ?? 0) < 1e-9 {
-      notes.append("the waveform is flat: no breathing rate or phase locking")
+      result.notes.append("the waveform is flat: no breathing rate or phase locking")
       return
     }
     // A camera trace pinned at its extremes (clipped) still counts, with a note.
@@ -71,40 +62,40 @@ package struct BreathingAnalysis: Sendable {
     let bottom = values.min() ?? 0
     let pinned = values.filter { $0 >= top - 1e-9 || $0 <= bottom + 1e-9 }.count
     if Double(pinned) / Double(values.count) >= 0.05 {
-      notes.append(
+      result.notes.append(
         "the waveform is clipped: \(Int((100 * Double(pinned) / Double(values.count)).rounded()))% of samples sit at its maximum or minimum"
       )
     }
     let gaps = zip(trace.dropFirst(), trace).filter { $0.t - $1.t > 1 }.count
     if gaps > 0 {
-      notes.append("\(gaps) gaps of more than 1 s in the waveform (interpolated across)")
+      result.notes.append("\(gaps) gaps of more than 1 s in the waveform (interpolated across)")
     }
     let even = Resample.linear(times: trace.map(\.t), values: values, rate: Self.rate)
     let filtered = FFT.bandPass(even, sampleRate: Self.rate, low: Self.band.0, high: Self.band.1)
     let cycles = BreathingAnalysis.breathCycles(filtered)
-    breaths = cycles.count
+    result.breaths = cycles.count
     if !cycles.isEmpty {
       let periods = cycles.map { Double($0.end - $0.start) / Self.rate }
-      breathsPerMinute = 60 / (periods.reduce(0, +) / Double(periods.count))
+      result.breathsPerMinute = 60 / (periods.reduce(0, +) / Double(periods.count))
       let rates = periods.map { 60 / $0 }
       if rates.count >= 2 {
         let mean = rates.reduce(0, +) / Double(rates.count)
-        rateVariability = sqrt(
+        result.rateVariability = sqrt(
           rates.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(rates.count - 1))
       }
-      rsaAmplitude = BreathingAnalysis.rsa(cycles, start: first, pulse: recording.pulse)
+      result.rsaAmplitude = BreathingAnalysis.rsa(cycles, start: first, pulse: recording.pulse)
     } else {
-      notes.append("no complete breath in the waveform")
+      result.notes.append("no complete breath in the waveform")
     }
 
-    if !recording.pacer.isEmpty, let pacerRate = pacerBreathsPerMinute {
+    if !recording.pacer.isEmpty, let pacerRate = result.pacerBreathsPerMinute {
       let target = BreathingAnalysis.pacerWaveform(recording.pacer, start: first, count: even.count)
       let a = FFT.analyticPhase(filtered)
       let b = FFT.analyticPhase(
         FFT.bandPass(target, sampleRate: Self.rate, low: Self.band.0, high: Self.band.1))
       let (plv, angle) = BreathingAnalysis.locking(a, b, 0..<even.count)
-      phaseLocking = plv
-      lagSeconds = -angle / (2 * Double.pi) * (60 / pacerRate)
+      result.phaseLocking = plv
+      result.lagSeconds = -angle / (2 * Double.pi) * (60 / pacerRate)
       let window = Int(Self.nudgeWindowSeconds * Self.rate)
       if even.count >= window {
         var inSync = 0
@@ -115,29 +106,18 @@ package struct BreathingAnalysis: Sendable {
             inSync += 1
           }
         }
-        inSyncShare = Double(inSync) / Double(windows)
+        result.inSyncShare = Double(inSync) / Double(windows)
       }
     }
 
     let pulse = recording.pulse
     if let p0 = pulse.first?.t, let p1 = pulse.last?.t, p1 - p0 >= Self.coherenceMinimumSeconds {
-      (coherence, coherencePeakHz) = BreathingAnalysis.coherence(pulse)
+      (result.coherence, result.coherencePeakHz) = BreathingAnalysis.coherence(pulse)
     } else {
-      notes.append(
+      result.notes.append(
         "coherence needs \(Int(Self.coherenceMinimumSeconds)) s of pulse; this session has \(Int(((pulse.last?.t ?? 0) - (pulse.first?.t ?? 0)).rounded())) s"
       )
     }
-  }
-
-  /// The figures as the store keeps them.
-  package var result: BreathingResult {
-    BreathingResult(
-      resonanceScore: score.score, events: score.events.count, matched: score.matched,
-      breaths: breaths, breathsPerMinute: breathsPerMinute, rateVariability: rateVariability,
-      pacerBreathsPerMinute: pacerBreathsPerMinute, phaseLocking: phaseLocking,
-      lagSeconds: lagSeconds, inSyncShare: inSyncShare, coherence: coherence,
-      coherencePeakHz: coherencePeakHz, rsaAmplitude: rsaAmplitude, hrvBefore: hrvBefore,
-      hrvAfter: hrvAfter, dominantExpression: dominantExpression, notes: notes)
   }
 
   /// Breath cycles: from one rising zero crossing of the filtered waveform to the next, cycles
@@ -250,5 +230,12 @@ package struct BreathingAnalysis: Sendable {
     var counts: [String: Int] = [:]
     for label in labels { counts[label, default: 0] += 1 }
     return counts.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
+  }
+}
+
+extension BreathingAnalysis {
+  /// A figure of `result`, by its name.
+  package subscript<Value>(dynamicMember keyPath: KeyPath<BreathingResult, Value>) -> Value {
+    result[keyPath: keyPath]
   }
 }

@@ -1,37 +1,6 @@
 import ResonanceLinear
 import ResonanceModel
 
-/// A song's estimated features, each with its uncertainty and source, and its familiarity.
-package struct FeatureEstimate: Sendable, Equatable, Codable, Hashable {
-  /// The genre the song's genre name normalised to.
-  package var genre: FeatureGenre
-  package var bpm: Estimate
-  package var energy: Estimate
-  package var valence: Estimate
-  /// `Familiarity.score` against the most-played song among those estimated together.
-  package var familiarity: Double
-
-  /// The values alone, as the decision engine takes them.
-  package var features: SongFeatures {
-    SongFeatures(bpm: bpm.value, energy: energy.value, valence: valence.value)
-  }
-}
-
-/// What the estimator needs to know about a song.
-package struct SongFeatureInput: Sendable, Equatable, Hashable {
-  /// The genre as the library or history spells it.
-  package var genre: String?
-  /// The tempo a library file gives, when it gives one.
-  package var libraryBPM: Double?
-  package var playCount: Int
-
-  package init(genre: String?, libraryBPM: Double?, playCount: Int) {
-    self.genre = genre
-    self.libraryBPM = libraryBPM
-    self.playCount = playCount
-  }
-}
-
 /// The ridge fit of this person's tempo per genre, from the songs whose BPM the library gives.
 package struct GenreTempoFit: Sendable, Equatable {
   /// One fitted genre.
@@ -83,9 +52,16 @@ package enum SongFeatureEstimator {
   package static let spreadPriorDegreesOfFreedom = 4.0
 
   /// Every song's estimates, in the order given.
-  package static func estimate(_ songs: [SongFeatureInput]) -> [FeatureEstimate] {
+  ///
+  /// A song's play count is the larger of its library count and its plays in the imported
+  /// history: the library's counter already includes most of the history's Apple Music
+  /// plays, so adding them would count a listen twice, while a song heard only on Spotify has
+  /// no library count at all (`docs/brain.md`, "Familiarity").
+  ///
+  /// - Complexity: O(songs) plus the ridge fit's LAPACK solve over the genres.
+  package static func estimate(_ songs: [SongFeatureSource]) -> [SongFeatureEstimate] {
     let tempos = fitGenreTempos(songs)
-    let maxPlayCount = songs.map(\.playCount).max() ?? 0
+    let maxPlayCount = songs.map(playCount).max() ?? 0
     return songs.map { song in
       let genre = GenreFeaturePriors.normalise(song.genre)
       let prior = GenreFeaturePriors.prior(for: genre)
@@ -105,11 +81,11 @@ package enum SongFeatureEstimator {
       } else {
         bpm = Estimate(value: prior.bpm.mean, sd: prior.bpm.sd, source: priorSource)
       }
-      return FeatureEstimate(
-        genre: genre, bpm: bpm,
+      return SongFeatureEstimate(
+        songID: song.songID, bpm: bpm,
         energy: Estimate(value: prior.energy.mean, sd: prior.energy.sd, source: priorSource),
         valence: Estimate(value: prior.valence.mean, sd: prior.valence.sd, source: priorSource),
-        familiarity: Familiarity.score(playCount: song.playCount, maxPlayCount: maxPlayCount))
+        familiarity: Familiarity.score(playCount: playCount(song), maxPlayCount: maxPlayCount))
     }
   }
 
@@ -126,7 +102,7 @@ package enum SongFeatureEstimator {
   /// of freedom) with the prior guess σ₀² (the mean prior BPM variance of the songs' genres),
   /// worth ν₀ = 4 degrees of freedom: σ̂² = (SS + ν₀σ₀²)/(n − G + ν₀). It never collapses to 0
   /// on a few identical tags, and follows the person's own spread once there are dozens.
-  package static func fitGenreTempos(_ songs: [SongFeatureInput]) -> GenreTempoFit {
+  package static func fitGenreTempos(_ songs: [SongFeatureSource]) -> GenreTempoFit {
     var byGenre: [FeatureGenre: [Double]] = [:]
     for song in songs {
       let genre = GenreFeaturePriors.normalise(song.genre)
@@ -189,23 +165,6 @@ package enum SongFeatureEstimator {
 }
 
 extension SongFeatureEstimator {
-  /// Every song's estimates from what the store knows of it, in the order given.
-  ///
-  /// A song's play count is the larger of its library count and its plays in the imported
-  /// history: the library's counter already includes most of the history's Apple Music
-  /// plays, so adding them would count a listen twice, while a song heard only on Spotify has
-  /// no library count at all (`docs/brain.md`, "Familiarity").
-  ///
-  /// - Complexity: O(songs) plus the ridge fit's LAPACK solve over the genres.
-  package static func estimate(_ songs: [SongFeatureSource]) -> [SongFeatureEstimate] {
-    let estimates = estimate(songs.map(input))
-    return zip(songs, estimates).map { song, e in
-      SongFeatureEstimate(
-        songID: song.songID, bpm: e.bpm, energy: e.energy, valence: e.valence,
-        familiarity: e.familiarity)
-    }
-  }
-
   /// How `estimates` (one per song, in the order of `songs`) got their tempo.
   package static func summary(
     _ songs: [SongFeatureSource], _ estimates: [SongFeatureEstimate]
@@ -224,9 +183,9 @@ extension SongFeatureEstimator {
     return summary
   }
 
-  private static func input(_ song: SongFeatureSource) -> SongFeatureInput {
-    SongFeatureInput(
-      genre: song.genre, libraryBPM: song.libraryBPM,
-      playCount: max(song.libraryPlayCount, song.historyPlays))
+  /// The play count familiarity is measured with: the larger of the library's and the
+  /// history's.
+  static func playCount(_ song: SongFeatureSource) -> Int {
+    max(song.libraryPlayCount, song.historyPlays)
   }
 }
