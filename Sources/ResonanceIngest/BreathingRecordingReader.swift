@@ -53,7 +53,7 @@ package enum BreathingRecordingReader {
       if let name = (phase["phase"] as? String).flatMap(BreathingRecording.Phase.init),
         let seconds = phase["seconds"] as? Double
       {
-        recording.schedule.append((name, seconds))
+        recording.schedule.append(.init(name, seconds))
       }
     }
     var inOrder = true
@@ -78,7 +78,7 @@ package enum BreathingRecordingReader {
       if let phase = object["pacer"] as? String {
         known = true
         if let phase = BreathingRecording.Phase(rawValue: phase) {
-          recording.pacer.append((t, phase))
+          recording.pacer.append(.init(t, phase))
         } else {
           diagnostics.append(
             Diagnostic(.warning, "unknown pacer phase '\(phase)' skipped", at: location))
@@ -104,7 +104,7 @@ package enum BreathingRecordingReader {
       }
       if let label = object["expression"] as? String {
         known = true
-        recording.expressions.append((t, label))
+        recording.expressions.append(.init(t, label))
       }
       if !known {
         diagnostics.append(

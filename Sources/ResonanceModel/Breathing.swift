@@ -7,6 +7,39 @@ package struct BreathingRecording: Sendable, Equatable {
     case inhale, hold, exhale
   }
 
+  /// One phase of the pacer's cycle and its length, seconds.
+  package struct Step: Sendable, Equatable {
+    package var phase: Phase
+    package var seconds: Double
+
+    package init(_ phase: Phase, _ seconds: Double) {
+      self.phase = phase
+      self.seconds = seconds
+    }
+  }
+
+  /// The pacer turning to a phase, seconds since the start.
+  package struct PacerEvent: Sendable, Equatable {
+    package var t: Double
+    package var phase: Phase
+
+    package init(_ t: Double, _ phase: Phase) {
+      self.t = t
+      self.phase = phase
+    }
+  }
+
+  /// The expression the camera read on the face, seconds since the start.
+  package struct Expression: Sendable, Equatable {
+    package var t: Double
+    package var label: String
+
+    package init(_ t: Double, _ label: String) {
+      self.t = t
+      self.label = label
+    }
+  }
+
   /// A value at a time, seconds since the start.
   package struct Sample: Sendable, Equatable {
     package var t: Double
@@ -22,24 +55,24 @@ package struct BreathingRecording: Sendable, Equatable {
   /// `relaxed`, `box` or `4-7-8` (any name is kept as written).
   package var pattern: String
   /// The pacer's cycle: each phase and its length in seconds.
-  package var schedule: [(phase: Phase, seconds: Double)]
+  package var schedule: [Step]
   package var started: Timestamp?
   package var durationSeconds: Double?
   /// Pacer transitions, in time order.
-  package var pacer: [(t: Double, phase: Phase)]
+  package var pacer: [PacerEvent]
   /// The chest waveform (`breathing.upperTrace`).
   package var trace: [Sample]
   package var pulse: [Sample]
   /// The SDK's own breathing-rate estimate, breaths/min.
   package var sdkRate: [Sample]
   package var hrv: [Sample]
-  package var expressions: [(t: Double, label: String)]
+  package var expressions: [Expression]
 
   package init(
-    session: Int, pattern: String, schedule: [(phase: Phase, seconds: Double)] = [],
-    started: Timestamp? = nil, durationSeconds: Double? = nil,
-    pacer: [(t: Double, phase: Phase)] = [], trace: [Sample] = [], pulse: [Sample] = [],
-    sdkRate: [Sample] = [], hrv: [Sample] = [], expressions: [(t: Double, label: String)] = []
+    session: Int, pattern: String, schedule: [Step] = [], started: Timestamp? = nil,
+    durationSeconds: Double? = nil, pacer: [PacerEvent] = [], trace: [Sample] = [],
+    pulse: [Sample] = [], sdkRate: [Sample] = [], hrv: [Sample] = [],
+    expressions: [Expression] = []
   ) {
     self.session = session
     self.pattern = pattern
@@ -52,10 +85,5 @@ package struct BreathingRecording: Sendable, Equatable {
     self.sdkRate = sdkRate
     self.hrv = hrv
     self.expressions = expressions
-  }
-
-  package static func == (a: BreathingRecording, b: BreathingRecording) -> Bool {
-    a.session == b.session && a.pattern == b.pattern && a.trace == b.trace
-      && a.pacer.map(\.t) == b.pacer.map(\.t) && a.pacer.map(\.phase) == b.pacer.map(\.phase)
   }
 }

@@ -133,7 +133,7 @@ extension Store {
         if pieces.count == 2, let phase = BreathingRecording.Phase(rawValue: String(pieces[0])),
           let seconds = Double(pieces[1])
         {
-          recording.schedule.append((phase, seconds))
+          recording.schedule.append(.init(phase, seconds))
         }
       }
       for sample in try db.rows(
@@ -145,13 +145,13 @@ extension Store {
         switch sample.string(1) {
         case "pacer":
           if let phase = BreathingRecording.Phase(rawValue: sample.string(3)) {
-            recording.pacer.append((t, phase))
+            recording.pacer.append(.init(t, phase))
           }
         case "trace": if let value { recording.trace.append(.init(t, value)) }
         case "pulse": if let value { recording.pulse.append(.init(t, value)) }
         case "rate": if let value { recording.sdkRate.append(.init(t, value)) }
         case "hrv": if let value { recording.hrv.append(.init(t, value)) }
-        case "expression": recording.expressions.append((t, sample.string(3)))
+        case "expression": recording.expressions.append(.init(t, sample.string(3)))
         default: break
         }
       }

@@ -13,11 +13,11 @@ struct BreathingAnalysisTests {
     -> BreathingRecording
   {
     var recording = BreathingRecording(
-      session: 1, pattern: "relaxed", schedule: [(.inhale, 5), (.exhale, 5)])
+      session: 1, pattern: "relaxed", schedule: [.init(.inhale, 5), .init(.exhale, 5)])
     var t = 0.0
     while t < seconds {
-      recording.pacer.append((t, .inhale))
-      recording.pacer.append((t + 5, .exhale))
+      recording.pacer.append(.init(t, .inhale))
+      recording.pacer.append(.init(t + 5, .exhale))
       t += 10
     }
     for i in 0..<Int(seconds * 30) {

@@ -23,8 +23,8 @@ struct ResonanceScoreTests {
 
   @Test("relaxed 5-5: a chest that follows every phase scores 100")
   func followed() {
-    let pacer: [(t: Double, phase: BreathingRecording.Phase)] = [
-      (0, .inhale), (5, .exhale), (10, .inhale), (15, .exhale),
+    let pacer: [BreathingRecording.PacerEvent] = [
+      .init(0, .inhale), .init(5, .exhale), .init(10, .inhale), .init(15, .exhale),
     ]
     let trace = wave([(0, 0), (5, 1), (10, 0), (15, 1), (20, 0)])
     let score = ResonanceScore(pacer: pacer, trace: trace)
@@ -34,8 +34,8 @@ struct ResonanceScoreTests {
   @Test("holds create no event, and a hold ends the window before it")
   func holds() {
     // Box breathing: in 4, hold 4, out 4, hold 4. The chest rises only in the first inhale.
-    let pacer: [(t: Double, phase: BreathingRecording.Phase)] = [
-      (0, .inhale), (4, .hold), (8, .exhale), (12, .hold),
+    let pacer: [BreathingRecording.PacerEvent] = [
+      .init(0, .inhale), .init(4, .hold), .init(8, .exhale), .init(12, .hold),
     ]
     let trace = wave([(0, 0), (4, 1), (8, 1), (12, 1), (16, 1)])
     let score = ResonanceScore(pacer: pacer, trace: trace)
@@ -46,8 +46,8 @@ struct ResonanceScoreTests {
 
   @Test("a change must exceed 15% of the global range; exactly 15% does not match")
   func threshold() {
-    let pacer: [(t: Double, phase: BreathingRecording.Phase)] = [
-      (0, .inhale), (2, .exhale), (4, .inhale),
+    let pacer: [BreathingRecording.PacerEvent] = [
+      .init(0, .inhale), .init(2, .exhale), .init(4, .inhale),
     ]
     // Range 1 (0 … the spike at 1): the first inhale rises exactly 0.15, the exhale falls only
     // 0.05, the last inhale rises 0.2.
@@ -58,20 +58,20 @@ struct ResonanceScoreTests {
 
   @Test("a flat trace matches nothing")
   func flat() {
-    let pacer: [(t: Double, phase: BreathingRecording.Phase)] = [(0, .inhale), (5, .exhale)]
+    let pacer: [BreathingRecording.PacerEvent] = [.init(0, .inhale), .init(5, .exhale)]
     let score = ResonanceScore(pacer: pacer, trace: wave([(0, 0.5), (10, 0.5)]))
     #expect(score.events.count == 2 && score.score == 0)
   }
 
   @Test("a one-event session runs its window to the end of the waveform")
   func oneEvent() {
-    let score = ResonanceScore(pacer: [(0, .inhale)], trace: wave([(0, 0), (4, 1)]))
+    let score = ResonanceScore(pacer: [.init(0, .inhale)], trace: wave([(0, 0), (4, 1)]))
     #expect(score.events.count == 1 && score.events[0].end == 4 && score.score == 100)
   }
 
   @Test("no pacer events or no waveform: no score")
   func empty() {
     #expect(ResonanceScore(pacer: [], trace: wave([(0, 0), (4, 1)])).score == nil)
-    #expect(ResonanceScore(pacer: [(0, .inhale)], trace: []).score == nil)
+    #expect(ResonanceScore(pacer: [.init(0, .inhale)], trace: []).score == nil)
   }
 }

@@ -144,7 +144,7 @@ package struct BreathingAnalysis: Sendable {
   /// The pacer as a waveform on the resampled grid: rising over each inhale, falling over each
   /// exhale (a half cosine), flat through holds.
   static func pacerWaveform(
-    _ pacer: [(t: Double, phase: BreathingRecording.Phase)], start: Double, count: Int
+    _ pacer: [BreathingRecording.PacerEvent], start: Double, count: Int
   ) -> [Double] {
     var out = [Double](repeating: 0, count: count)
     var level = 0.0

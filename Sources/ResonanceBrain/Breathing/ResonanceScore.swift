@@ -31,7 +31,7 @@ package struct ResonanceScore: Sendable, Equatable {
   package var score: Double?
 
   package init(
-    pacer: [(t: Double, phase: BreathingRecording.Phase)], trace: [BreathingRecording.Sample]
+    pacer: [BreathingRecording.PacerEvent], trace: [BreathingRecording.Sample]
   ) {
     events = []
     guard !trace.isEmpty else { return }
