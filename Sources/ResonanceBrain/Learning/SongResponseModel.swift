@@ -222,7 +222,8 @@ package enum SongResponseModel {
         unpooled: o.y, genreMean: mean, estimate: estimate, sd: w.squareRoot() * sigma,
         low90: estimate - half, high90: estimate + half)
     }
-    let means = Array(genreMeans.values)
+    // In genre order: summed in the dictionary's order, the last bit changed from run to run.
+    let means = genreMeans.keys.sorted().map { genreMeans[$0]! }
     let grand = means.reduce(0, +) / Double(means.count)
     let genreSpread =
       means.count > 1
