@@ -14,8 +14,9 @@
 #   --ignore-column breathing_results.analysed_at_ms   the wall-clock time `breathing` wrote
 #                                                     its rows (a timing column by nature)
 #   --deterministic-hashing   runs both builds with SWIFT_DETERMINISTIC_HASHING=1. Without it,
-#       analyze's JSON `song_responses.*.genre_sd` can differ in its last bit from run to run:
-#       it sums the genre means in Dictionary order, which Swift randomises per process.
+#       a build from before e699e8e gives analyze's JSON `song_responses.*.genre_sd` a last
+#       bit that differs from run to run: it summed the genre means in Dictionary order, which
+#       Swift randomises per process (later builds sum them in genre order).
 #
 # Usage:
 #   scripts/compare-stores.sh stores A.sqlite B.sqlite [--ignore-column TABLE.COLUMN]...
