@@ -95,3 +95,14 @@ package enum DecisionEngine {
     return scored.count - 1
   }
 }
+
+extension SelectionPolicy {
+  /// The policy a `LoggingPolicy` (the settings' form) names.
+  package init(_ policy: LoggingPolicy) {
+    switch policy.kind {
+    case .greedy: self = .greedy
+    case .softmax: self = .softmax(temperature: policy.temperature)
+    case .epsilonGreedy: self = .epsilonGreedy(epsilon: policy.epsilon)
+    }
+  }
+}
