@@ -131,3 +131,27 @@ package struct LoggingPolicy: Sendable, Equatable, Hashable, Codable {
     self.epsilon = epsilon
   }
 }
+
+/// What the DJ's real-time adjuster (`RealTimeGuardAdjuster`) holds during a session: a BPM
+/// ceiling lowered while heart rate rises in a calm-need session, and a boost to familiarity
+/// after consecutive skips. The decision log (version 2) records it on every decision.
+package struct AdjusterState: Sendable, Equatable, Hashable, Codable {
+  /// Heart rate when the session began, bpm; nil when none was measured.
+  package var baselineHeartRate: Double?
+  /// Candidates faster than this are not played, bpm; nil for no ceiling.
+  package var bpmCeiling: Double?
+  /// Skips in a row, up to the last play.
+  package var consecutiveSkips: Int
+  /// The factor on the familiarity weight, 1 … 1.5.
+  package var familiarityBoost: Double
+
+  package init(
+    baselineHeartRate: Double? = nil, bpmCeiling: Double? = nil, consecutiveSkips: Int = 0,
+    familiarityBoost: Double = 1
+  ) {
+    self.baselineHeartRate = baselineHeartRate
+    self.bpmCeiling = bpmCeiling
+    self.consecutiveSkips = consecutiveSkips
+    self.familiarityBoost = familiarityBoost
+  }
+}

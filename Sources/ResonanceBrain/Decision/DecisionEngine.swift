@@ -58,22 +58,46 @@ package enum SelectionPolicy: Sendable, Equatable {
 /// The seed app's decision engine: guard filters, the seven-component scorer, the transition
 /// blend, and a logged selection policy.
 package enum DecisionEngine {
-  /// Scores every candidate that passes the guard filters. When the filters reject every
-  /// candidate, all are scored (the app would rather repeat itself than fall silent).
+  /// Scores every candidate that passes the guard filters under the app's settings
+  /// (`preferences`) and the adjuster's state. When the filters reject every candidate, all
+  /// are scored (the app would rather repeat itself than fall silent).
   ///
   /// - Returns: the admitted candidates with components, scores and propensities, in the
   ///   order given.
   package static func score(
+    _ candidates: [Candidate], at moment: DecisionMoment, preferences: UserPreferences,
+    adjuster: AdjusterState = AdjusterState()
+  ) -> [ScoredCandidate] {
+    score(
+      candidates, at: moment, preferences: preferences, adjuster: adjuster,
+      weights: SongScorer.weights(preferences, adjuster: adjuster),
+      policy: SelectionPolicy(preferences.policy))
+  }
+
+  /// Scores with the default rules and settings except the given weights and policy (how the
+  /// simulated person chooses by their own taste).
+  package static func score(
     _ candidates: [Candidate], at moment: DecisionMoment, weights: ScoringWeights,
     policy: SelectionPolicy
   ) -> [ScoredCandidate] {
+    score(
+      candidates, at: moment, preferences: .appDefault, adjuster: AdjusterState(),
+      weights: weights, policy: policy)
+  }
+
+  private static func score(
+    _ candidates: [Candidate], at moment: DecisionMoment, preferences: UserPreferences,
+    adjuster: AdjusterState, weights: ScoringWeights, policy: SelectionPolicy
+  ) -> [ScoredCandidate] {
     var admitted = candidates.indices.filter {
-      GuardFilters.rejection(of: candidates[$0], at: moment) == nil
+      GuardFilters.rejection(
+        of: candidates[$0], at: moment, preferences: preferences, adjuster: adjuster) == nil
     }
     if admitted.isEmpty { admitted = Array(candidates.indices) }
     var scored = admitted.map { index -> ScoredCandidate in
       let candidate = candidates[index]
-      let components = SongScorer.components(for: candidate, at: moment)
+      let components = SongScorer.components(
+        for: candidate, at: moment, preferences: preferences)
       let base = SongScorer.baseScore(components, weights: weights)
       let final = TransitionController.finalScore(
         base: base, next: candidate.features, previous: moment.previous)

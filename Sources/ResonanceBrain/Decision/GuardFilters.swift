@@ -8,32 +8,34 @@ package enum GuardFilters {
     case playedRecently = "played-recently"
     case sameArtist = "same-artist"
     case nightBPM = "night-bpm"
+    /// Faster than the real-time adjuster's ceiling.
+    case bpmCeiling = "bpm-ceiling"
   }
 
-  /// A song that played less than this many minutes ago is not played again.
-  package static let recencyFilterMinutes = 60.0
-  /// At most this many of the last `artistWindow` plays may share an artist with a candidate:
-  /// none, so an artist heard in the last three plays waits.
-  package static let sameArtistLimit = 0
-  package static let artistWindow = 3
-  /// Between 22:00 and 05:00 local, nothing faster than this plays.
-  package static let nightBPMHardCap = 110.0
-
-  /// The reason `candidate` may not play at `moment`, or `nil` when it may.
-  package static func rejection(of candidate: Candidate, at moment: DecisionMoment) -> Rejection? {
+  /// The reason `candidate` may not play at `moment`, or `nil` when it may. The rules and
+  /// their numbers are the preferences' (`repeatBlockMinutes`, `sameArtistLimit` of the last
+  /// `sameArtistWindow` plays, `nightHardCapBPM` from `nightStartHour` to `nightEndHour`),
+  /// with the adjuster's ceiling when it has one.
+  package static func rejection(
+    of candidate: Candidate, at moment: DecisionMoment,
+    preferences: UserPreferences = .appDefault, adjuster: AdjusterState = AdjusterState()
+  ) -> Rejection? {
     guard let id = candidate.songID, !id.isEmpty else { return .missingID }
     if let last = candidate.lastPlayedAtMs,
-      Double(moment.nowMs - last) / 60_000 < recencyFilterMinutes
+      Double(moment.nowMs - last) / 60_000 < preferences.repeatBlockMinutes
     {
       return .playedRecently
     }
-    let sameArtist = moment.recentArtists.prefix(artistWindow).filter { $0 == candidate.artist }
-    if sameArtist.count > sameArtistLimit { return .sameArtist }
-    if moment.localHour >= 22 || moment.localHour < 5,
-      candidate.features.bpm > nightBPMHardCap
+    let sameArtist = moment.recentArtists.prefix(preferences.sameArtistWindow).filter {
+      $0 == candidate.artist
+    }
+    if sameArtist.count > preferences.sameArtistLimit { return .sameArtist }
+    if SongScorer.isNight(moment.localHour, preferences),
+      candidate.features.bpm > preferences.nightHardCapBPM
     {
       return .nightBPM
     }
+    if let ceiling = adjuster.bpmCeiling, candidate.features.bpm > ceiling { return .bpmCeiling }
     return nil
   }
 }

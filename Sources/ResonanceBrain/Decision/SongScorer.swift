@@ -44,20 +44,15 @@ package enum SongScorer {
     }
   }
 
-  /// Songs faster than this are penalised in the morning (05:00–09:00 local).
-  package static let morningBPMCap = 120.0
-  /// Songs faster than this are penalised at night (22:00–05:00 local); the guard filters
-  /// reject songs above `GuardFilters.nightBPMHardCap` outright.
-  package static let nightBPMCap = 95.0
-  /// How long a played song keeps a recency penalty, in minutes (linear decay to zero).
-  package static let recencyWindowMinutes = 240.0
   /// Width of the BPM match's Gaussian, in BPM.
   package static let bpmTolerance = 15.0
 
-  /// The seven component values of `candidate` at `moment`.
-  package static func components(for candidate: Candidate, at moment: DecisionMoment)
-    -> ScoringComponents
-  {
+  /// The seven component values of `candidate` at `moment`; the recency window and the
+  /// time-of-day caps are the preferences'.
+  package static func components(
+    for candidate: Candidate, at moment: DecisionMoment,
+    preferences: UserPreferences = .appDefault
+  ) -> ScoringComponents {
     let features = candidate.features
     let bpmGap = (features.bpm - targetBPM(for: moment.need)) / bpmTolerance
     let bpm = exp(-0.5 * bpmGap * bpmGap)
@@ -78,26 +73,50 @@ package enum SongScorer {
     var recency = 0.0
     if let last = candidate.lastPlayedAtMs {
       let minutes = Double(moment.nowMs - last) / 60_000
-      recency = max(0, min(1, 1 - minutes / recencyWindowMinutes))
+      recency = max(0, min(1, 1 - minutes / preferences.recencyWindowMinutes))
     }
 
     return ScoringComponents(
       bpm: bpm, energy: energy, familiarity: familiarity, historical: historical,
       context: context, recency: recency,
-      timeOfDay: timeOfDayPenalty(bpm: features.bpm, localHour: moment.localHour))
+      timeOfDay: timeOfDayPenalty(
+        bpm: features.bpm, localHour: moment.localHour, preferences: preferences))
   }
 
-  /// 0 when the tempo is within the hour's cap, rising linearly to 1 at 30 BPM over it.
-  package static func timeOfDayPenalty(bpm: Double, localHour: Double) -> Double {
+  /// 0 when the tempo is within the hour's cap (the night's from `nightStartHour` to
+  /// `nightEndHour`, else the morning's from `morningStartHour` to `morningEndHour`; none
+  /// otherwise), rising linearly to 1 at 30 BPM over it.
+  package static func timeOfDayPenalty(
+    bpm: Double, localHour: Double, preferences: UserPreferences = .appDefault
+  ) -> Double {
     let cap: Double
-    if localHour >= 22 || localHour < 5 {
-      cap = nightBPMCap
-    } else if localHour < 9 {
-      cap = morningBPMCap
+    if isNight(localHour, preferences) {
+      cap = preferences.nightBPMCap
+    } else if localHour >= preferences.morningStartHour, localHour < preferences.morningEndHour {
+      cap = preferences.morningBPMCap
     } else {
       return 0
     }
     return max(0, min(1, (bpm - cap) / 30))
+  }
+
+  /// Whether a local hour is in the preferences' night (which runs past midnight when it
+  /// starts later than it ends).
+  package static func isNight(_ localHour: Double, _ preferences: UserPreferences) -> Bool {
+    let start = preferences.nightStartHour
+    let end = preferences.nightEndHour
+    return start > end
+      ? localHour >= start || localHour < end : localHour >= start && localHour < end
+  }
+
+  /// The weights a decision scores with: the preferences', the familiarity weight multiplied
+  /// by the adjuster's boost.
+  package static func weights(_ preferences: UserPreferences, adjuster: AdjusterState)
+    -> ScoringWeights
+  {
+    var weights = preferences.weights
+    weights.familiarity *= adjuster.familiarityBoost
+    return weights
   }
 
   /// The weighted base score: matches added, penalties subtracted.
