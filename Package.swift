@@ -46,6 +46,9 @@ let package = Package(
     .target(name: "ResonanceBrain", dependencies: ["ResonanceModel", "ResonanceLinear"]),
     .target(
       name: "ResonanceSynth", dependencies: ["ResonanceModel", "ResonanceIO", "ResonanceBrain"]),
+    .target(
+      name: "ResonanceTuning",
+      dependencies: ["ResonanceModel", "ResonanceBrain", "ResonanceLinear"]),
     .target(name: "ResonanceReports", dependencies: ["ResonanceModel"]),
     .target(
       name: "ResonanceCLI",
@@ -63,8 +66,13 @@ let package = Package(
     .testTarget(name: "ResonanceLinearTests", dependencies: ["ResonanceLinear"]),
     .testTarget(name: "ResonanceBrainTests", dependencies: ["ResonanceBrain"]),
     .testTarget(
+      name: "ResonanceTuningTests",
+      dependencies: ["ResonanceTuning", "ResonanceBrain", "ResonanceModel", "ResonanceLinear"]),
+    .testTarget(
       name: "ResonanceSynthTests",
-      dependencies: ["ResonanceSynth", "ResonanceBrain", "ResonanceIngest", "ResonanceIO"]),
+      dependencies: [
+        "ResonanceSynth", "ResonanceBrain", "ResonanceIngest", "ResonanceIO", "ResonanceTuning",
+      ]),
     .testTarget(
       name: "ResonanceReportsTests", dependencies: ["ResonanceReports"], exclude: ["Golden"]),
     .testTarget(

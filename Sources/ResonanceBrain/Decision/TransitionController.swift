@@ -20,6 +20,12 @@ package enum TransitionController {
     -> Double
   {
     guard let previous else { return base }
-    return baseShare * base + (1 - baseShare) * smoothness(from: previous, to: next)
+    return finalScore(base: base, smoothness: smoothness(from: previous, to: next))
+  }
+
+  /// 0.7 × base + 0.3 × smoothness, the blend once the smoothness is known (offline
+  /// evaluation keeps each candidate's).
+  package static func finalScore(base: Double, smoothness: Double) -> Double {
+    baseShare * base + (1 - baseShare) * smoothness
   }
 }

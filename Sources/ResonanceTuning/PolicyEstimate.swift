@@ -1,0 +1,157 @@
+/// An off-policy estimator of a target policy's mean reward per decision.
+///
+/// With w_d = π_target(chosen_d) / propensity(chosen_d) (min(w_d, λ) when clipped at λ), r_d
+/// the decision's reward, q̂ the cross-fitted reward model (`RewardModel`) and n the decisions
+/// with the reward measured:
+/// - `ips`: Σ w_d·r_d / n — unbiased with full support, high variance;
+/// - `snips`: Σ w_d·r_d / Σ w_d — self-normalised: slightly biased, much steadier;
+/// - `dm`: Σ_d Σ_r π_target(r)·q̂(r) / n — the reward model alone: steady, as biased as the
+///   model is wrong;
+/// - `dr` (the default): Σ_d [Σ_r π_target(r)·q̂(r) + w_d·(r_d − q̂(chosen_d))] / n — right if
+///   either the propensities or the model are (Dudík, Langford & Li 2011).
+package enum Estimator: String, CaseIterable, Sendable, Codable {
+  /// Inverse propensity scoring.
+  case ips
+  /// Self-normalised inverse propensity scoring.
+  case snips
+  /// The direct method (the reward model alone).
+  case dm
+  /// Doubly robust: the direct method corrected by the weighted residual of the chosen row.
+  case dr
+}
+
+/// One row of the clipping sensitivity table: the IPS and DR estimates with the importance
+/// weights clipped at one threshold.
+package struct ClippingRow: Sendable, Equatable {
+  /// The clipping threshold λ (weights above it count as λ); nil: no clipping.
+  package var threshold: Double?
+  /// The IPS estimate with that clipping; nil when no decision has the reward measured.
+  package var ips: Double?
+  /// The DR estimate with that clipping; nil when no decision has the reward measured.
+  package var dr: Double?
+
+  /// A table row for `threshold` (nil: unclipped).
+  package init(threshold: Double?, ips: Double?, dr: Double?) {
+    self.threshold = threshold
+    self.ips = ips
+    self.dr = dr
+  }
+}
+
+/// How far an estimate can be trusted: how much the target's importance weights concentrate
+/// on a few decisions, how often the target agrees with the logged choice, and how much the
+/// estimate moves when large weights are clipped.
+package struct EstimateDiagnostics: Sendable, Equatable {
+  /// Decisions with the reward measured: the ones the estimate uses.
+  package var decisions: Int
+  /// Decisions left out because the reward was not measured.
+  package var leftOut: Int
+  /// (Σw)² / Σw² over the decisions used, with the weights the estimate used (clipped when
+  /// it clips): n when the target is the logging policy, falling as the weights concentrate;
+  /// 0 when every weight is 0.
+  package var effectiveSampleSize: Double
+  /// The largest importance weight before clipping; 0 with no decision.
+  package var largestWeight: Double
+  /// Decisions whose weight the clipping threshold lowered (0 without clipping).
+  package var clippedDecisions: Int
+  /// The share of decisions used, 0 … 1, where the target's likeliest row is the logged
+  /// choice (0 with no decision).
+  package var agreementShare: Double
+  /// The IPS and DR estimates unclipped and clipped at each of
+  /// `OffPolicyEvaluator.clippingThresholds` (none, 100, 20, 10, 5), in that order.
+  package var clippingTable: [ClippingRow]
+
+  /// Diagnostics from their parts, as described on each property.
+  package init(
+    decisions: Int, leftOut: Int, effectiveSampleSize: Double, largestWeight: Double,
+    clippedDecisions: Int, agreementShare: Double, clippingTable: [ClippingRow]
+  ) {
+    self.decisions = decisions
+    self.leftOut = leftOut
+    self.effectiveSampleSize = effectiveSampleSize
+    self.largestWeight = largestWeight
+    self.clippedDecisions = clippedDecisions
+    self.agreementShare = agreementShare
+    self.clippingTable = clippingTable
+  }
+
+  /// Whether the effective sample size is below a tenth of the decisions used: the target
+  /// leans on a few decisions, and IPS-type estimates of it are unreliable.
+  package var isEffectiveSampleSizeLow: Bool {
+    effectiveSampleSize < 0.1 * Double(decisions)
+  }
+}
+
+/// A target policy's estimated mean reward per decision, with the per-decision terms behind it
+/// (so a caller can bootstrap whole days, paired against another estimate on the same log)
+/// and its diagnostics.
+///
+/// Every estimator is a ratio over the decisions used: value = Σ numerators / Σ denominators,
+/// where the denominator is 1 a decision except for SNIPS (the importance weight). A resample
+/// of the decisions (with repeats) estimates the same way: `value(over:)`. To bootstrap whole
+/// days, group the positions of `decisions` by the local day of `LoggedDecisions.time`; two
+/// estimates of one reward from one evaluator list the same decisions in the same order, so
+/// one resample of positions pairs them (a candidate against the preferences in force).
+package struct PolicyEstimate: Sendable, Equatable {
+  /// The estimator used.
+  package var estimator: Estimator
+  /// The reward estimated.
+  package var reward: Reward
+  /// The clipping threshold λ on the importance weights; nil for none.
+  package var clipping: Double?
+  /// The estimated mean reward per decision (the reward's scale, 0 … 1 for every `Reward`);
+  /// nil when no decision has the reward measured, or (SNIPS) every weight is 0.
+  package var value: Double?
+  /// The decisions used (those with the reward measured), as indices into the log, in order.
+  package var decisions: [Int]
+  /// Per decision used: its numerator (IPS and SNIPS w·r, DM the model's value of the target's
+  /// choice, DR that plus w·(r − q̂)).
+  package var numerators: [Double]
+  /// Per decision used: its denominator (SNIPS w, the others 1).
+  package var denominators: [Double]
+  /// Per decision used: the importance weight, clipped when the estimate clips (DM reports it
+  /// without using it).
+  package var weights: [Double]
+  /// How far the estimate can be trusted.
+  package var diagnostics: EstimateDiagnostics
+
+  /// An estimate from its parts, as described on each property.
+  package init(
+    estimator: Estimator, reward: Reward, clipping: Double?, value: Double?, decisions: [Int],
+    numerators: [Double], denominators: [Double], weights: [Double],
+    diagnostics: EstimateDiagnostics
+  ) {
+    self.estimator = estimator
+    self.reward = reward
+    self.clipping = clipping
+    self.value = value
+    self.decisions = decisions
+    self.numerators = numerators
+    self.denominators = denominators
+    self.weights = weights
+    self.diagnostics = diagnostics
+  }
+
+  /// Per decision used: its contribution, numerator × n / Σ denominators, whose mean is
+  /// `value` (for every estimator but SNIPS simply the numerator); empty when `value` is nil.
+  package var contributions: [Double] {
+    let total = denominators.reduce(0, +)
+    guard total != 0 else { return [] }
+    let scale = Double(numerators.count) / total
+    return numerators.map { $0 * scale }
+  }
+
+  /// The estimate over a resample: Σ numerators / Σ denominators over `positions` (indices
+  /// into `decisions`, repeats allowed); nil when the denominators sum to 0.
+  ///
+  /// - Complexity: O(positions).
+  package func value(over positions: some Sequence<Int>) -> Double? {
+    var numerator = 0.0
+    var denominator = 0.0
+    for i in positions {
+      numerator += numerators[i]
+      denominator += denominators[i]
+    }
+    return denominator == 0 ? nil : numerator / denominator
+  }
+}

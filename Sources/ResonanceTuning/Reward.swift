@@ -1,0 +1,98 @@
+import ResonanceBrain
+import ResonanceModel
+
+/// What offline evaluation counts as a good outcome of a decision: each is a number per
+/// decision, on 0 … 1, or nil where it was not measured (such decisions are left out of that
+/// reward's estimate, and the estimate says how many it used).
+///
+/// - `keep`: 1 when the chosen song was kept (not skipped), else 0. Always measured.
+/// - `listenShare`: the share of the chosen song heard, clamped to 0 … 1; nil when not finite.
+/// - `response`: the physiological response toward the need on the session-quality HRV scale,
+///   `responseScore(Δ)` = clamp(0.5 + Δ / 20, 0, 1), Δ in the signal's units with the sign
+///   that means better (ms of SDNN for calm, bpm of heart rate for energy): +10 → 1, 0 → 0.5,
+///   −10 → 0. Nil when unmeasured or not finite.
+/// - `sessionQuality`: the seed's quality of the session the decision was in; nil when none
+///   or not finite.
+/// - `composite` (the default):
+///   `composite = 0.4·kept + 0.3·share + 0.3·responseScore(response)`, with kept 1 or 0,
+///   share the share heard clamped to 0 … 1, and responseScore as above. A missing (nil or not
+///   finite) share or response is left out and the remaining weights renormalised to sum to 1:
+///   without the response, (0.4·kept + 0.3·share) / 0.7; without both, kept. Always measured.
+package enum Reward: String, CaseIterable, Sendable, Codable {
+  /// 1 kept, 0 skipped.
+  case keep
+  /// The share of the song heard, 0 … 1.
+  case listenShare = "listen-share"
+  /// The physiological response's score, 0 … 1 (`responseScore`).
+  case response
+  /// The session's quality, 0 … 1.
+  case sessionQuality = "session-quality"
+  /// 0.4·kept + 0.3·share + 0.3·responseScore, renormalised over what was measured.
+  case composite
+
+  /// The composite's weight on kept.
+  package static let keepWeight = 0.4
+  /// The composite's weight on the share heard.
+  package static let listenShareWeight = 0.3
+  /// The composite's weight on the response score.
+  package static let responseWeight = 0.3
+
+  /// A response Δ (ms of SDNN or bpm of heart rate, toward the need) as a score on 0 … 1:
+  /// clamp(0.5 + Δ / 20, 0, 1), the session-quality HRV scale
+  /// (`SessionQualityScorer.hrvComponent`).
+  package static func responseScore(_ response: Double) -> Double {
+    SessionQualityScorer.hrvComponent(deltaMs: response)
+  }
+
+  /// The composite reward of one decision's outcome, 0 … 1: the weighted mean of kept, the
+  /// share heard and the response score over those measured (`Reward`'s definition).
+  ///
+  /// - Parameters:
+  ///   - kept: whether the chosen song was kept.
+  ///   - listenShare: the share heard (clamped to 0 … 1; left out when not finite).
+  ///   - response: the response toward the need (left out when nil or not finite).
+  /// - Returns: the composite, 0 … 1.
+  package static func composite(kept: Bool, listenShare: Double, response: Double?) -> Double {
+    var total = keepWeight * (kept ? 1 : 0)
+    var weight = keepWeight
+    if listenShare.isFinite {
+      total += listenShareWeight * min(1, max(0, listenShare))
+      weight += listenShareWeight
+    }
+    if let response, response.isFinite {
+      total += responseWeight * responseScore(response)
+      weight += responseWeight
+    }
+    return total / weight
+  }
+
+  /// This reward for decision `d` of `decisions`, 0 … 1, or nil where it was not measured.
+  ///
+  /// - Complexity: O(1).
+  package func value(_ decisions: LoggedDecisions, decision d: Int) -> Double? {
+    switch self {
+    case .keep:
+      return decisions.kept[d] ? 1 : 0
+    case .listenShare:
+      let share = decisions.listenShare[d]
+      return share.isFinite ? min(1, max(0, share)) : nil
+    case .response:
+      guard let response = decisions.response[d], response.isFinite else { return nil }
+      return Reward.responseScore(response)
+    case .sessionQuality:
+      guard let quality = decisions.sessionQuality[d], quality.isFinite else { return nil }
+      return quality
+    case .composite:
+      return Reward.composite(
+        kept: decisions.kept[d], listenShare: decisions.listenShare[d],
+        response: decisions.response[d])
+    }
+  }
+
+  /// This reward for every decision, nil where it was not measured.
+  ///
+  /// - Complexity: O(decisions).
+  package func values(_ decisions: LoggedDecisions) -> [Double?] {
+    (0..<decisions.count).map { value(decisions, decision: $0) }
+  }
+}
