@@ -60,6 +60,15 @@ package enum TraceReader {
       )
     }
     var diagnostics = DiagnosticLog()
+    var decoder: DecisionLogDecoder?
+    if format == "resonance.decision-log" {
+      do {
+        decoder = try DecisionLogDecoder(header: headerLine, version: version)
+      } catch {
+        throw IngestError(
+          .malformed, at: SourceLocation(file: path, line: 1, column: 1), error.message)
+      }
+    }
     var watch: [BiometricReading] = []
     var mac: [MacContextSnapshot] = []
     var mood: [MoodInput] = []
@@ -72,6 +81,16 @@ package enum TraceReader {
         continue
       }
       guard !line.isEmpty else { continue }
+      if var lineDecoder = decoder {
+        do {
+          decisions.append(try lineDecoder.decode(line))
+          samples += 1
+        } catch {
+          diagnostics.append(Diagnostic(.warning, "line skipped: " + error.message, at: location))
+        }
+        decoder = lineDecoder
+        continue
+      }
       guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
         let text = object["t"] as? String,
         let time = BreathingRecordingReader.isoTimestamp(text, offset: object["offset"] as? Int)
@@ -108,29 +127,7 @@ package enum TraceReader {
             time: time, device: object["device"] as? String ?? "unknown", tap: tap,
             valence: object["valence"] as? Double, energy: object["energy"] as? Double))
       default:
-        guard let decision = object["decision"] as? Int else {
-          samples -= 1
-          diagnostics.append(
-            Diagnostic(.warning, "line skipped: a decision without its number", at: location))
-          continue
-        }
-        let chosen = object["chosen"] as? String
-        let candidates = object["candidates"] as? [[String: Any]] ?? []
-        let chosenArtist =
-          candidates.first { $0["song"] as? String == chosen }?["artist"] as? String
-        var outcome: DecisionOutcome?
-        if let o = object["outcome"] as? [String: Any], let listened = o["listened_ms"] as? Int {
-          outcome = DecisionOutcome(
-            listenedMs: Int64(max(0, listened)),
-            durationMs: (o["duration_ms"] as? Int).map(Int64.init),
-            skipped: o["skipped"] as? Bool ?? false, completed: o["completed"] as? Bool)
-        }
-        decisions.append(
-          DecisionRecord(
-            time: time, decision: decision, session: object["session"] as? Int,
-            need: object["need"] as? String, context: object["context"] as? String,
-            chosen: chosen, chosenArtist: chosenArtist, outcome: outcome,
-            line: String(decoding: line, as: UTF8.self)))
+        break
       }
     }
     let content: TraceContent =

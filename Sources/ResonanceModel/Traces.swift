@@ -49,23 +49,54 @@ package struct MoodInput: Sendable, Equatable {
   }
 }
 
-/// One line of the DJ's decision log: its keys, and the line itself (kept whole for replay).
+/// One line of the DJ's decision log (`docs/formats.md`), as structured values: the moment the
+/// engine scored at, every candidate with the inputs it read and what it computed, the
+/// candidates the guard filters removed, the choice and its outcome. A version-2 line also
+/// holds the heart rate and the real-time adjuster's state, and with the preferences in force
+/// (`preferences`, on the first decision of a log and wherever they change) a replay needs
+/// nothing else.
 package struct DecisionRecord: Sendable, Equatable {
   package var time: Timestamp
   package var decision: Int
   package var session: Int?
+  /// `need` and `context` as the line names them (the seed's raw values when the app wrote
+  /// them; anything else is kept as written and left out of replay).
   package var need: String?
   package var context: String?
   package var chosen: String?
-  /// The chosen candidate's artist, as the candidate list gives it.
-  package var chosenArtist: String?
   /// What happened to the chosen song, when the line says.
   package var outcome: DecisionOutcome?
-  package var line: String
+  /// The log format's version (1 or 2).
+  package var version: Int
+  /// The settings in force from this decision on, when the log states them here: the header's
+  /// on a log's first decision (version 1: its weights and policy on the app's other
+  /// defaults), a line's own where they changed; nil otherwise (unchanged).
+  package var preferences: UserPreferences?
+  /// Local hour with fraction and the state engine's stress, as the engine read them.
+  package var localHour: Double?
+  package var stress: Double?
+  /// The largest play count in the library (familiarity's scale).
+  package var maxPlayCount: Int?
+  /// The song before, for the transition blend; nil at a session's start.
+  package var previous: SongFeatures?
+  /// Artists of the most recent plays, newest first.
+  package var recentArtists: [String]
+  /// The Watch's heart rate when the decision was made (version 2), bpm.
+  package var heartRate: Double?
+  /// The real-time adjuster's state the decision was scored under (version 2).
+  package var adjuster: AdjusterState?
+  /// The admitted candidates, in playlist order.
+  package var candidates: [LoggedCandidate]
+  /// The candidates the guard filters removed, in playlist order.
+  package var rejected: [RejectedCandidate]
 
   package init(
-    time: Timestamp, decision: Int, session: Int?, need: String?, context: String?, chosen: String?,
-    chosenArtist: String? = nil, outcome: DecisionOutcome? = nil, line: String
+    time: Timestamp, decision: Int, session: Int?, need: String?, context: String?,
+    chosen: String?, outcome: DecisionOutcome? = nil, version: Int = 2,
+    preferences: UserPreferences? = nil, localHour: Double? = nil, stress: Double? = nil,
+    maxPlayCount: Int? = nil, previous: SongFeatures? = nil, recentArtists: [String] = [],
+    heartRate: Double? = nil, adjuster: AdjusterState? = nil,
+    candidates: [LoggedCandidate] = [], rejected: [RejectedCandidate] = []
   ) {
     self.time = time
     self.decision = decision
@@ -73,9 +104,87 @@ package struct DecisionRecord: Sendable, Equatable {
     self.need = need
     self.context = context
     self.chosen = chosen
-    self.chosenArtist = chosenArtist
     self.outcome = outcome
-    self.line = line
+    self.version = version
+    self.preferences = preferences
+    self.localHour = localHour
+    self.stress = stress
+    self.maxPlayCount = maxPlayCount
+    self.previous = previous
+    self.recentArtists = recentArtists
+    self.heartRate = heartRate
+    self.adjuster = adjuster
+    self.candidates = candidates
+    self.rejected = rejected
+  }
+
+  /// The chosen candidate's artist, as the candidate list gives it.
+  package var chosenArtist: String? {
+    candidates.first { $0.song == chosen }?.artist
+  }
+}
+
+/// A candidate's inputs as a decision line gives them: what the scorer and the guard filters
+/// read.
+package struct CandidateInputs: Sendable, Equatable {
+  package var artist: String
+  package var features: SongFeatures
+  /// Plays so far (familiarity).
+  package var plays: Int
+  /// The learned effect for the decision's need and context, −1 … 1; nil when none yet.
+  package var learned: Double?
+  /// When the song last played, UTC milliseconds; nil when never.
+  package var lastPlayedMs: Int64?
+
+  package init(
+    artist: String, features: SongFeatures, plays: Int, learned: Double?, lastPlayedMs: Int64?
+  ) {
+    self.artist = artist
+    self.features = features
+    self.plays = plays
+    self.learned = learned
+    self.lastPlayedMs = lastPlayedMs
+  }
+}
+
+/// An admitted candidate: its inputs, its seven component values, its scores before and after
+/// the transition blend, and the logging policy's probability of choosing it.
+package struct LoggedCandidate: Sendable, Equatable {
+  /// The song's catalog ID ("" when it had none).
+  package var song: String
+  package var inputs: CandidateInputs
+  package var components: ScoringComponents
+  package var baseScore: Double
+  package var finalScore: Double
+  package var propensity: Double
+
+  package init(
+    song: String, inputs: CandidateInputs, components: ScoringComponents, baseScore: Double,
+    finalScore: Double, propensity: Double
+  ) {
+    self.song = song
+    self.inputs = inputs
+    self.components = components
+    self.baseScore = baseScore
+    self.finalScore = finalScore
+    self.propensity = propensity
+  }
+
+  package var artist: String { inputs.artist }
+}
+
+/// A candidate the guard filters removed: the filter, and (version 2) the inputs it read.
+package struct RejectedCandidate: Sendable, Equatable {
+  package var song: String
+  /// `missing-id`, `played-recently`, `same-artist`, `night-bpm` or `bpm-ceiling`.
+  package var reason: String
+  /// Nil in version-1 logs, which give only the song and the reason.
+  package var inputs: CandidateInputs?
+
+  package init(song: String, reason: String, inputs: CandidateInputs? = nil) {
+    self.song = song
+    self.reason = reason
+    self.inputs = inputs
   }
 }
 
@@ -121,5 +230,40 @@ package struct TraceFile: Sendable {
     self.started = started
     self.samples = samples
     self.content = content
+  }
+}
+
+/// What followed a DJ decision, from the analysis of the play it chose: heart rate and HRV
+/// before and during the song (`play_biometrics`) and the quality of its session.
+package struct PlayFollowUp: Sendable, Equatable {
+  package var heartRateBefore: Double?
+  package var heartRateDuring: Double?
+  package var hrvBefore: Double?
+  package var hrvDuring: Double?
+  /// The seed's session quality, 0 … 1.
+  package var sessionQuality: Double?
+
+  package init(
+    heartRateBefore: Double? = nil, heartRateDuring: Double? = nil, hrvBefore: Double? = nil,
+    hrvDuring: Double? = nil, sessionQuality: Double? = nil
+  ) {
+    self.heartRateBefore = heartRateBefore
+    self.heartRateDuring = heartRateDuring
+    self.hrvBefore = hrvBefore
+    self.hrvDuring = hrvDuring
+    self.sessionQuality = sessionQuality
+  }
+}
+
+/// The DJ's stored decisions in the order they were made, each with what followed it (nil
+/// where its play was not found or not analysed).
+package struct DecisionHistory: Sendable, Equatable {
+  package var records: [DecisionRecord]
+  package var followUps: [PlayFollowUp?]
+
+  package init(records: [DecisionRecord], followUps: [PlayFollowUp?]) {
+    precondition(records.count == followUps.count, "one follow-up slot per decision")
+    self.records = records
+    self.followUps = followUps
   }
 }

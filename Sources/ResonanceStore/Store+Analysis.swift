@@ -124,7 +124,7 @@ extension Store {
     var result: [Int64: Double] = [:]
     for row in try connection.rows(
       """
-      SELECT p.id, json_extract(d.line, '$.stress') FROM playback_events p
+      SELECT p.id, d.stress FROM playback_events p
       JOIN dj_decisions d ON d.decision = p.decision AND abs(d.time_ms - p.start_ms) <= 90000
       WHERE p.decision IS NOT NULL
       """)

@@ -57,21 +57,7 @@ extension Store {
           ])
       }
     case .decisions(let records):
-      let insert = try db.prepare(
-        "INSERT INTO dj_decisions (import_id, decision, session, time_ms, offset_s, need, context, chosen, line) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
-      )
-      for d in records {
-        insert.bind(importID, at: 1)
-        insert.bind(Int64(d.decision), at: 2)
-        insert.bind(d.session.map(Int64.init), at: 3)
-        insert.bind(d.time.millisecondsSinceEpoch, at: 4)
-        insert.bind(Int64(d.time.utcOffsetSeconds), at: 5)
-        insert.bind(d.need, at: 6)
-        insert.bind(d.context, at: 7)
-        insert.bind(d.chosen, at: 8)
-        insert.bind(d.line, at: 9)
-        try insert.run()
-      }
+      try insertDecisions(records, importID: importID)
     case .breathing(let recording):
       let schedule = recording.schedule.map { "\($0.phase.rawValue):\($0.seconds)" }.joined(
         separator: ",")

@@ -8,11 +8,9 @@ import ResonanceModel
 #endif
 
 /// Runs the simulated person's life: plans the days, lays down the physiology, plays the music
-/// (the DJ choosing with the app's weights, the person keeping or skipping by their own), and
+/// (the DJ choosing by its settings, the person keeping or skipping by their own), and
 /// lets the evening's music nudge the night's sleep.
 package enum LifeSimulator {
-  /// The app's logging policy: softmax over final scores.
-  package static let policy = SelectionPolicy.softmax(temperature: 0.05)
   /// Playlist names, one per context the DJ serves.
   package static let playlistNames = [
     "Focus Flow", "Workout Mix", "Evening Chill", "Sleep", "Commute", "Morning", "Everyday",
@@ -35,7 +33,8 @@ package enum LifeSimulator {
     var history = SynthHistory(
       configuration: configuration, calendar: calendar,
       person: SynthPerson.make(seed: seed, preferences: configuration.preferences), songs: songs,
-      playlists: playlists(songs, seed: seed), appWeights: .appDefault, policy: policy, t0Ms: t0,
+      playlists: playlists(songs, seed: seed), djPreferences: configuration.djPreferences,
+      t0Ms: t0,
       days: [],
       baseHR: [Float](repeating: 0, count: minutes), baseHRV: [Float](repeating: 0, count: minutes),
       musicHR: [Float](repeating: 0, count: minutes),

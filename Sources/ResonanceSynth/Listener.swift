@@ -16,9 +16,11 @@ struct Listener {
   private var lastPlayed: [Int64?]
   private var recentArtists: [String] = []
   private var learned: [LearnedKey: LearnedSongEffect] = [:]
-  /// Running mean of the person's utility for what they heard, which centres the skip model.
-  private var meanUtility = 0.5
   private var sessionCount = 0
+  /// Draws for the DJ's and the person's choices, apart from `rng` (outcomes) and the day
+  /// plans (`live(day:)`), so that another DJ changes what it chose and what followed, never
+  /// the day the person lives.
+  private var choiceRNG: SplitMix64
 
   private struct LearnedKey: Hashable {
     var song: Int
@@ -28,6 +30,7 @@ struct Listener {
   init(history: SynthHistory) {
     self.history = history
     rng = SplitMix64(seed: history.configuration.seed, stream: "listening")
+    choiceRNG = SplitMix64(seed: history.configuration.seed, stream: "choices")
     // Songs already in the library carry some history, as a real library does.
     var seedRNG = SplitMix64(seed: history.configuration.seed, stream: "prior-plays")
     playCount = history.songs.map { _ in Int(seedRNG.exponential(mean: 6)) }
@@ -42,45 +45,50 @@ struct Listener {
 
   mutating func live(day: Int) {
     let plan = history.days[day]
+    // The day's sessions come from a stream of their own, keyed by the day: the same seed
+    // gives the same sessions whatever the DJ chose before.
+    var planRNG = SplitMix64(seed: history.configuration.seed, stream: "sessions-\(day)")
     var sessions: [(start: Double, end: Double, context: ActivityContext)] = []
     if plan.isWorkday {
       let commute = plan.commutes
-      if rng.chance(0.85) { sessions.append((commute[0].start, commute[0].end, .commute)) }
-      if let first = plan.deepWork.first, rng.chance(0.7) {
+      if planRNG.chance(0.85) { sessions.append((commute[0].start, commute[0].end, .commute)) }
+      if let first = plan.deepWork.first, planRNG.chance(0.7) {
         sessions.append(
-          (first.start + 5, min(first.end, first.start + rng.uniform(60, 150)), .deepWork))
+          (first.start + 5, min(first.end, first.start + planRNG.uniform(60, 150)), .deepWork))
       }
-      if plan.deepWork.count > 1, rng.chance(0.4) {
+      if plan.deepWork.count > 1, planRNG.chance(0.4) {
         let block = plan.deepWork[1]
         sessions.append(
-          (block.start, min(block.end, block.start + rng.uniform(40, 100)), .deepWork))
+          (block.start, min(block.end, block.start + planRNG.uniform(40, 100)), .deepWork))
       }
-      if rng.chance(0.8) { sessions.append((commute[1].start, commute[1].end, .commute)) }
+      if planRNG.chance(0.8) { sessions.append((commute[1].start, commute[1].end, .commute)) }
     } else {
-      if rng.chance(0.35) {
-        sessions.append((plan.wake + 20, plan.wake + rng.uniform(40, 60), .wakeUp))
+      if planRNG.chance(0.35) {
+        sessions.append((plan.wake + 20, plan.wake + planRNG.uniform(40, 60), .wakeUp))
       }
-      let start = 14 * 60 + rng.uniform(0, 120)
-      if rng.chance(0.6) { sessions.append((start, start + rng.uniform(30, 90), .relax)) }
-      let general = 11 * 60 + rng.uniform(0, 90)
-      if rng.chance(0.5) { sessions.append((general, general + rng.uniform(25, 60), .general)) }
+      let start = 14 * 60 + planRNG.uniform(0, 120)
+      if planRNG.chance(0.6) { sessions.append((start, start + planRNG.uniform(30, 90), .relax)) }
+      let general = 11 * 60 + planRNG.uniform(0, 90)
+      if planRNG.chance(0.5) {
+        sessions.append((general, general + planRNG.uniform(25, 60), .general))
+      }
     }
     if let workout = plan.workout {
       sessions.append((workout.block.start, workout.block.end, .workout))
     }
-    if rng.chance(0.3) {
-      let start = 20 * 60 + rng.uniform(0, 45)
-      sessions.append((start, start + rng.uniform(25, 50), .relax))
+    if planRNG.chance(0.3) {
+      let start = 20 * 60 + planRNG.uniform(0, 45)
+      sessions.append((start, start + planRNG.uniform(25, 50), .relax))
     }
-    if rng.chance(0.4) {
-      sessions.append((plan.bed - rng.uniform(30, 45), plan.bed - 3, .preSleep))
+    if planRNG.chance(0.4) {
+      sessions.append((plan.bed - planRNG.uniform(30, 45), plan.bed - 3, .preSleep))
     }
     sessions.sort { $0.start < $1.start }
     var lastEnd = -Double.infinity
     for session in sessions where session.start > lastEnd + 5 && session.end > session.start + 5 {
       let startMs = history.calendar.utcMs(day: day, localMinutes: session.start)
       let endMs = history.calendar.utcMs(day: day, localMinutes: session.end)
-      let byDJ = rng.chance(0.65)
+      let byDJ = planRNG.chance(0.65)
       play(
         session: session.context, from: startMs, to: endMs, byDJ: byDJ,
         service: byDJ || !usesSpotify(day: day) ? .appleMusic : .spotify)
@@ -95,6 +103,9 @@ struct Listener {
     let sessionID = sessionCount
     sessionCount += 1
     let playlist = LifeSimulator.playlist(for: context)
+    let preferences = history.djPreferences
+    var adjuster = RealTimeGuardAdjuster.start(
+      heartRate: byDJ ? WatchSensor.heartRate(history, at: startMs) : nil)
     var t = startMs
     var previous: SongFeatures?
     while t < endMs - 20_000 {
@@ -108,36 +119,45 @@ struct Listener {
         recentArtists: recentArtists, maxPlayCount: playCount.max() ?? 0)
       let songIndices = history.playlists[playlist]
       let candidates = songIndices.map { candidate($0, context: context, need: moment.need) }
+      // What each candidate is worth to the person, by their own weights under the app's
+      // default rules, whoever chooses; their mean is the skip model's reference. A song
+      // feels familiar by its own plays (`SkipModel.familiarPlays`), not against the most
+      // played song, which the DJ's own choices would move.
+      var felt = moment
+      felt.maxPlayCount = SkipModel.familiarPlays
+      let utilities = candidates.map {
+        SongScorer.baseScore(
+          SongScorer.components(for: $0, at: felt, preferences: .appDefault),
+          weights: history.person.preferences)
+      }
+      let reference = utilities.reduce(0, +) / Double(max(1, utilities.count))
 
       // The app scores for the person's benefit; the person judges by their own weights.
-      let chosenSong: Int
-      let components: ScoringComponents
+      let chosen: Int
       var decision: SynthDecision?
       if byDJ {
+        let heartRate = WatchSensor.heartRate(history, at: t)
+        adjuster = RealTimeGuardAdjuster.beforeDecision(
+          adjuster, need: moment.need, heartRate: heartRate)
         let scored = DecisionEngine.score(
-          candidates, at: moment, weights: history.appWeights, policy: history.policy)
-        let pick = DecisionEngine.choose(scored, uniform: rng.uniform())
-        chosenSong = songIndices[scored[pick].index]
-        components = scored[pick].components
+          candidates, at: moment, preferences: preferences, adjuster: adjuster)
+        let pick = DecisionEngine.choose(scored, uniform: choiceRNG.uniform())
+        chosen = scored[pick].index
         decision = SynthDecision(
           id: history.decisions.count, session: sessionID, moment: moment,
           candidateSongs: songIndices, candidates: candidates, scored: scored, chosen: pick,
-          play: history.plays.count)
+          play: history.plays.count, heartRate: heartRate, adjuster: adjuster)
       } else {
         let scored = DecisionEngine.score(
           candidates, at: moment, weights: history.person.preferences,
           policy: .softmax(temperature: 0.08))
-        let pick = DecisionEngine.choose(scored, uniform: rng.uniform())
-        chosenSong = songIndices[scored[pick].index]
-        components = scored[pick].components
+        chosen = scored[DecisionEngine.choose(scored, uniform: choiceRNG.uniform())].index
       }
+      let chosenSong = songIndices[chosen]
+      let skipChance = SkipModel.chance(
+        utility: utilities[chosen], reference: reference, byDJ: byDJ,
+        targetSkipShare: history.person.targetSkipShare)
       let song = history.songs[chosenSong]
-      let utility = SongScorer.baseScore(components, weights: history.person.preferences)
-      let skipChance =
-        byDJ
-        ? max(0.03, min(0.95, history.person.targetSkipShare + 3 * (meanUtility - utility)))
-        : max(0.02, min(0.6, 0.15 + 2 * (meanUtility - utility)))
-      meanUtility += 0.02 * (utility - meanUtility)
       let isSkipped = rng.chance(skipChance)
       var playedMs: Int
       if isSkipped {
@@ -176,7 +196,10 @@ struct Listener {
       Physiology.addMusic(
         &history, startMs: t, listenMs: entry.playedMs, hrEffect: song.hrEffectBPM * gain,
         hrvEffect: song.hrvEffectMs * gain)
-      if byDJ { learn(from: entry, song: chosenSong, context: context) }
+      if byDJ {
+        learn(from: entry, song: chosenSong, context: context)
+        adjuster = RealTimeGuardAdjuster.afterPlay(adjuster, skipped: isSkipped)
+      }
 
       history.plays.append(entry)
       if let decision { history.decisions.append(decision) }

@@ -21,8 +21,8 @@ package struct SynthPerson: Sendable, Equatable, Codable {
   {
     var rng = SplitMix64(seed: seed, stream: "person")
     let own = ScoringWeights(
-      bpm: 0.10, energy: 0.30, familiarity: 0.30, historical: 0.05, context: 0.25,
-      recency: 0.15, timeOfDay: 0.35)
+      bpm: 0.40, energy: 0.30, familiarity: 0.05, historical: 0.05, context: 0.20,
+      recency: 0.10, timeOfDay: 0.30)
     return SynthPerson(
       birthDate: "1991-04-12", birthYear: 1991,
       restingHRStart: rng.normal(61, 2), restingHRDriftPerYear: -rng.uniform(1.5, 3.5),

@@ -22,13 +22,17 @@ package struct SynthConfiguration: Sendable, Equatable {
   package var preferences: Preferences = .own
   /// Multiplies every song's true effect on heart rate and HRV.
   package var effectScale: Double = 1
+  /// The settings the simulated DJ runs (`--dj-preferences`), and where they came from
+  /// (`app` for the app's defaults, else the file's name), for `truth.json`.
+  package var djPreferences: UserPreferences = .appDefault
+  package var djPreferencesSource = "app"
 
   package init() {}
 
   package static func == (a: SynthConfiguration, b: SynthConfiguration) -> Bool {
     a.months == b.months && a.seed == b.seed && a.songs == b.songs && a.scale == b.scale
       && a.start == b.start && a.writesZip == b.writesZip && a.preferences == b.preferences
-      && a.effectScale == b.effectScale
+      && a.effectScale == b.effectScale && a.djPreferences == b.djPreferences
   }
 
   /// Days from `start` through `months` calendar months later.

@@ -118,6 +118,9 @@ package struct SynthDecision: Sendable {
   /// Index into `scored` of the one chosen.
   package var chosen: Int
   package var play: Int
+  /// The Watch's heart rate when the DJ decided, and the adjuster's state it decided under.
+  package var heartRate: Double
+  package var adjuster: AdjusterState
 }
 
 /// A mood input from the Watch's three taps or the iPhone's sliders.
@@ -185,8 +188,8 @@ package struct SynthHistory: Sendable {
   package var person: SynthPerson
   package var songs: [SynthSong]
   package var playlists: [[Int]]
-  package var appWeights: ScoringWeights
-  package var policy: SelectionPolicy
+  /// The settings the simulated DJ runs (the app's defaults unless `--dj-preferences`).
+  package var djPreferences: UserPreferences
   /// UTC milliseconds of minute 0 of the physiology series.
   package var t0Ms: Int64
   package var days: [DayPlan]

@@ -125,17 +125,22 @@ package struct SynthWriter {
   private func truth(breathing: [SynthTruth.Breathing]) -> SynthTruth {
     let c = history.configuration
     let plays = history.plays
+    let djPlays = plays.filter(\.byDJ)
     return SynthTruth(
       generator: .init(
         command: "resonance synth", seed: c.seed, months: c.months, songs: c.songs, scale: c.scale,
         start: String(format: "%04d-%02d-%02d", c.start.year, c.start.month, c.start.day),
-        preferences: c.preferences.rawValue, effectScale: c.effectScale, zip: c.writesZip),
+        preferences: c.preferences.rawValue, effectScale: c.effectScale, zip: c.writesZip,
+        djPreferences: c.djPreferencesSource),
       person: .init(
         birthYear: history.person.birthYear, restingHrStart: history.person.restingHRStart,
         restingHrDriftPerYear: history.person.restingHRDriftPerYear,
         hrvBaseMs: history.person.hrvBaseMs, preferences: history.person.preferences,
         targetSkipShare: history.person.targetSkipShare),
-      app: .init(weights: history.appWeights, policy: "softmax", temperature: 0.05),
+      app: .init(
+        weights: history.djPreferences.weights, policy: history.djPreferences.policy.kind.rawValue,
+        temperature: history.djPreferences.policy.temperature,
+        epsilon: history.djPreferences.policy.epsilon),
       genrePriors: GenrePrior.table,
       contextGain: Dictionary(
         uniqueKeysWithValues: LibraryGenerator.contextGain.map { ($0.key.rawValue, $0.value) }),
@@ -161,7 +166,12 @@ package struct SynthWriter {
         skippedWithin5S: plays.filter { $0.isSkipped && $0.playedMs < 5_000 }.count,
         appleMusic: plays.filter { $0.service == .appleMusic }.count,
         spotify: plays.filter { $0.service == .spotify }.count, sessions: history.sessions.count,
-        decisions: history.decisions.count),
+        decisions: history.decisions.count, djSkipped: djPlays.filter(\.isSkipped).count,
+        djListenShare: djPlays.isEmpty
+          ? 0
+          : djPlays.reduce(0) {
+            $0 + min(1, Double($1.playedMs) / Double(history.songs[$1.song].durationMs))
+          } / Double(djPlays.count)),
       sessions: history.sessions.map {
         .init(startMs: $0.startMs, endMs: $0.endMs, context: $0.context.rawValue, byDj: $0.byDJ)
       },

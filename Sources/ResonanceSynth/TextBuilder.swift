@@ -53,6 +53,21 @@ struct TextBuilder {
     }
   }
 
+  /// The shortest decimal that reads back as exactly `value` (`72`, `0.1`,
+  /// `0.30000000000000004`, `1e-05`): what the decision log writes so that a replay starts
+  /// from the very numbers the app used. Non-finite values are written as `null`.
+  mutating func exact(_ value: Double) {
+    guard value.isFinite else {
+      add("null")
+      return
+    }
+    if value == value.rounded(), abs(value) < 1e15 {
+      int(Int(value))
+    } else {
+      add(value.description)
+    }
+  }
+
   /// A number with up to `places` decimals, trailing zeros dropped (`72`, `0.25`).
   mutating func number(_ value: Double, _ places: Int) {
     var scale = 1

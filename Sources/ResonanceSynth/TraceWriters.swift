@@ -1,3 +1,4 @@
+import Foundation
 import ResonanceBrain
 import ResonanceIO
 import ResonanceModel
@@ -37,22 +38,14 @@ struct TraceWriters {
     return result
   }
 
-  /// `{"bpm":…,"energy":…,"valence":…}`, the features as the app stores them (3 decimals).
-  private func features(_ line: inout TextBuilder, _ f: SongFeatures, braces: Bool = true) {
-    if braces { line.add("{") }
-    line.add("\"bpm\":")
-    line.number(f.bpm, 3)
-    line.add(",\"energy\":")
-    line.number(f.energy, 3)
-    line.add(",\"valence\":")
-    line.number(f.valence, 3)
-    if braces { line.add("}") }
-  }
-
-  private func header(_ line: inout TextBuilder, format: String, extra: String = "") {
+  private func header(
+    _ line: inout TextBuilder, format: String, version: Int = 1, extra: String = ""
+  ) {
     line.add("{\"format\":\"")
     line.add(format)
-    line.add("\",\"version\":1,\"generator\":\"resonance synth\"")
+    line.add("\",\"version\":")
+    line.int(version)
+    line.add(",\"generator\":\"resonance synth\"")
     line.add(extra)
     line.add("}\n")
   }
@@ -66,12 +59,50 @@ struct TraceWriters {
 
   // MARK: - Decision log
 
-  /// The DJ's decision log: every decision with each admitted candidate's inputs, seven
-  /// component values, scores and propensity, the rejected candidates with the reason, the
-  /// chosen song and the outcome. One file per month.
+  /// The settings as the decision log's header and the preference file write them: JSON, keys
+  /// sorted, every number the shortest that reads back exactly.
+  static func preferencesJSON(_ preferences: UserPreferences) -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    // Encoding a struct of numbers and strings cannot fail.
+    return (try? encoder.encode(preferences)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+  }
+
+  /// A candidate's inputs: `"song":…,"artist":…,"bpm":…,…,"last_played":…`.
+  private func inputs(_ line: inout TextBuilder, _ c: Candidate) {
+    line.add("{\"song\":")
+    line.jsonString(c.songID ?? "")
+    line.add(",\"artist\":")
+    line.jsonString(c.artist)
+    line.add(",\"bpm\":")
+    line.exact(c.features.bpm)
+    line.add(",\"energy\":")
+    line.exact(c.features.energy)
+    line.add(",\"valence\":")
+    line.exact(c.features.valence)
+    line.add(",\"plays\":")
+    line.int(c.playCount)
+    line.add(",\"learned\":")
+    if let learned = c.learnedEffect { line.exact(learned) } else { line.add("null") }
+    line.add(",\"last_played\":")
+    if let last = c.lastPlayedAtMs {
+      line.add("\"")
+      line.isoUTC(last, milliseconds: true)
+      line.add("\"")
+    } else {
+      line.add("null")
+    }
+  }
+
+  /// The DJ's decision log, version 2: the header holds the settings in force; every decision
+  /// line the moment, the heart rate and the adjuster's state, each admitted candidate's
+  /// inputs, seven component values, scores and propensity, the rejected candidates with
+  /// their inputs and the filter, the chosen song and the outcome. Every number is the
+  /// shortest that reads back exactly. One file per month.
   func writeDecisions(to folder: String) throws -> [String] {
     var files: [String] = []
-    let w = history.appWeights
+    let preferences = history.djPreferences
+    let settings = Self.preferencesJSON(preferences)
     for month in months {
       let decisions = history.decisions.filter {
         $0.moment.nowMs >= month.start && $0.moment.nowMs < month.end
@@ -81,9 +112,9 @@ struct TraceWriters {
       let out = try OutputFile(path: path)
       var line = TextBuilder()
       header(
-        &line, format: "resonance.decision-log",
+        &line, format: "resonance.decision-log", version: 2,
         extra:
-          ",\"app\":\"Resonance DJ (simulated)\",\"weights\":{\"bpm\":\(w.bpm),\"energy\":\(w.energy),\"familiarity\":\(w.familiarity),\"historical\":\(w.historical),\"context\":\(w.context),\"recency\":\(w.recency),\"time_of_day\":\(w.timeOfDay)},\"policy\":{\"kind\":\"softmax\",\"temperature\":0.05},\"components\":[\"bpm\",\"energy\",\"familiarity\",\"historical\",\"context\",\"recency\",\"time_of_day\"]"
+          ",\"app\":\"Resonance DJ (simulated)\",\"preferences\":\(settings),\"components\":[\"bpm\",\"energy\",\"familiarity\",\"historical\",\"context\",\"recency\",\"time_of_day\"]"
       )
       for decision in decisions {
         let m = decision.moment
@@ -94,12 +125,18 @@ struct TraceWriters {
         line.int(decision.session)
         line.add(
           ",\"need\":\"\(m.need.rawValue)\",\"context\":\"\(m.context.rawValue)\",\"local_hour\":")
-        line.number(m.localHour, 4)
+        line.exact(m.localHour)
         line.add(",\"stress\":")
-        line.number(m.stress, 4)
+        line.exact(m.stress)
         line.add(",\"max_play_count\":\(m.maxPlayCount),\"previous\":")
         if let p = m.previous {
-          features(&line, p)
+          line.add("{\"bpm\":")
+          line.exact(p.bpm)
+          line.add(",\"energy\":")
+          line.exact(p.energy)
+          line.add(",\"valence\":")
+          line.exact(p.valence)
+          line.add("}")
         } else {
           line.add("null")
         }
@@ -108,35 +145,32 @@ struct TraceWriters {
           if i > 0 { line.add(",") }
           line.jsonString(artist)
         }
-        line.add("],\"candidates\":[")
+        let a = decision.adjuster
+        line.add("],\"heart_rate\":")
+        line.exact(decision.heartRate)
+        line.add(",\"adjuster\":{\"baseline_heart_rate\":")
+        if let baseline = a.baselineHeartRate { line.exact(baseline) } else { line.add("null") }
+        line.add(",\"bpm_ceiling\":")
+        if let ceiling = a.bpmCeiling { line.exact(ceiling) } else { line.add("null") }
+        line.add(",\"consecutive_skips\":")
+        line.int(a.consecutiveSkips)
+        line.add(",\"familiarity_boost\":")
+        line.exact(a.familiarityBoost)
+        line.add("},\"candidates\":[")
         for (i, scored) in decision.scored.enumerated() {
-          let c = decision.candidates[scored.index]
           if i > 0 { line.add(",") }
-          line.add("{\"song\":\"\(c.songID ?? "")\",\"artist\":")
-          line.jsonString(c.artist)
-          line.add(",")
-          features(&line, c.features, braces: false)
-          line.add(",\"plays\":\(c.playCount),\"learned\":")
-          if let learned = c.learnedEffect { line.number(learned, 6) } else { line.add("null") }
-          line.add(",\"last_played\":")
-          if let last = c.lastPlayedAtMs {
-            line.add("\"")
-            line.isoUTC(last, milliseconds: true)
-            line.add("\"")
-          } else {
-            line.add("null")
-          }
+          inputs(&line, decision.candidates[scored.index])
           line.add(",\"c\":[")
           for (j, value) in scored.components.vector.enumerated() {
             if j > 0 { line.add(",") }
-            line.number(value, 6)
+            line.exact(value)
           }
           line.add("],\"base\":")
-          line.number(scored.baseScore, 6)
+          line.exact(scored.baseScore)
           line.add(",\"score\":")
-          line.number(scored.finalScore, 6)
+          line.exact(scored.finalScore)
           line.add(",\"p\":")
-          line.number(scored.propensity, 8)
+          line.exact(scored.propensity)
           line.add("}")
         }
         line.add("],\"rejected\":[")
@@ -145,8 +179,11 @@ struct TraceWriters {
         for (i, c) in decision.candidates.enumerated() where !admitted.contains(i) {
           if !first { line.add(",") }
           first = false
-          let reason = GuardFilters.rejection(of: c, at: m)?.rawValue ?? "none"
-          line.add("{\"song\":\"\(c.songID ?? "")\",\"reason\":\"\(reason)\"}")
+          let reason =
+            GuardFilters.rejection(of: c, at: m, preferences: preferences, adjuster: a)?
+            .rawValue ?? "none"
+          inputs(&line, c)
+          line.add(",\"reason\":\"\(reason)\"}")
         }
         let play = history.plays[decision.play]
         let song = history.songs[play.song]

@@ -18,6 +18,8 @@ package struct SynthTruth: Sendable, Equatable, Codable {
     var preferences: String
     var effectScale: Double
     var zip: Bool
+    /// The DJ's settings: `app` for the app's defaults, else the preference file given.
+    var djPreferences: String
   }
 
   /// The simulated person: physiology and musical preferences.
@@ -30,11 +32,13 @@ package struct SynthTruth: Sendable, Equatable, Codable {
     var targetSkipShare: Double
   }
 
-  /// The simulated app's DJ: its weights and selection policy.
+  /// The simulated app's DJ: its seven weights and selection policy (the rest of its
+  /// settings are in every decision log's header).
   package struct App: Sendable, Equatable, Codable {
     var weights: ScoringWeights
     var policy: String
     var temperature: Double
+    var epsilon: Double
   }
 
   /// One song of the simulated library, with its planted features and effects.
@@ -90,6 +94,11 @@ package struct SynthTruth: Sendable, Equatable, Codable {
     var spotify: Int
     var sessions: Int
     var decisions: Int
+    /// The DJ's own plays the person skipped: `dj_skipped / by_dj` is the DJ's true skip
+    /// share, the figure a preference file is judged by.
+    var djSkipped: Int
+    /// The mean share of each DJ play heard, 0 … 1.
+    var djListenShare: Double
   }
 
   /// A listening session as lived: when, and the context that scaled its songs' effects.

@@ -1,7 +1,9 @@
 import Foundation
 import ResonanceBrain
 import ResonanceIO
+import ResonanceIngest
 import ResonanceModel
+import ResonanceTuning
 import Testing
 
 @testable import ResonanceSynth
@@ -78,71 +80,39 @@ struct SynthOutputTests {
     #expect(status == 0, "\(output)")
   }
 
-  @Test("every decision's propensities sum to one, and replaying the scorer reproduces the log")
+  @Test(
+    "the decision log (version 2) reads back through ingest, and replaying the engine on it reproduces every number exactly"
+  )
   func decisionLog() throws {
     let folder = try folder()
-    let logs = folder.files.filter { $0.hasPrefix("resonance/decisions/") }
+    let logs = folder.files.filter { $0.hasPrefix("resonance/decisions/") }.sorted()
     #expect(!logs.isEmpty)
-    var decisions = 0
+    var records: [DecisionRecord] = []
     for file in logs {
-      let lines = try Data(contentsOf: folder.url(file)).split(separator: UInt8(ascii: "\n"))
-      let header = try JSONSerialization.jsonObject(with: Data(lines[0])) as? [String: Any]
-      let w = header?["weights"] as? [String: Double] ?? [:]
-      let weights = ScoringWeights(
-        bpm: w["bpm"] ?? .nan, energy: w["energy"] ?? .nan, familiarity: w["familiarity"] ?? .nan,
-        historical: w["historical"] ?? .nan, context: w["context"] ?? .nan,
-        recency: w["recency"] ?? .nan, timeOfDay: w["time_of_day"] ?? .nan)
-      #expect(weights == .appDefault)
-      for line in lines.dropFirst() {
-        let d = try #require(try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any])
-        let logged = d["candidates"] as? [[String: Any]] ?? []
-        let total = logged.reduce(0.0) { $0 + ($1["p"] as? Double ?? 0) }
-        #expect(
-          abs(total - 1) < 1e-6, "decision \(d["decision"] ?? "?"): propensities sum to \(total)")
-        try replay(d, weights: weights)
-        decisions += 1
+      let (trace, diagnostics) = try TraceReader.read(
+        path: file, data: try Data(contentsOf: folder.url(file)))
+      #expect(diagnostics.isEmpty, "\(diagnostics)")
+      #expect(trace.version == 2)
+      guard case .decisions(let decisions) = trace.content else {
+        Issue.record("\(file) is not read as a decision log")
+        continue
       }
+      #expect(decisions.first?.preferences == .appDefault, "the header's settings")
+      records += decisions
     }
-    #expect(decisions == folder.history.decisions.count)
-  }
-
-  /// Rebuilds the decision from the log's inputs alone and scores it again.
-  private func replay(_ d: [String: Any], weights: ScoringWeights) throws {
-    func time(_ text: String?) -> Int64? {
-      guard let text else { return nil }
-      return FixedDateParser.isoUTC(text)
+    #expect(records.count == folder.history.decisions.count)
+    for record in records {
+      let total = record.candidates.reduce(0.0) { $0 + $1.propensity }
+      #expect(abs(total - 1) < 1e-12, "decision \(record.decision): propensities sum to \(total)")
+      #expect(record.adjuster != nil && record.heartRate != nil)
     }
-    let previous = (d["previous"] as? [String: Double]).map {
-      SongFeatures(bpm: $0["bpm"] ?? 0, energy: $0["energy"] ?? 0, valence: $0["valence"] ?? 0)
-    }
-    let moment = DecisionMoment(
-      need: Need(rawValue: d["need"] as? String ?? "") ?? .calm,
-      context: ActivityContext(rawValue: d["context"] as? String ?? "") ?? .general,
-      nowMs: try #require(time(d["t"] as? String)), localHour: d["local_hour"] as? Double ?? 0,
-      stress: d["stress"] as? Double ?? 0, previous: previous,
-      recentArtists: d["recent_artists"] as? [String] ?? [],
-      maxPlayCount: d["max_play_count"] as? Int ?? 0)
-    let logged = d["candidates"] as? [[String: Any]] ?? []
-    let candidates = logged.map { c in
-      Candidate(
-        songID: c["song"] as? String, artist: c["artist"] as? String ?? "",
-        features: SongFeatures(
-          bpm: c["bpm"] as? Double ?? 0, energy: c["energy"] as? Double ?? 0,
-          valence: c["valence"] as? Double ?? 0),
-        playCount: c["plays"] as? Int ?? 0, learnedEffect: c["learned"] as? Double,
-        lastPlayedAtMs: time(c["last_played"] as? String))
-    }
-    // The log lists only admitted candidates, so none may be filtered now.
-    let rescored = DecisionEngine.score(
-      candidates, at: moment, weights: weights, policy: .softmax(temperature: 0.05))
-    #expect(rescored.count == logged.count)
-    for (again, log) in zip(rescored, logged) {
-      let components = log["c"] as? [Double] ?? []
-      for (a, b) in zip(again.components.vector, components) { #expect(abs(a - b) < 1e-6) }
-      #expect(abs(again.baseScore - (log["base"] as? Double ?? .nan)) < 1e-6)
-      #expect(abs(again.finalScore - (log["score"] as? Double ?? .nan)) < 1e-6)
-      #expect(abs(again.propensity - (log["p"] as? Double ?? .nan)) < 1e-6)
-    }
+    let check = DecisionReplay.check(records)
+    #expect(check.passed, "\(check.firstMismatch.map(\.detail) ?? "")")
+    #expect(check.replayed == records.count)
+    #expect(check.largestScoreDifference == 0)
+    #expect(check.largestPropensityRelativeDifference == 0)
+    #expect(
+      records.contains { !$0.rejected.isEmpty && $0.rejected.allSatisfy { $0.inputs != nil } })
   }
 
   @Test("truth.json holds what was planted")

@@ -16,16 +16,17 @@ struct TruthValidationTests {
     SynthTruth(
       generator: .init(
         command: "resonance synth", seed: 1, months: 1, songs: songs.count, scale: 1,
-        start: "2024-01-01", preferences: "default", effectScale: effectScale, zip: false),
+        start: "2024-01-01", preferences: "default", effectScale: effectScale, zip: false,
+        djPreferences: "app"),
       person: .init(
         birthYear: 1990, restingHrStart: 60, restingHrDriftPerYear: 0, hrvBaseMs: 50,
         preferences: .appDefault, targetSkipShare: 0.2),
-      app: .init(weights: .appDefault, policy: "softmax", temperature: 0.05),
+      app: .init(weights: .appDefault, policy: "softmax", temperature: 0.05, epsilon: 0),
       genrePriors: GenrePrior.table, contextGain: gains, songs: songs, trips: [], nights: [],
       breathing: breathing,
       plays: .init(
         total: 0, byDj: 0, skipped: 0, skippedWithin5S: 0, appleMusic: 0, spotify: 0,
-        sessions: sessions.count, decisions: 0),
+        sessions: sessions.count, decisions: 0, djSkipped: 0, djListenShare: 0),
       sessions: sessions,
       privacy: .init(
         appleIdNumber: "1", deviceIdentifier: "d", clientIp: "0.0.0.0", spotifyUsername: "u"))
@@ -259,9 +260,12 @@ struct TruthValidationTests {
       .deletingLastPathComponent().deletingLastPathComponent()
       .appendingPathComponent("Datasets/sample/truth.json")
     let truth = try SynthTruth(json: Data(contentsOf: url))
-    #expect(truth.songs.count == 160 && truth.breathing.count == 11)
+    let breathingFiles = try FileManager.default.contentsOfDirectory(
+      atPath: url.deletingLastPathComponent().path + "/resonance/breathing")
+    #expect(truth.songs.count == 160 && truth.breathing.count == breathingFiles.count)
     #expect(truth.genrePriors == GenrePrior.table)
-    #expect(truth.sessions.count == 101 && truth.contextGain["relax"] != nil)
+    #expect(truth.sessions.count == truth.plays.sessions && !truth.sessions.isEmpty)
+    #expect(truth.contextGain["relax"] != nil)
     #expect(truth.generator.effectScale == 1)
   }
 

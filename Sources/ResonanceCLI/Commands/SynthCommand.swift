@@ -20,7 +20,7 @@ struct SynthCommand: ParsableCommand {
       """,
     options: [
       Self.out, Self.months, Self.seed, Self.songs, Self.scale, Self.start, Self.zip,
-      Self.preferences, Self.effectScale,
+      Self.preferences, Self.djPreferences, Self.effectScale,
     ] + OutputOptions.options,
     examples: [
       Example("resonance synth --out /tmp/person", "One month at the default density."),
@@ -30,6 +30,9 @@ struct SynthCommand: ParsableCommand {
       Example(
         "resonance synth --out /tmp/null --months 6 --preferences app",
         "A null person for the tuning stage's null test."),
+      Example(
+        "resonance synth --out /tmp/tried --start 2023-06-01 --months 3 --dj-preferences Reports/preferences.json",
+        "The same life as with the app's settings, the DJ running a tuned preference file."),
     ])
 
   static let out = Option(
@@ -66,12 +69,18 @@ struct SynthCommand: ParsableCommand {
     help:
       "Whose weights the person skips by: 'own' (default) or 'app', a null person whose hidden preferences equal the app's weights.",
     parser: .oneOfCases)
+  static let djPreferences = Option(
+    "dj-preferences", placeholder: "FILE",
+    help:
+      "A preference file (docs/formats.md, as resonance tune writes it, JSON or plist) for the simulated DJ to run. Default: the app's settings. The same --seed and --start give the same life; only the DJ's choices and what follows them differ.",
+    parser: .nonEmpty)
   static let effectScale = Option(
     "effect-scale", placeholder: "X",
     help: "Multiplies every song's true effect on heart rate and HRV, 0–20. Default: 1.",
     parser: .number(in: 0...20))
 
   var configuration = SynthConfiguration()
+  var djPreferencesPath: String?
   var outPath: String
   var output: OutputOptions
 
@@ -85,6 +94,7 @@ struct SynthCommand: ParsableCommand {
     if let effect = parsed[Self.effectScale] { configuration.effectScale = effect }
     configuration.writesZip = parsed[Self.zip]
     if let preferences = parsed[Self.preferences] { configuration.preferences = preferences }
+    djPreferencesPath = parsed[Self.djPreferences]
     if let start = parsed[Self.start] {
       configuration.start = (start.year, start.month, start.day)
     }
@@ -94,6 +104,11 @@ struct SynthCommand: ParsableCommand {
     // Zip entry times are DOS local time: in UTC they are the same bytes on every machine.
     setenv("TZ", "UTC0", 1)
     tzset()
+    var configuration = configuration
+    if let path = djPreferencesPath {
+      configuration.djPreferences = try Self.preferences(at: path).preferences
+      configuration.djPreferencesSource = (path as NSString).lastPathComponent
+    }
     do {
       try FileManager.default.createDirectory(atPath: outPath, withIntermediateDirectories: true)
     } catch {
@@ -123,6 +138,24 @@ struct SynthCommand: ParsableCommand {
       context.console.out(SynthSummary.line(folder: outPath, files: files, seconds: seconds) + "\n")
     }
     return .ok
+  }
+}
+
+extension SynthCommand {
+  /// Reads a preference file: a missing file is 66, an unreadable one 74, one that is not a
+  /// preference file 65, each naming the file.
+  static func preferences(at path: String) throws -> PreferenceFile {
+    guard FileManager.default.fileExists(atPath: path) else {
+      throw CommandError(.noInput, "\(path): no such file")
+    }
+    guard let data = FileManager.default.contents(atPath: path) else {
+      throw CommandError(.ioError, "\(path): cannot be read")
+    }
+    do {
+      return try PreferenceFile(data: data)
+    } catch {
+      throw CommandError(.dataError, "\(path):1:1: \(error.message)")
+    }
   }
 }
 

@@ -1,0 +1,272 @@
+import Foundation
+import ResonanceIO
+import ResonanceModel
+
+/// Decodes the DJ's decision log (`docs/formats.md`, versions 1 and 2) into `DecisionRecord`s.
+///
+/// Lines go through `JSONDecoder`, not `JSONSerialization`: on Linux the latter's number
+/// parsing is not correctly rounded (about four in ten shortest round-trip doubles came back
+/// one unit in the last place off), and a version-2 replay must start from exactly the values
+/// the app scored with.
+struct DecisionLogDecoder {
+  /// The log's version, 1 or 2.
+  let version: Int
+  /// The header's preferences, until the first decision takes them.
+  private var pending: UserPreferences?
+  private let decoder: JSONDecoder = {
+    let decoder = JSONDecoder()
+    decoder.keyDecodingStrategy = .convertFromSnakeCase
+    return decoder
+  }()
+
+  /// The versions this build reads.
+  static let versions = 1...2
+
+  /// Reads the header: version 2 must carry the full preferences in force; version 1 gives
+  /// its weights and policy, which stand on the app's other defaults.
+  ///
+  /// - Throws: a message for `IngestError` when the version is unknown or a version-2
+  ///   header's preferences are missing or incomplete.
+  init(header: [UInt8], version: Int) throws(DecodeFailure) {
+    guard Self.versions.contains(version) else {
+      throw DecodeFailure(
+        "expected decision log version 1 or 2, found \(version) (written by a newer app?)")
+    }
+    self.version = version
+    do {
+      let head = try decoder.decode(Header.self, from: Data(header))
+      if version == 2 {
+        guard let preferences = head.preferences else {
+          throw DecodeFailure(
+            "expected the header's \"preferences\" (version 2 records the settings in force)")
+        }
+        pending = preferences
+      } else if let weights = head.weights {
+        var preferences = UserPreferences.appDefault.with(weights: weights.scoring)
+        if let policy = head.policy { preferences.policy = policy.logging }
+        pending = preferences
+      }
+    } catch let failure as DecodeFailure {
+      throw failure
+    } catch {
+      throw DecodeFailure("header: " + Self.describe(error))
+    }
+  }
+
+  /// Decodes one decision line.
+  ///
+  /// - Throws: `DecodeFailure` naming the key that is missing or of the wrong type.
+  mutating func decode(_ line: [UInt8]) throws(DecodeFailure) -> DecisionRecord {
+    let entry: Line
+    do {
+      entry = try decoder.decode(Line.self, from: Data(line))
+    } catch {
+      throw DecodeFailure(Self.describe(error))
+    }
+    guard let time = FixedDateParser.isoUTC(entry.t) else {
+      throw DecodeFailure("expected \"t\" as an ISO 8601 UTC instant, found \"\(entry.t)\"")
+    }
+    var outcome: DecisionOutcome?
+    if let o = entry.outcome {
+      outcome = DecisionOutcome(
+        listenedMs: max(0, o.listenedMs), durationMs: o.durationMs, skipped: o.skipped ?? false,
+        completed: o.completed)
+    }
+    var candidates: [LoggedCandidate] = []
+    candidates.reserveCapacity(entry.candidates.count)
+    for (i, c) in entry.candidates.enumerated() {
+      guard let inputs = try c.inputs(index: i), let values = c.c, let base = c.base,
+        let score = c.score, let p = c.p
+      else {
+        throw DecodeFailure(
+          "candidates[\(i)]: expected \"c\", \"base\", \"score\" and \"p\" with the inputs")
+      }
+      guard values.count == 7 else {
+        throw DecodeFailure(
+          "candidates[\(i)].c: expected the seven component values, found \(values.count)")
+      }
+      candidates.append(
+        LoggedCandidate(
+          song: c.song ?? "", inputs: inputs, components: ScoringComponents(vector: values),
+          baseScore: base, finalScore: score, propensity: p))
+    }
+    var rejected: [RejectedCandidate] = []
+    for (i, r) in (entry.rejected ?? []).enumerated() {
+      rejected.append(
+        RejectedCandidate(
+          song: r.song ?? "", reason: r.reason ?? "", inputs: try r.inputs(index: i)))
+    }
+    // The header's settings go to the first decision read; a line's own override them.
+    var preferences = entry.preferences
+    if let header = pending {
+      preferences = preferences ?? header
+      pending = nil
+    }
+    return DecisionRecord(
+      time: Timestamp(millisecondsSinceEpoch: time, utcOffsetSeconds: Int32(entry.offset ?? 0)),
+      decision: entry.decision, session: entry.session, need: entry.need,
+      context: entry.context, chosen: entry.chosen, outcome: outcome, version: version,
+      preferences: preferences, localHour: entry.localHour, stress: entry.stress,
+      maxPlayCount: entry.maxPlayCount, previous: entry.previous?.features,
+      recentArtists: entry.recentArtists ?? [], heartRate: entry.heartRate,
+      adjuster: entry.adjuster, candidates: candidates, rejected: rejected)
+  }
+
+  /// What went wrong, with the key path: `candidates[3].p: expected a number, found a string`.
+  private static func describe(_ error: any Error) -> String {
+    func path(_ keys: [any CodingKey]) -> String {
+      var text = ""
+      for key in keys {
+        if let index = key.intValue {
+          text += "[\(index)]"
+        } else {
+          text += (text.isEmpty ? "" : ".") + key.stringValue
+        }
+      }
+      return text.isEmpty ? "the line" : text
+    }
+    switch error as? DecodingError {
+    case .keyNotFound(let key, let context)?:
+      let keys = context.codingPath + [key]
+      return "\(path(keys)): expected this key, found none"
+    case .typeMismatch(let type, let context)?:
+      return "\(path(context.codingPath)): expected \(Self.name(type)), found another type"
+    case .valueNotFound(let type, let context)?:
+      return "\(path(context.codingPath)): expected \(Self.name(type)), found null"
+    case .dataCorrupted(let context)?:
+      return context.codingPath.isEmpty
+        ? "expected one JSON object" : "\(path(context.codingPath)): unreadable value"
+    default:
+      return "expected one JSON object"
+    }
+  }
+
+  private static func name(_ type: Any.Type) -> String {
+    switch type {
+    case is Double.Type, is Int.Type, is Int64.Type: "a number"
+    case is String.Type: "a string"
+    case is Bool.Type: "true or false"
+    default: "an object or array"
+    }
+  }
+
+  /// An error the reader turns into a line's warning or the file's error.
+  struct DecodeFailure: Error {
+    var message: String
+    init(_ message: String) { self.message = message }
+  }
+
+  // MARK: - The format
+
+  private struct Header: Decodable {
+    var preferences: UserPreferences?
+    var weights: Weights?
+    var policy: Policy?
+  }
+
+  /// Version 1's `weights`.
+  private struct Weights: Decodable {
+    var bpm: Double
+    var energy: Double
+    var familiarity: Double
+    var historical: Double
+    var context: Double
+    var recency: Double
+    var timeOfDay: Double
+
+    var scoring: ScoringWeights {
+      ScoringWeights(
+        bpm: bpm, energy: energy, familiarity: familiarity, historical: historical,
+        context: context, recency: recency, timeOfDay: timeOfDay)
+    }
+  }
+
+  /// Version 1's `policy`: the kind and the one parameter it uses.
+  private struct Policy: Decodable {
+    var kind: LoggingPolicy.Kind
+    var temperature: Double?
+    var epsilon: Double?
+
+    var logging: LoggingPolicy {
+      LoggingPolicy(kind: kind, temperature: temperature ?? 0.05, epsilon: epsilon ?? 0)
+    }
+  }
+
+  private struct Line: Decodable {
+    var t: String
+    var offset: Int?
+    var decision: Int
+    var session: Int?
+    var need: String?
+    var context: String?
+    var localHour: Double?
+    var stress: Double?
+    var maxPlayCount: Int?
+    var previous: Features?
+    var recentArtists: [String]?
+    var heartRate: Double?
+    var adjuster: AdjusterState?
+    var preferences: UserPreferences?
+    var candidates: [Candidate]
+    var rejected: [Candidate]?
+    var chosen: String?
+    var outcome: Outcome?
+  }
+
+  private struct Features: Decodable {
+    var bpm: Double
+    var energy: Double
+    var valence: Double
+
+    var features: SongFeatures { SongFeatures(bpm: bpm, energy: energy, valence: valence) }
+  }
+
+  /// An admitted candidate (inputs and scores) or a rejected one (version 1: song and reason;
+  /// version 2: the inputs too).
+  private struct Candidate: Decodable {
+    var song: String?
+    var artist: String?
+    var bpm: Double?
+    var energy: Double?
+    var valence: Double?
+    var plays: Int?
+    var learned: Double?
+    var lastPlayed: String?
+    var c: [Double]?
+    var base: Double?
+    var score: Double?
+    var p: Double?
+    var reason: String?
+
+    /// The inputs, when the entry has them; nil when it has none of them.
+    func inputs(index: Int) throws(DecodeFailure) -> CandidateInputs? {
+      guard let artist, let bpm, let energy, let valence, let plays else {
+        if artist == nil && bpm == nil && energy == nil && valence == nil && plays == nil {
+          return nil
+        }
+        throw DecodeFailure(
+          "candidate \(index): expected \"artist\", \"bpm\", \"energy\", \"valence\" and \"plays\" together"
+        )
+      }
+      var last: Int64?
+      if let lastPlayed {
+        guard let ms = FixedDateParser.isoUTC(lastPlayed) else {
+          throw DecodeFailure(
+            "candidate \(index): expected \"last_played\" as an ISO 8601 UTC instant or null, found \"\(lastPlayed)\""
+          )
+        }
+        last = ms
+      }
+      return CandidateInputs(
+        artist: artist, features: SongFeatures(bpm: bpm, energy: energy, valence: valence),
+        plays: plays, learned: learned, lastPlayedMs: last)
+    }
+  }
+
+  private struct Outcome: Decodable {
+    var listenedMs: Int64
+    var durationMs: Int64?
+    var skipped: Bool?
+    var completed: Bool?
+  }
+}

@@ -1,0 +1,174 @@
+import Foundation
+
+/// The preference file (`docs/formats.md`): the DJ's settings `resonance tune` recommends, the
+/// recommendation itself, and the evidence behind it. JSON, or a property list the app reads;
+/// keys are camel case throughout, as the app's `UserPreferences` decodes them.
+package struct PreferenceFile: Sendable, Equatable, Codable {
+  package static let formatName = "resonance.preferences"
+  package static let currentVersion = 1
+
+  /// Whether the DJ's settings should change.
+  package enum Recommendation: String, Sendable, Equatable, Codable {
+    /// The evidence clears the bar: use `preferences`.
+    case change
+    /// It does not: `preferences` are the ones already in force.
+    case keep
+  }
+
+  /// The file's format name, always `resonance.preferences`.
+  package var format: String
+  package var version: Int
+  package var recommendation: Recommendation
+  /// The settings to run: the tuned ones after `change`, those in force after `keep`.
+  package var preferences: UserPreferences
+  /// Per-context settings where a context's own evidence cleared the bar (`--by-context`);
+  /// the general `preferences` hold elsewhere.
+  package var contexts: [String: UserPreferences]?
+  /// How the recommendation was reached; nil for a file written by hand.
+  package var evidence: TuningEvidence?
+
+  package init(
+    recommendation: Recommendation, preferences: UserPreferences,
+    contexts: [String: UserPreferences]? = nil, evidence: TuningEvidence? = nil
+  ) {
+    format = Self.formatName
+    version = Self.currentVersion
+    self.recommendation = recommendation
+    self.preferences = preferences
+    self.contexts = contexts
+    self.evidence = evidence
+  }
+
+  /// The file's two encodings.
+  package enum Encoding: String, Sendable, CaseIterable {
+    case json
+    case plist
+  }
+
+  /// The file's bytes: JSON with sorted keys and a final newline, or an XML property list.
+  package func encoded(as encoding: Encoding) throws -> Data {
+    switch encoding {
+    case .json:
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+      return try encoder.encode(self) + Data("\n".utf8)
+    case .plist:
+      let encoder = PropertyListEncoder()
+      encoder.outputFormat = .xml
+      return try encoder.encode(self)
+    }
+  }
+
+  /// Reads a preference file in either encoding (a JSON file starts with `{`).
+  ///
+  /// - Throws: `PreferenceFileError` saying what was expected and what was found.
+  package init(data: Data) throws(PreferenceFileError) {
+    let first = data.first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
+    let file: PreferenceFile
+    do {
+      if first == UInt8(ascii: "{") {
+        file = try JSONDecoder().decode(PreferenceFile.self, from: data)
+      } else {
+        file = try PropertyListDecoder().decode(PreferenceFile.self, from: data)
+      }
+    } catch let error as DecodingError {
+      throw PreferenceFileError(Self.describe(error))
+    } catch {
+      throw PreferenceFileError("expected a JSON object or a property list")
+    }
+    guard file.format == Self.formatName else {
+      throw PreferenceFileError(
+        "expected \"format\": \"\(Self.formatName)\", found \"\(file.format)\"")
+    }
+    guard file.version <= Self.currentVersion else {
+      throw PreferenceFileError(
+        "expected version \(Self.currentVersion) or older, found \(file.version)")
+    }
+    self = file
+  }
+
+  private static func describe(_ error: DecodingError) -> String {
+    func path(_ keys: [any CodingKey]) -> String {
+      keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+    }
+    switch error {
+    case .keyNotFound(let key, let context):
+      return "expected the key \"\(path(context.codingPath + [key]))\", found none"
+    case .typeMismatch(_, let context), .valueNotFound(_, let context):
+      return "\"\(path(context.codingPath))\": \(context.debugDescription)"
+    case .dataCorrupted(let context):
+      return context.codingPath.isEmpty
+        ? "expected a JSON object or a property list"
+        : "\"\(path(context.codingPath))\": \(context.debugDescription)"
+    @unknown default:
+      return "expected a preference file"
+    }
+  }
+}
+
+/// A preference file that cannot be read, with what was expected and what was found.
+package struct PreferenceFileError: Error, Sendable, Equatable, CustomStringConvertible {
+  package var message: String
+  package init(_ message: String) { self.message = message }
+  package var description: String { message }
+}
+
+/// What a recommendation rests on (`resonance tune`): the data, the estimator, the held-out
+/// gain with its interval, and the diagnostics that decide whether an estimate is trusted.
+package struct TuningEvidence: Sendable, Equatable, Codable {
+  /// The local dates of the first and last decision used.
+  package var from: String
+  package var to: String
+  /// Decisions replayed and used, and the months they span.
+  package var decisions: Int
+  package var months: Int
+  package var estimator: String
+  package var reward: String
+  /// The gain over the preferences in force on the month selection never saw; nil when there
+  /// was too little history to hold a month out.
+  package var heldOutGain: Interval?
+  /// Effective sample size of the chosen preferences on the held-out month.
+  package var effectiveSampleSize: Double?
+  /// Share of held-out decisions where the chosen preferences' likeliest song is the one logged.
+  package var agreementShare: Double?
+  /// Forward-chaining folds, one per month after the first.
+  package var folds: Int
+  /// Why the recommendation is what it is, in a sentence.
+  package var reason: String
+  /// The command that wrote the file.
+  package var command: String
+
+  package init(
+    from: String, to: String, decisions: Int, months: Int, estimator: String, reward: String,
+    heldOutGain: Interval?, effectiveSampleSize: Double?, agreementShare: Double?, folds: Int,
+    reason: String, command: String
+  ) {
+    self.from = from
+    self.to = to
+    self.decisions = decisions
+    self.months = months
+    self.estimator = estimator
+    self.reward = reward
+    self.heldOutGain = heldOutGain
+    self.effectiveSampleSize = effectiveSampleSize
+    self.agreementShare = agreementShare
+    self.folds = folds
+    self.reason = reason
+    self.command = command
+  }
+
+  /// An estimate with a two-sided interval at `level`.
+  package struct Interval: Sendable, Equatable, Codable {
+    package var estimate: Double
+    package var lower: Double
+    package var upper: Double
+    package var level: Double
+
+    package init(estimate: Double, lower: Double, upper: Double, level: Double) {
+      self.estimate = estimate
+      self.lower = lower
+      self.upper = upper
+      self.level = level
+    }
+  }
+}

@@ -1,0 +1,241 @@
+import Foundation
+import ResonanceModel
+
+extension Store {
+  /// Writes a decision log's decisions, inside the caller's transaction: one `dj_decisions`
+  /// row each, and one `dj_candidates` row per candidate (the admitted first, in playlist
+  /// order, then the rejected).
+  func insertDecisions(_ records: [DecisionRecord], importID: Int64) throws(StoreError) {
+    let db = connection
+    let decision = try db.prepare(
+      """
+      INSERT INTO dj_decisions (import_id, decision, session, time_ms, offset_s, need, context,
+        chosen, log_version, preferences, local_hour, stress, max_play_count, previous_bpm,
+        previous_energy, previous_valence, recent_artists, heart_rate, baseline_heart_rate,
+        bpm_ceiling, consecutive_skips, familiarity_boost, listened_ms, duration_ms, skipped,
+        completed)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      """)
+    let candidate = try db.prepare(
+      """
+      INSERT INTO dj_candidates (decision_id, position, song, rejected, artist, bpm, energy,
+        valence, plays, learned, last_played_ms, c_bpm, c_energy, c_familiarity, c_historical,
+        c_context, c_recency, c_time_of_day, base, score, p)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      """)
+    func flag(_ value: Bool?) -> Int64? { value.map { $0 ? 1 : 0 } }
+    for d in records {
+      decision.bind(importID, at: 1)
+      decision.bind(Int64(d.decision), at: 2)
+      decision.bind(d.session.map(Int64.init), at: 3)
+      decision.bind(d.time.millisecondsSinceEpoch, at: 4)
+      decision.bind(Int64(d.time.utcOffsetSeconds), at: 5)
+      decision.bind(d.need, at: 6)
+      decision.bind(d.context, at: 7)
+      decision.bind(d.chosen, at: 8)
+      decision.bind(Int64(d.version), at: 9)
+      var preferences: String?
+      if let settings = d.preferences { preferences = try Self.storedJSON(settings) }
+      decision.bind(preferences, at: 10)
+      decision.bind(d.localHour, at: 11)
+      decision.bind(d.stress, at: 12)
+      decision.bind(d.maxPlayCount.map(Int64.init), at: 13)
+      decision.bind(d.previous?.bpm, at: 14)
+      decision.bind(d.previous?.energy, at: 15)
+      decision.bind(d.previous?.valence, at: 16)
+      decision.bind(try Self.storedJSON(d.recentArtists), at: 17)
+      decision.bind(d.heartRate, at: 18)
+      decision.bind(d.adjuster?.baselineHeartRate, at: 19)
+      decision.bind(d.adjuster?.bpmCeiling, at: 20)
+      decision.bind(d.adjuster.map { Int64($0.consecutiveSkips) }, at: 21)
+      decision.bind(d.adjuster?.familiarityBoost, at: 22)
+      decision.bind(d.outcome?.listenedMs, at: 23)
+      decision.bind(d.outcome?.durationMs, at: 24)
+      decision.bind(flag(d.outcome?.skipped), at: 25)
+      decision.bind(flag(d.outcome?.completed), at: 26)
+      try decision.run()
+      let id = db.lastInsertRowID
+      func add(_ position: Int, song: String, rejected: String?, inputs: CandidateInputs?)
+        throws(StoreError)
+      {
+        candidate.bind(id, at: 1)
+        candidate.bind(Int64(position), at: 2)
+        candidate.bind(song, at: 3)
+        candidate.bind(rejected, at: 4)
+        candidate.bind(inputs?.artist, at: 5)
+        candidate.bind(inputs?.features.bpm, at: 6)
+        candidate.bind(inputs?.features.energy, at: 7)
+        candidate.bind(inputs?.features.valence, at: 8)
+        candidate.bind(inputs.map { Int64($0.plays) }, at: 9)
+        candidate.bind(inputs?.learned, at: 10)
+        candidate.bind(inputs?.lastPlayedMs, at: 11)
+      }
+      for (i, c) in d.candidates.enumerated() {
+        try add(i, song: c.song, rejected: nil, inputs: c.inputs)
+        for (k, value) in c.components.vector.enumerated() {
+          candidate.bind(value, at: Int32(12 + k))
+        }
+        candidate.bind(c.baseScore, at: 19)
+        candidate.bind(c.finalScore, at: 20)
+        candidate.bind(c.propensity, at: 21)
+        try candidate.run()
+      }
+      for (i, r) in d.rejected.enumerated() {
+        try add(d.candidates.count + i, song: r.song, rejected: r.reason, inputs: r.inputs)
+        for column in Int32(12)...21 { candidate.bind(Double?.none, at: column) }
+        try candidate.run()
+      }
+    }
+  }
+
+  /// Every stored decision with its candidates, in the order they were made (by time, then
+  /// the log's own numbering), within `range` of UTC milliseconds when given.
+  package func decisionRecords(in range: Range<Int64>? = nil) throws(StoreError)
+    -> [DecisionRecord]
+  {
+    let db = connection
+    let lower = range?.lowerBound ?? .min
+    let upper = range?.upperBound ?? .max
+    var records: [DecisionRecord] = []
+    var index: [Int64: Int] = [:]
+    let decisions = try db.prepare(
+      """
+      SELECT id, decision, session, time_ms, offset_s, need, context, chosen, log_version,
+        preferences, local_hour, stress, max_play_count, previous_bpm, previous_energy,
+        previous_valence, recent_artists, heart_rate, baseline_heart_rate, bpm_ceiling,
+        consecutive_skips, familiarity_boost, listened_ms, duration_ms, skipped, completed
+      FROM dj_decisions WHERE time_ms >= ? AND time_ms < ?
+      ORDER BY time_ms, import_id, decision
+      """)
+    try decisions.bind([lower, upper])
+    while try decisions.step() {
+      let r = decisions.currentRow()
+      var previous: SongFeatures?
+      if let bpm = r[13].double, let energy = r[14].double, let valence = r[15].double {
+        previous = SongFeatures(bpm: bpm, energy: energy, valence: valence)
+      }
+      var adjuster: AdjusterState?
+      if let skips = r.optionalInt64(20) {
+        adjuster = AdjusterState(
+          baselineHeartRate: r[18].double, bpmCeiling: r[19].double,
+          consecutiveSkips: Int(skips), familiarityBoost: r[21].double ?? 1)
+      }
+      var outcome: DecisionOutcome?
+      if let listened = r.optionalInt64(22) {
+        outcome = DecisionOutcome(
+          listenedMs: listened, durationMs: r.optionalInt64(23),
+          skipped: r.optionalInt64(24) == 1, completed: r.optionalInt64(25).map { $0 == 1 })
+      }
+      index[r.optionalInt64(0) ?? 0] = records.count
+      records.append(
+        DecisionRecord(
+          time: Timestamp(
+            millisecondsSinceEpoch: r.optionalInt64(3) ?? 0, utcOffsetSeconds: Int32(r.int(4))),
+          decision: r.int(1), session: r.optionalInt64(2).map(Int.init), need: r[5].string,
+          context: r[6].string, chosen: r[7].string, outcome: outcome, version: r.int(8),
+          preferences: try r[9].string.map { text throws(StoreError) in
+            try Self.decodedJSON(UserPreferences.self, from: text)
+          },
+          localHour: r[10].double, stress: r[11].double,
+          maxPlayCount: r.optionalInt64(12).map(Int.init), previous: previous,
+          recentArtists: try Self.decodedJSON([String].self, from: r.string(16)),
+          heartRate: r[17].double, adjuster: adjuster))
+    }
+    decisions.reset()
+    guard !records.isEmpty else { return records }
+    let candidates = try db.prepare(
+      """
+      SELECT c.decision_id, c.song, c.rejected, c.artist, c.bpm, c.energy, c.valence, c.plays,
+        c.learned, c.last_played_ms, c.c_bpm, c.c_energy, c.c_familiarity, c.c_historical,
+        c.c_context, c.c_recency, c.c_time_of_day, c.base, c.score, c.p
+      FROM dj_candidates c JOIN dj_decisions d ON d.id = c.decision_id
+      WHERE d.time_ms >= ? AND d.time_ms < ?
+      ORDER BY c.decision_id, c.position
+      """)
+    try candidates.bind([lower, upper])
+    while try candidates.step() {
+      let r = candidates.currentRow()
+      guard let at = index[r.optionalInt64(0) ?? 0] else { continue }
+      var inputs: CandidateInputs?
+      if let artist = r[3].string, let bpm = r[4].double, let energy = r[5].double,
+        let valence = r[6].double, let plays = r.optionalInt64(7)
+      {
+        inputs = CandidateInputs(
+          artist: artist, features: SongFeatures(bpm: bpm, energy: energy, valence: valence),
+          plays: Int(plays), learned: r[8].double, lastPlayedMs: r.optionalInt64(9))
+      }
+      if let reason = r[2].string {
+        records[at].rejected.append(
+          RejectedCandidate(song: r.string(1), reason: reason, inputs: inputs))
+      } else if let inputs {
+        let values = (10...16).map { r[$0].double ?? .nan }
+        records[at].candidates.append(
+          LoggedCandidate(
+            song: r.string(1), inputs: inputs, components: ScoringComponents(vector: values),
+            baseScore: r[17].double ?? .nan, finalScore: r[18].double ?? .nan,
+            propensity: r[19].double ?? .nan))
+      }
+    }
+    candidates.reset()
+    return records
+  }
+
+  /// The stored decisions (`decisionRecords(in:)`) with what followed each: the heart rate and
+  /// HRV around the play it chose (as `resonance analyze` measured them) and its session's
+  /// quality. A decision's play is the decision-log play of the same number that started
+  /// within 90 s of it.
+  package func decisionHistory(in range: Range<Int64>? = nil) throws(StoreError)
+    -> DecisionHistory
+  {
+    let records = try decisionRecords(in: range)
+    let lower = range?.lowerBound ?? .min
+    let upper = range?.upperBound ?? .max
+    struct Key: Hashable {
+      var time: Int64
+      var decision: Int64
+    }
+    var byDecision: [Key: PlayFollowUp] = [:]
+    for r in try connection.rows(
+      """
+      SELECT d.time_ms, d.decision, b.hr_before, b.hr_during, b.hrv_before, b.hrv_during,
+        s.quality_score
+      FROM dj_decisions d
+      JOIN playback_events p ON p.decision = d.decision
+        AND p.start_ms BETWEEN d.time_ms - 90000 AND d.time_ms + 90000
+      LEFT JOIN play_biometrics b ON b.play_id = p.id
+      LEFT JOIN historical_sessions s ON s.id = p.session_id
+      WHERE d.time_ms >= ? AND d.time_ms < ?
+      """, [lower, upper])
+    {
+      byDecision[Key(time: r.optionalInt64(0) ?? 0, decision: r.optionalInt64(1) ?? 0)] =
+        PlayFollowUp(
+          heartRateBefore: r[2].double, heartRateDuring: r[3].double, hrvBefore: r[4].double,
+          hrvDuring: r[5].double, sessionQuality: r[6].double)
+    }
+    let followUps = records.map { record -> PlayFollowUp? in
+      byDecision[Key(time: record.time.millisecondsSinceEpoch, decision: Int64(record.decision))]
+    }
+    return DecisionHistory(records: records, followUps: followUps)
+  }
+
+  /// JSON text for a stored value (`json(_:)`), failing as a `StoreError`.
+  private static func storedJSON(_ value: some Encodable) throws(StoreError) -> String {
+    do {
+      return try json(value)
+    } catch {
+      throw StoreError(.sqlite(code: 20), message: "cannot encode a value as JSON: \(error)")
+    }
+  }
+
+  private static func decodedJSON<T: Decodable>(_ type: T.Type, from text: String)
+    throws(StoreError)
+    -> T
+  {
+    do {
+      return try JSONDecoder().decode(T.self, from: Data(text.utf8))
+    } catch {
+      throw StoreError(
+        .sqlite(code: 20), message: "a stored \(T.self) is not the JSON this build writes: \(text)")
+    }
+  }
+}
