@@ -29,6 +29,9 @@ let package = Package(
     .systemLibrary(
       name: "CBLAS", pkgConfig: "openblas",
       providers: [.apt(["libopenblas-dev"])]),
+    .systemLibrary(
+      name: "CGSL",
+      providers: [.apt(["libgsl-dev"])]),
 
     .target(name: "ResonanceModel"),
     .target(
@@ -48,13 +51,13 @@ let package = Package(
       name: "ResonanceSynth", dependencies: ["ResonanceModel", "ResonanceIO", "ResonanceBrain"]),
     .target(
       name: "ResonanceTuning",
-      dependencies: ["ResonanceModel", "ResonanceBrain", "ResonanceLinear"]),
+      dependencies: ["ResonanceModel", "ResonanceBrain", "ResonanceLinear", "CGSL"]),
     .target(name: "ResonanceReports", dependencies: ["ResonanceModel"]),
     .target(
       name: "ResonanceCLI",
       dependencies: [
         "ResonanceModel", "ResonanceIO", "ResonanceIngest", "ResonanceStore", "ResonanceBrain",
-        "ResonanceSynth",
+        "ResonanceSynth", "ResonanceTuning",
         "ResonanceReports",
       ]),
     .executableTarget(name: "resonance", dependencies: ["ResonanceCLI"]),

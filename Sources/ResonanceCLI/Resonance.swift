@@ -8,7 +8,8 @@ package enum Resonance {
   static var commands: [any ParsableCommand.Type] {
     [
       SynthCommand.self, IngestCommand.self, StatusCommand.self, HRVCommand.self,
-      BreathingCommand.self, ValidateCommand.self, AnalyzeCommand.self, DemoCommand.self,
+      BreathingCommand.self, ValidateCommand.self, AnalyzeCommand.self, SweepCommand.self,
+      TuneCommand.self, DemoCommand.self,
     ]
   }
 

@@ -13,6 +13,8 @@ struct DecisionLogDecoder {
   let version: Int
   /// The header's preferences, until the first decision takes them.
   private var pending: UserPreferences?
+  /// Whether the header states the settings in force (a version-1 header may not).
+  let statesPreferences: Bool
   private let decoder: JSONDecoder = {
     let decoder = JSONDecoder()
     decoder.keyDecodingStrategy = .convertFromSnakeCase
@@ -46,6 +48,7 @@ struct DecisionLogDecoder {
         if let policy = head.policy { preferences.policy = policy.logging }
         pending = preferences
       }
+      statesPreferences = pending != nil
     } catch let failure as DecodeFailure {
       throw failure
     } catch {
@@ -75,7 +78,7 @@ struct DecisionLogDecoder {
     var candidates: [LoggedCandidate] = []
     candidates.reserveCapacity(entry.candidates.count)
     for (i, c) in entry.candidates.enumerated() {
-      guard let inputs = try c.inputs(index: i), let values = c.c, let base = c.base,
+      guard let inputs = try c.inputs(at: "candidates[\(i)]"), let values = c.c, let base = c.base,
         let score = c.score, let p = c.p
       else {
         throw DecodeFailure(
@@ -94,7 +97,7 @@ struct DecisionLogDecoder {
     for (i, r) in (entry.rejected ?? []).enumerated() {
       rejected.append(
         RejectedCandidate(
-          song: r.song ?? "", reason: r.reason ?? "", inputs: try r.inputs(index: i)))
+          song: r.song ?? "", reason: r.reason ?? "", inputs: try r.inputs(at: "rejected[\(i)]")))
     }
     // The header's settings go to the first decision read; a line's own override them.
     var preferences = entry.preferences
@@ -239,20 +242,20 @@ struct DecisionLogDecoder {
     var reason: String?
 
     /// The inputs, when the entry has them; nil when it has none of them.
-    func inputs(index: Int) throws(DecodeFailure) -> CandidateInputs? {
+    func inputs(at path: String) throws(DecodeFailure) -> CandidateInputs? {
       guard let artist, let bpm, let energy, let valence, let plays else {
         if artist == nil && bpm == nil && energy == nil && valence == nil && plays == nil {
           return nil
         }
         throw DecodeFailure(
-          "candidate \(index): expected \"artist\", \"bpm\", \"energy\", \"valence\" and \"plays\" together"
+          "\(path): expected \"artist\", \"bpm\", \"energy\", \"valence\" and \"plays\" together"
         )
       }
       var last: Int64?
       if let lastPlayed {
         guard let ms = FixedDateParser.isoUTC(lastPlayed) else {
           throw DecodeFailure(
-            "candidate \(index): expected \"last_played\" as an ISO 8601 UTC instant or null, found \"\(lastPlayed)\""
+            "\(path).last_played: expected an ISO 8601 UTC instant or null, found \"\(lastPlayed)\""
           )
         }
         last = ms

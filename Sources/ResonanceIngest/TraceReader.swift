@@ -64,6 +64,13 @@ package enum TraceReader {
     if format == "resonance.decision-log" {
       do {
         decoder = try DecisionLogDecoder(header: headerLine, version: version)
+        if decoder?.statesPreferences == false {
+          diagnostics.append(
+            Diagnostic(
+              .warning,
+              "the header gives no \"weights\": its decisions are stored, but cannot be replayed or tuned on",
+              at: SourceLocation(file: path, line: 1, column: 1)))
+        }
       } catch {
         throw IngestError(
           .malformed, at: SourceLocation(file: path, line: 1, column: 1), error.message)

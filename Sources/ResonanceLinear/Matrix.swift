@@ -108,3 +108,18 @@ extension Matrix {
     gemm(a, b)
   }
 }
+
+/// Matrix products over caller-owned memory, for kernels that reuse one buffer block after
+/// block instead of allocating a `Matrix` each time.
+package enum BlockProduct {
+  /// C = A·B through BLAS `dgemm`: A is m×k row-major (leading dimension k), B is k×n
+  /// row-major with leading dimension `ldb`, C is m×n row-major with leading dimension `ldc`.
+  ///
+  /// - Precondition: every dimension fits BLAS's 32-bit indices.
+  package static func gemm(
+    _ a: UnsafePointer<Double>, rows m: Int, inner k: Int, _ b: UnsafePointer<Double>,
+    columns n: Int, ldb: Int, into c: UnsafeMutablePointer<Double>, ldc: Int
+  ) {
+    BLAS.dgemm(a, m: m, k: k, b, n: n, ldb: ldb, into: c, ldc: ldc)
+  }
+}

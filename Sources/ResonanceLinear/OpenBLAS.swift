@@ -38,6 +38,23 @@ enum BLAS {
   }
 }
 
+extension BLAS {
+  /// C = A·B over raw row-major memory (A m×k, B k×n with leading dimension `ldb`, C with
+  /// `ldc`); one thread, like every call here.
+  static func dgemm(
+    _ a: UnsafePointer<Double>, m: Int, k: Int, _ b: UnsafePointer<Double>, n: Int, ldb: Int,
+    into c: UnsafeMutablePointer<Double>, ldc: Int
+  ) {
+    _ = singleThreaded
+    precondition(
+      [m, n, k, ldb, ldc].allSatisfy { $0 <= Int(Int32.max) },
+      "matrix too large for 32-bit BLAS indices")
+    cblas_dgemm(
+      CblasRowMajor, CblasNoTrans, CblasNoTrans, Int32(m), Int32(n), Int32(k), 1, a,
+      Int32(max(1, k)), b, Int32(max(1, ldb)), 0, c, Int32(max(1, ldc)))
+  }
+}
+
 enum LAPACK {
   /// Solves A·X = B for a symmetric positive definite n×n `a` (a symmetric matrix reads the same
   /// in either layout) and a **column-major** n×nrhs `b`, by Cholesky (`dpotrf_`, `dpotrs_`),

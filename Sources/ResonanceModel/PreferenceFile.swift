@@ -80,9 +80,11 @@ package struct PreferenceFile: Sendable, Equatable, Codable {
       throw PreferenceFileError(
         "expected \"format\": \"\(Self.formatName)\", found \"\(file.format)\"")
     }
-    guard file.version <= Self.currentVersion else {
+    guard (1...Self.currentVersion).contains(file.version) else {
       throw PreferenceFileError(
-        "expected version \(Self.currentVersion) or older, found \(file.version)")
+        Self.currentVersion == 1
+          ? "expected version 1, found \(file.version)"
+          : "expected version 1 to \(Self.currentVersion), found \(file.version)")
     }
     self = file
   }

@@ -255,8 +255,9 @@ package struct PlayFollowUp: Sendable, Equatable {
   }
 }
 
-/// The DJ's stored decisions in the order they were made, each with what followed it (nil
-/// where its play was not found or not analysed).
+/// The DJ's stored decisions in the order they were made, each with what followed it: nil
+/// where its play was not found; fields nil where the analysis measured nothing (or has not
+/// run).
 package struct DecisionHistory: Sendable, Equatable {
   package var records: [DecisionRecord]
   package var followUps: [PlayFollowUp?]

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Numbers as people read them, the same on every machine: no locale, no formatter objects.
 package enum Format {
   /// `1234567` → `1,234,567`.
@@ -40,5 +46,23 @@ package enum Format {
   /// `text` padded with spaces to `width` characters (left-aligned), or as it is when longer.
   package static func padded(_ text: String, _ width: Int) -> String {
     text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+  }
+
+  /// A magnitude as `d.dd×10^e` (`3.2e-07`), `0` for zero: for tolerances and differences.
+  package static func scientific(_ value: Double) -> String {
+    guard value != 0, value.isFinite else { return value == 0 ? "0" : "\(value)" }
+    var exponent = Int(log10(abs(value)).rounded(.down))
+    var mantissa = value / pow10(exponent)
+    if abs(mantissa) >= 9.995 {
+      mantissa /= 10
+      exponent += 1
+    }
+    return fixed(mantissa, 2) + "e" + (exponent < 0 ? "-" : "+") + String(abs(exponent))
+  }
+
+  private static func pow10(_ n: Int) -> Double {
+    var result = 1.0
+    for _ in 0..<abs(n) { result *= 10 }
+    return n < 0 ? 1 / result : result
   }
 }

@@ -153,6 +153,7 @@ extension Store {
       ORDER BY c.decision_id, c.position
       """)
     try candidates.bind([lower, upper])
+    var incomplete: Set<Int> = []
     while try candidates.step() {
       let r = candidates.currentRow()
       guard let at = index[r.optionalInt64(0) ?? 0] else { continue }
@@ -167,6 +168,8 @@ extension Store {
       if let reason = r[2].string {
         records[at].rejected.append(
           RejectedCandidate(song: r.string(1), reason: reason, inputs: inputs))
+      } else if r[10].double == nil || inputs == nil {
+        incomplete.insert(at)
       } else if let inputs {
         let values = (10...16).map { r[$0].double ?? .nan }
         records[at].candidates.append(
@@ -177,6 +180,10 @@ extension Store {
       }
     }
     candidates.reset()
+    // An admitted candidate without its inputs (a line stored before schema 17 that lacked
+    // them) would shift the list a replay scores: such a decision keeps no candidates, and
+    // replay counts it as having none.
+    for i in incomplete { records[i].candidates = [] }
     return records
   }
 
@@ -205,6 +212,7 @@ extension Store {
       LEFT JOIN play_biometrics b ON b.play_id = p.id
       LEFT JOIN historical_sessions s ON s.id = p.session_id
       WHERE d.time_ms >= ? AND d.time_ms < ?
+      ORDER BY p.id
       """, [lower, upper])
     {
       byDecision[Key(time: r.optionalInt64(0) ?? 0, decision: r.optionalInt64(1) ?? 0)] =

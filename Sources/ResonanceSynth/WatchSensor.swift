@@ -1,3 +1,5 @@
+import ResonanceModel
+
 /// What the Watch reads: the true signal plus measurement noise that is a pure function of the
 /// instant, so the app's in-loop measurements and the written trace agree to the digit.
 package enum WatchSensor {

@@ -149,3 +149,20 @@ package struct RewardModel: Sendable {
     return fit.predict(Self.features(decisions, row: r, decision: d))
   }
 }
+
+extension RewardModel {
+  /// The same fits predicting the rows of another log: rows of a month this model was fitted
+  /// on by that month's fit, any other month's (a held-out month) by the pooled fit, so no
+  /// decision of a month outside the fit enters its own prediction.
+  ///
+  /// - Complexity: O(rows·p).
+  package func predicting(_ other: LoggedDecisions) -> RewardModel {
+    var predictions = [Double](repeating: 0, count: other.rows)
+    for d in 0..<other.count {
+      for r in other.rows(of: d) { predictions[r] = predict(other, row: r, decision: d) }
+    }
+    return RewardModel(
+      reward: reward, penalty: penalty, predictions: predictions, months: months, fits: fits,
+      trainingCounts: trainingCounts, pooled: pooled, monthsFittedOnAll: monthsFittedOnAll)
+  }
+}

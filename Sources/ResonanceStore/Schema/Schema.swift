@@ -26,6 +26,7 @@ package enum Schema {
     incrementalAnalysis,
     analysisSummary,
     decisionCandidates,
+    tuning,
   ]
 
   /// The schema version a fully migrated store has.
@@ -726,5 +727,51 @@ package enum Schema {
         COALESCE(json_extract(j.value, '$.reason'), '')
       FROM dj_decisions d, json_each(d.line, '$.rejected') j;
       ALTER TABLE dj_decisions DROP COLUMN line;
+      """)
+
+  /// What `resonance sweep` estimated for every point of a design, and what `resonance tune`
+  /// found and decided, so that reports read them from the store.
+  static let tuning = Migration(
+    "0018-tuning",
+    sql: """
+      CREATE TABLE sweep_runs (
+        id INTEGER PRIMARY KEY,
+        ran_at_ms INTEGER NOT NULL,
+        design TEXT NOT NULL,
+        reward TEXT NOT NULL,
+        estimator TEXT NOT NULL,
+        decisions INTEGER NOT NULL,
+        from_day TEXT,
+        to_day TEXT,
+        kernel_seconds REAL NOT NULL,
+        product TEXT NOT NULL
+      );
+      CREATE TABLE sweep_points (
+        run_id INTEGER NOT NULL REFERENCES sweep_runs (id) ON DELETE CASCADE,
+        point INTEGER NOT NULL,
+        label TEXT,
+        bpm_weight REAL NOT NULL,
+        energy_weight REAL NOT NULL,
+        familiarity_weight REAL NOT NULL,
+        historical_weight REAL NOT NULL,
+        context_weight REAL NOT NULL,
+        recency_penalty_weight REAL NOT NULL,
+        time_of_day_penalty_weight REAL NOT NULL,
+        value REAL,
+        keep_rate REAL,
+        response REAL,
+        effective_sample_size REAL NOT NULL,
+        largest_weight REAL NOT NULL,
+        agreement_share REAL NOT NULL,
+        pareto INTEGER NOT NULL CHECK (pareto IN (0, 1)),
+        PRIMARY KEY (run_id, point)
+      ) WITHOUT ROWID;
+      CREATE TABLE tuning_runs (
+        id INTEGER PRIMARY KEY,
+        ran_at_ms INTEGER NOT NULL,
+        recommendation TEXT NOT NULL CHECK (recommendation IN ('change', 'keep')),
+        reason TEXT NOT NULL,
+        report TEXT NOT NULL
+      );
       """)
 }

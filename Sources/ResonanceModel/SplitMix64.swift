@@ -7,8 +7,10 @@
 /// A seeded pseudo-random generator (SplitMix64, Steele, Lea & Flood 2014): fast, and the
 /// same seed gives the same numbers on every machine.
 ///
-/// Each part of the simulation draws from its own stream (`init(seed:stream:)`), so adding a
-/// draw to one part never shifts the numbers another part sees.
+/// `resonance synth` gives each part of the simulation its own stream (`init(seed:stream:)`),
+/// so adding a draw to one part never shifts the numbers another part sees; the tuning
+/// stage's random designs and bootstraps draw from it too, so their results are the same on
+/// every run.
 package struct SplitMix64: RandomNumberGenerator, Sendable {
   private var state: UInt64
 

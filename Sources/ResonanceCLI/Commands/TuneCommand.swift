@@ -1,0 +1,144 @@
+import Foundation
+import ResonanceModel
+import ResonanceReports
+import ResonanceStore
+import ResonanceTuning
+
+/// `resonance tune`: chooses the DJ's weights on earlier months, judges them on the last, and
+/// writes the preference file with the recommendation and its evidence.
+struct TuneCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    name: "tune",
+    abstract:
+      "Recommend the DJ's weights from its own history, judged on a month selection never saw.",
+    discussion: """
+      First replays the decision engine on every logged decision and compares it with the \
+      log (version 2 to 1e-9; version 1 to its printed precision): a log that does not \
+      replay was not made by this engine, and tune refuses it (exit 65), naming the first \
+      decision that differs.
+
+      Then it chooses and judges (docs/tuning.md). The last month of decisions is held out. \
+      On the months before, every point of the design (the same as resonance sweep's) is \
+      estimated against the preferences in force, and the candidate is the point with the \
+      largest gain whose effective sample size would be at least 200 on a month like the \
+      held-out one; forward-chaining folds (choose on the months before each month, judge on \
+      it) show how well choosing on the past predicts the next month. On the held-out month \
+      the candidate and the preferences in force are estimated decision by decision, and a \
+      bootstrap over its days (seeded: the same store gives the same interval) gives the \
+      gain's 95% interval.
+
+      The recommendation is change only when the interval's lower end is above 0 and the \
+      candidate's effective sample size on the held-out month is at least 200; otherwise \
+      keep, with the reason. With decisions from fewer than 3 months it is keep ("too little \
+      history"), exit 0; with no decision log at all, keep too. --by-context tries a profile \
+      for each context with at least 200 held-out decisions, each on its own evidence at the \
+      level 1 − 0.05/k for the k contexts tried (Bonferroni), and keeps the general \
+      preferences elsewhere.
+
+      The preference file (docs/formats.md) holds the preferences to run, the recommendation \
+      and the evidence; resonance synth --dj-preferences FILE runs a simulated DJ on it. The \
+      report also goes into the store (tuning_runs).
+      """,
+    options: [Option.db, Self.out, Self.format, Self.byContext] + TuningOptions.options
+      + OutputOptions.options,
+    examples: [
+      Example("resonance tune", "Write Reports/preferences.json from the store's history."),
+      Example(
+        "resonance tune --reward keep --out prefs.plist --format plist",
+        "Judge by the keep rate alone; write a property list the app reads."),
+      Example(
+        "resonance tune --by-context --json", "Per-context profiles, the report as JSON."),
+    ])
+
+  static let out = Option(
+    "out", placeholder: "FILE",
+    help: "Where the preference file goes. Default: Reports/preferences.json.",
+    parser: .nonEmpty)
+  static let format = Option<PreferenceFile.Encoding>(
+    "format", placeholder: "json|plist",
+    help: "The preference file's encoding: JSON (default) or an XML property list.",
+    parser: .oneOfCases)
+  static let byContext = Flag(
+    "by-context",
+    help:
+      "Also try a profile per context, each judged on its own held-out decisions at 1 − 0.05/k.")
+
+  var store: StoreOptions
+  var output: OutputOptions
+  var tuning: TuningOptions
+  var outPath: String
+  var encoding: PreferenceFile.Encoding
+  var isByContext: Bool
+
+  init(parsed: ParsedArguments, environment: [String: String]) throws(UsageError) {
+    store = try StoreOptions(parsed, environment)
+    output = OutputOptions(parsed)
+    tuning = try TuningOptions(parsed, command: Self.configuration.name)
+    encoding = parsed[Self.format] ?? .json
+    outPath = parsed[Self.out] ?? "Reports/preferences.\(encoding.rawValue)"
+    isByContext = parsed[Self.byContext]
+  }
+
+  func run(in context: CommandContext) throws -> ExitCode {
+    let store = try self.store.openExisting(for: Self.configuration.name)
+    let history = try tuning.history(store)
+    var settings = TuningSettings()
+    settings.design = tuning.design
+    settings.reward = tuning.reward
+    settings.estimator = tuning.estimator
+    settings.product = tuning.product
+    settings.byContext = isByContext
+    if output.isText {
+      context.report(
+        "tune: replaying \(Format.grouped(history.records.count)) logged decisions, then "
+          + "\(Format.grouped(tuning.design.count)) design points")
+    }
+    let report: TuningReport
+    do {
+      report = try Tuner.tune(history, settings: settings)
+    } catch {
+      throw CommandError(.dataError, "\(store.path): \(error.detail)")
+    }
+    if let mismatch = report.replay.firstMismatch {
+      throw CommandError(
+        .dataError,
+        "\(store.path): the decision log does not replay: \(mismatch); offline evaluation "
+          + "needs the engine that made the decisions, so nothing was written")
+    }
+    try store.insertTuning(report, at: Clock.nowMilliseconds())
+    let file = PreferenceFile(
+      recommendation: report.recommendation, preferences: report.recommended,
+      contexts: Self.contexts(report), evidence: evidence(report))
+    try SweepCommand.write(try file.encoded(as: encoding), to: outPath)
+    if output.isJSON {
+      context.console.out(TuningReportText.json(report, outPath: outPath).text)
+    } else if !output.isQuiet {
+      for line in TuningReportText.lines(report, outPath: outPath) {
+        context.console.out(line + "\n")
+      }
+    }
+    return .ok
+  }
+
+  /// The claimed contexts' preferences, keyed by context; nil when none was claimed.
+  static func contexts(_ report: TuningReport) -> [String: UserPreferences]? {
+    let claimed = report.contexts.filter(\.claimed)
+    guard !claimed.isEmpty else { return nil }
+    return Dictionary(
+      uniqueKeysWithValues: claimed.compactMap { c in
+        c.weights.map { (c.context, report.inForce.with(weights: $0)) }
+      })
+  }
+
+  func evidence(_ report: TuningReport) -> TuningEvidence {
+    TuningEvidence(
+      from: report.from ?? "", to: report.to ?? "", decisions: report.decisions,
+      months: report.months.count, estimator: report.estimator, reward: report.reward,
+      heldOutGain: report.heldOut?.gain, effectiveSampleSize: report.heldOut?.effectiveSampleSize,
+      agreementShare: report.heldOut?.agreementShare, folds: report.folds.count,
+      reason: report.reason,
+      command: (["resonance", "tune", "--db", store.path] + tuning.spelled
+        + (isByContext ? ["--by-context"] : []) + ["--out", outPath]
+        + (encoding == .plist ? ["--format", "plist"] : [])).joined(separator: " "))
+  }
+}

@@ -1,0 +1,283 @@
+/// One preference vector of a sweep with what offline evaluation estimates for it
+/// (`resonance sweep`, `docs/tuning.md`).
+package struct SweepPoint: Sendable, Equatable, Codable {
+  /// The point's place in the sweep (0 is the preferences in force).
+  package var index: Int
+  /// `in force` for the baseline; nil for a design point.
+  package var label: String?
+  package var weights: ScoringWeights
+  /// The estimate of the chosen reward, and of the keep rate and the physiological response
+  /// score (the Pareto front's two axes), by the chosen estimator; nil where nothing was
+  /// measured.
+  package var value: Double?
+  package var keepRate: Double?
+  package var response: Double?
+  /// Effective sample size (Σw)²/Σw², the largest importance weight, and the share of
+  /// decisions whose likeliest song under the point is the one logged.
+  package var effectiveSampleSize: Double
+  package var largestWeight: Double
+  package var agreementShare: Double
+  /// On the Pareto front of keep rate against response: no other point is at least as good
+  /// on both and better on one.
+  package var isPareto: Bool
+
+  package init(
+    index: Int, label: String?, weights: ScoringWeights, value: Double?, keepRate: Double?,
+    response: Double?, effectiveSampleSize: Double, largestWeight: Double,
+    agreementShare: Double, isPareto: Bool = false
+  ) {
+    self.index = index
+    self.label = label
+    self.weights = weights
+    self.value = value
+    self.keepRate = keepRate
+    self.response = response
+    self.effectiveSampleSize = effectiveSampleSize
+    self.largestWeight = largestWeight
+    self.agreementShare = agreementShare
+    self.isPareto = isPareto
+  }
+}
+
+/// A whole sweep: what was evaluated, on what, and every point.
+package struct SweepResult: Sendable, Equatable, Codable {
+  /// `sobol`, `grid` or `random`, and its size parameters as given.
+  package var design: String
+  package var reward: String
+  package var estimator: String
+  /// Decisions evaluated, and the local dates of the first and last.
+  package var decisions: Int
+  package var from: String?
+  package var to: String?
+  package var points: [SweepPoint]
+  /// Seconds the fused kernel took, and the product it used.
+  package var kernelSeconds: Double
+  package var product: String
+
+  package init(
+    design: String, reward: String, estimator: String, decisions: Int, from: String?,
+    to: String?, points: [SweepPoint], kernelSeconds: Double, product: String
+  ) {
+    self.design = design
+    self.reward = reward
+    self.estimator = estimator
+    self.decisions = decisions
+    self.from = from
+    self.to = to
+    self.points = points
+    self.kernelSeconds = kernelSeconds
+    self.product = product
+  }
+}
+
+/// The replay check as reports show it.
+package struct ReplaySummary: Sendable, Equatable, Codable {
+  package var replayed: Int
+  /// Decisions replayed per log version.
+  package var byVersion: [Int: Int]
+  /// Decisions that could not be replayed, by why.
+  package var notReplayable: [String: Int]
+  package var largestScoreDifference: Double
+  package var largestPropensityRelativeDifference: Double
+  /// The first decision that differs, in words; nil when all agreed.
+  package var firstMismatch: String?
+
+  package init(
+    replayed: Int, byVersion: [Int: Int], notReplayable: [String: Int],
+    largestScoreDifference: Double, largestPropensityRelativeDifference: Double,
+    firstMismatch: String?
+  ) {
+    self.replayed = replayed
+    self.byVersion = byVersion
+    self.notReplayable = notReplayable
+    self.largestScoreDifference = largestScoreDifference
+    self.largestPropensityRelativeDifference = largestPropensityRelativeDifference
+    self.firstMismatch = firstMismatch
+  }
+}
+
+/// One forward-chaining fold: preferences chosen on the months before `month`, judged on it.
+package struct TuningFold: Sendable, Equatable, Codable {
+  package var month: String
+  package var decisions: Int
+  /// The chosen point's estimated gain on `month` over the preferences in force; nil when no
+  /// point cleared the selection's rules.
+  package var gain: Double?
+
+  package init(month: String, decisions: Int, gain: Double?) {
+    self.month = month
+    self.decisions = decisions
+    self.gain = gain
+  }
+}
+
+/// What the held-out month says about the chosen preferences.
+package struct HeldOutEvidence: Sendable, Equatable, Codable {
+  package var month: String
+  package var decisions: Int
+  /// The estimated reward of the preferences in force and of the chosen ones.
+  package var inForceValue: Double
+  package var chosenValue: Double
+  /// The paired gain with its day-bootstrap interval.
+  package var gain: TuningEvidence.Interval
+  package var effectiveSampleSize: Double
+  package var largestWeight: Double
+  package var agreementShare: Double
+  /// The gain with the importance weights clipped at each threshold (nil: none).
+  package var clipping: [ClippedGain]
+  /// The keep rate's estimated change, in kept songs per 100 (the plain-words figure).
+  package var keepChangePer100: Double?
+
+  package init(
+    month: String, decisions: Int, inForceValue: Double, chosenValue: Double,
+    gain: TuningEvidence.Interval, effectiveSampleSize: Double, largestWeight: Double,
+    agreementShare: Double, clipping: [ClippedGain], keepChangePer100: Double?
+  ) {
+    self.month = month
+    self.decisions = decisions
+    self.inForceValue = inForceValue
+    self.chosenValue = chosenValue
+    self.gain = gain
+    self.effectiveSampleSize = effectiveSampleSize
+    self.largestWeight = largestWeight
+    self.agreementShare = agreementShare
+    self.clipping = clipping
+    self.keepChangePer100 = keepChangePer100
+  }
+
+  /// The held-out gain with weights clipped at `threshold`.
+  package struct ClippedGain: Sendable, Equatable, Codable {
+    package var threshold: Double?
+    package var gain: Double?
+
+    package init(threshold: Double?, gain: Double?) {
+      self.threshold = threshold
+      self.gain = gain
+    }
+  }
+}
+
+/// `--by-context`: one context's own selection and held-out evidence.
+package struct ContextTuning: Sendable, Equatable, Codable {
+  package var context: String
+  package var decisions: Int
+  package var heldOutDecisions: Int
+  /// The chosen weights for the context, when a point cleared the selection's rules.
+  package var weights: ScoringWeights?
+  /// The held-out gain with its interval at the corrected level 1 − 0.05/k.
+  package var gain: TuningEvidence.Interval?
+  package var effectiveSampleSize: Double?
+  /// Whether the context's own evidence cleared the bar.
+  package var claimed: Bool
+  package var reason: String
+
+  package init(
+    context: String, decisions: Int, heldOutDecisions: Int, weights: ScoringWeights?,
+    gain: TuningEvidence.Interval?, effectiveSampleSize: Double?, claimed: Bool, reason: String
+  ) {
+    self.context = context
+    self.decisions = decisions
+    self.heldOutDecisions = heldOutDecisions
+    self.weights = weights
+    self.gain = gain
+    self.effectiveSampleSize = effectiveSampleSize
+    self.claimed = claimed
+    self.reason = reason
+  }
+}
+
+/// The pairwise learning-to-rank fit on plays without a decision log: a biased cross-check,
+/// never evidence for a change.
+package struct PairwiseCheck: Sendable, Equatable, Codable {
+  package var plays: Int
+  package var sessions: Int
+  package var pairs: Int
+  /// The fitted weights, normalised so the five ranking weights sum to 1 when their sum is
+  /// positive.
+  package var weights: ScoringWeights
+  package var pairwiseAccuracy: Double
+  /// Cosine between the fitted direction and the recommended preferences' seven weights.
+  package var agreementWithRecommended: Double
+
+  package init(
+    plays: Int, sessions: Int, pairs: Int, weights: ScoringWeights, pairwiseAccuracy: Double,
+    agreementWithRecommended: Double
+  ) {
+    self.plays = plays
+    self.sessions = sessions
+    self.pairs = pairs
+    self.weights = weights
+    self.pairwiseAccuracy = pairwiseAccuracy
+    self.agreementWithRecommended = agreementWithRecommended
+  }
+}
+
+/// Everything `resonance tune` found and decided.
+package struct TuningReport: Sendable, Equatable, Codable {
+  package var recommendation: PreferenceFile.Recommendation
+  /// Why, in a sentence.
+  package var reason: String
+  package var inForce: UserPreferences
+  /// What to run: the chosen preferences after `change`, those in force after `keep`.
+  package var recommended: UserPreferences
+  /// The preferences selection chose (and the held-out month judged), even when kept.
+  package var candidate: UserPreferences?
+  package var reward: String
+  package var estimator: String
+  package var design: String
+  package var designPoints: Int
+  /// Decisions used, the months they span (local, `YYYY-MM`), and the first and last date.
+  package var decisions: Int
+  package var months: [String]
+  package var from: String?
+  package var to: String?
+  /// Decisions left out, by why.
+  package var excluded: [String: Int]
+  package var replay: ReplaySummary
+  /// The candidate's estimated gain and ESS on the selection months.
+  package var selectionGain: Double?
+  package var selectionESS: Double?
+  package var folds: [TuningFold]
+  package var heldOut: HeldOutEvidence?
+  package var contexts: [ContextTuning]
+  package var pairwise: PairwiseCheck?
+  /// Bootstrap replicates and the rule's thresholds.
+  package var bootstrapReplicates: Int
+  package var minimumESS: Double
+  package var level: Double
+
+  package init(
+    recommendation: PreferenceFile.Recommendation, reason: String, inForce: UserPreferences,
+    recommended: UserPreferences, candidate: UserPreferences?, reward: String,
+    estimator: String, design: String, designPoints: Int, decisions: Int, months: [String],
+    from: String?, to: String?, excluded: [String: Int], replay: ReplaySummary,
+    selectionGain: Double?, selectionESS: Double?, folds: [TuningFold],
+    heldOut: HeldOutEvidence?, contexts: [ContextTuning], pairwise: PairwiseCheck?,
+    bootstrapReplicates: Int, minimumESS: Double, level: Double
+  ) {
+    self.recommendation = recommendation
+    self.reason = reason
+    self.inForce = inForce
+    self.recommended = recommended
+    self.candidate = candidate
+    self.reward = reward
+    self.estimator = estimator
+    self.design = design
+    self.designPoints = designPoints
+    self.decisions = decisions
+    self.months = months
+    self.from = from
+    self.to = to
+    self.excluded = excluded
+    self.replay = replay
+    self.selectionGain = selectionGain
+    self.selectionESS = selectionESS
+    self.folds = folds
+    self.heldOut = heldOut
+    self.contexts = contexts
+    self.pairwise = pairwise
+    self.bootstrapReplicates = bootstrapReplicates
+    self.minimumESS = minimumESS
+    self.level = level
+  }
+}

@@ -1,0 +1,58 @@
+/// CSV as RFC 4180 writes it: a header row, comma-separated fields, a field quoted when it
+/// holds a comma, a quote or a line break (quotes doubled), CRLF line ends. Numbers are
+/// written in full (the shortest decimal that reads back as the same double); a missing value
+/// is an empty field.
+package struct CSVTable: Sendable {
+  package var header: [String]
+  package var rows: [[Field]] = []
+
+  /// One field.
+  package enum Field: Sendable, Equatable {
+    case text(String)
+    case number(Double?)
+    case integer(Int)
+    case empty
+  }
+
+  package init(header: [String]) { self.header = header }
+
+  package mutating func append(_ row: [Field]) {
+    precondition(row.count == header.count, "one field per column")
+    rows.append(row)
+  }
+
+  /// The file's text.
+  package var text: String {
+    var out = header.map(Self.quoted).joined(separator: ",") + "\r\n"
+    for row in rows {
+      out += row.map(Self.rendered).joined(separator: ",") + "\r\n"
+    }
+    return out
+  }
+
+  private static func rendered(_ field: Field) -> String {
+    switch field {
+    case .text(let s): quoted(s)
+    case .number(let x?) where x.isFinite:
+      x == x.rounded() && abs(x) < 1e15 ? String(Int64(x)) : "\(x)"
+    case .number: ""
+    case .integer(let i): String(i)
+    case .empty: ""
+    }
+  }
+
+  private static func quoted(_ s: String) -> String {
+    guard s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else {
+      return s
+    }
+    return "\"" + s.replacingAll("\"", with: "\"\"") + "\""
+  }
+}
+
+extension String {
+  fileprivate func replacingAll(_ target: Character, with replacement: String) -> String {
+    var out = ""
+    for c in self { out += c == target ? replacement : String(c) }
+    return out
+  }
+}

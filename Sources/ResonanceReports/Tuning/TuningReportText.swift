@@ -1,0 +1,154 @@
+import ResonanceModel
+
+/// What `resonance tune` prints: the decision and its evidence for people, and as JSON.
+package enum TuningReportText {
+  package static func json(_ w: ScoringWeights) -> JSONValue {
+    [
+      "bpm": .number(w.bpm), "energy": .number(w.energy), "familiarity": .number(w.familiarity),
+      "historical": .number(w.historical), "context": .number(w.context),
+      "recency": .number(w.recency), "time_of_day": .number(w.timeOfDay),
+    ]
+  }
+
+  static func weights(_ w: ScoringWeights) -> String {
+    let f = { (x: Double) in Format.fixed(x, 2) }
+    return
+      "tempo \(f(w.bpm)), energy \(f(w.energy)), familiarity \(f(w.familiarity)), "
+      + "learned \(f(w.historical)), context \(f(w.context)); recency penalty "
+      + "\(f(w.recency)), time-of-day penalty \(f(w.timeOfDay))"
+  }
+
+  static func interval(_ i: TuningEvidence.Interval) -> String {
+    let f = { (x: Double) in x.isNaN ? "n/a" : (x >= 0 ? "+" : "−") + Format.fixed(abs(x), 4) }
+    let percent = i.level * 100
+    let level = Format.fixed(percent, percent == percent.rounded() ? 0 : 2)
+    return "\(f(i.estimate)) (\(level)% interval \(f(i.lower)) … \(f(i.upper)))"
+  }
+
+  /// The summary lines, each starting `tune: `.
+  package static func lines(_ report: TuningReport, outPath: String?) -> [String] {
+    let count = Format.grouped(_:) as (Int) -> String
+    let r = report.replay
+    var lines: [String] = []
+    let versions = r.byVersion.sorted { $0.key < $1.key }.map { "v\($0.key) \(count($0.value))" }
+      .joined(separator: ", ")
+    lines.append(
+      "tune: replayed \(count(r.replayed)) logged decisions (\(versions.isEmpty ? "none" : versions)): "
+        + (r.firstMismatch == nil
+          ? "every score and propensity reproduced (largest differences "
+            + "\(Format.scientific(r.largestScoreDifference)) in a score, "
+            + "\(Format.scientific(r.largestPropensityRelativeDifference)) relative in a propensity)"
+          : "MISMATCH at \(r.firstMismatch!)"))
+    let excluded = report.excluded.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
+    var used = "tune: \(count(report.decisions)) decisions used"
+    if let first = report.months.first, let last = report.months.last {
+      used += " over \(report.months.count) months (\(first)…\(last))"
+    }
+    if !excluded.isEmpty { used += "; left out: " + excluded.joined(separator: ", ") }
+    lines.append(
+      used + "; \(report.estimator) estimates of \(report.reward), design \(report.design)")
+    if !report.folds.isEmpty {
+      let gains = report.folds.compactMap(\.gain)
+      let positive = gains.filter { $0 > 0 }.count
+      lines.append(
+        "tune: forward-chaining folds: chosen on the months before, the next month gained in "
+          + "\(positive) of \(report.folds.count)"
+          + (gains.isEmpty
+            ? ""
+            : " (mean \(Format.fixed(gains.reduce(0, +) / Double(gains.count), 4)))"))
+    }
+    if let candidate = report.candidate {
+      lines.append("tune: candidate: \(weights(candidate.weights))")
+      if let gain = report.selectionGain, let ess = report.selectionESS {
+        lines.append(
+          "tune: on the selection months it gained \(Format.fixed(gain, 4)) (ESS "
+            + "\(Format.fixed(ess, 0))); that figure is optimistic, the held-out month decides")
+      }
+    }
+    if let h = report.heldOut {
+      lines.append(
+        "tune: held out \(h.month) (\(count(h.decisions)) decisions): in force "
+          + "\(Format.fixed(h.inForceValue, 4)), candidate \(Format.fixed(h.chosenValue, 4)), "
+          + "gain \(interval(h.gain)); ESS \(Format.fixed(h.effectiveSampleSize, 0)), "
+          + "largest weight \(Format.fixed(h.largestWeight, 1)), agreement "
+          + "\(Format.fixed(100 * h.agreementShare, 0))%")
+      if let keep = h.keepChangePer100 {
+        lines.append(
+          "tune: in plain words: about \(Format.fixed(abs(keep), 1)) "
+            + (keep >= 0 ? "more songs kept" : "fewer songs kept")
+            + " per 100 the DJ plays, had it run the candidate on \(h.month)")
+      }
+    }
+    for c in report.contexts {
+      lines.append(
+        "tune: context \(c.context): \(c.claimed ? "CLAIMED" : "not claimed") — \(c.reason)")
+    }
+    lines.append(
+      "tune: recommendation: \(report.recommendation.rawValue.uppercased()) — \(report.reason)")
+    if let outPath { lines.append("tune: wrote \(outPath)") }
+    return lines
+  }
+
+  package static func json(_ report: TuningReport, outPath: String?) -> JSONValue {
+    let r = report.replay
+    var heldOut: JSONValue = .null
+    if let h = report.heldOut {
+      heldOut = [
+        "month": .string(h.month), "decisions": .integer(h.decisions),
+        "in_force": .number(h.inForceValue), "candidate": .number(h.chosenValue),
+        "gain": .number(h.gain.estimate), "lower": .number(h.gain.lower),
+        "upper": .number(h.gain.upper), "level": .number(h.gain.level),
+        "effective_sample_size": .number(h.effectiveSampleSize),
+        "largest_weight": .number(h.largestWeight), "agreement_share": .number(h.agreementShare),
+        "keep_change_per_100": .number(h.keepChangePer100),
+        "clipping": .array(
+          h.clipping.map { ["threshold": .number($0.threshold), "gain": .number($0.gain)] }),
+      ]
+    }
+    return [
+      "format_version": 1, "recommendation": .string(report.recommendation.rawValue),
+      "reason": .string(report.reason), "out": .text(outPath),
+      "reward": .string(report.reward), "estimator": .string(report.estimator),
+      "design": .string(report.design), "design_points": .integer(report.designPoints),
+      "decisions": .integer(report.decisions), "months": .array(report.months.map { .string($0) }),
+      "from": .text(report.from), "to": .text(report.to),
+      "excluded": .object(report.excluded.mapValues { .integer($0) }),
+      "replay": [
+        "replayed": .integer(r.replayed),
+        "by_version": .object(
+          Dictionary(uniqueKeysWithValues: r.byVersion.map { ("\($0.key)", .integer($0.value)) })),
+        "not_replayable": .object(r.notReplayable.mapValues { .integer($0) }),
+        "largest_score_difference": .number(r.largestScoreDifference),
+        "largest_propensity_relative_difference": .number(r.largestPropensityRelativeDifference),
+        "first_mismatch": .text(r.firstMismatch),
+      ],
+      "in_force": json(report.inForce.weights), "recommended": json(report.recommended.weights),
+      "candidate": report.candidate.map { json($0.weights) } ?? .null,
+      "selection_gain": .number(report.selectionGain),
+      "selection_effective_sample_size": .number(report.selectionESS),
+      "folds": .array(
+        report.folds.map {
+          [
+            "month": .string($0.month), "decisions": .integer($0.decisions),
+            "gain": .number($0.gain),
+          ]
+        }),
+      "held_out": heldOut,
+      "contexts": .array(
+        report.contexts.map { c in
+          [
+            "context": .string(c.context), "decisions": .integer(c.decisions),
+            "held_out_decisions": .integer(c.heldOutDecisions),
+            "weights": c.weights.map(json) ?? .null, "gain": .number(c.gain?.estimate),
+            "lower": .number(c.gain?.lower), "upper": .number(c.gain?.upper),
+            "level": .number(c.gain?.level),
+            "effective_sample_size": .number(c.effectiveSampleSize), "claimed": .bool(c.claimed),
+            "reason": .string(c.reason),
+          ]
+        }),
+      "bootstrap_replicates": .integer(report.bootstrapReplicates),
+      "minimum_effective_sample_size": .number(report.minimumESS),
+      "level": .number(report.level),
+    ]
+  }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import ResonanceModel
+
+extension Store {
+  /// Stores a sweep and every point's estimates; returns the run's id.
+  @discardableResult
+  ///
+  /// - Throws: `StoreError` when a statement fails.
+  package func insertSweep(_ sweep: SweepResult, at ms: Int64) throws -> Int64 {
+    let db = connection
+    return try db.transaction { () throws -> Int64 in
+      try db.execute(
+        """
+        INSERT INTO sweep_runs (ran_at_ms, design, reward, estimator, decisions, from_day,
+          to_day, kernel_seconds, product)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """,
+        [
+          ms, sweep.design, sweep.reward, sweep.estimator, sweep.decisions, sweep.from,
+          sweep.to, sweep.kernelSeconds, sweep.product,
+        ])
+      let run = db.lastInsertRowID
+      let insert = try db.prepare(
+        """
+        INSERT INTO sweep_points (run_id, point, label, bpm_weight, energy_weight,
+          familiarity_weight, historical_weight, context_weight, recency_penalty_weight,
+          time_of_day_penalty_weight, value, keep_rate, response, effective_sample_size,
+          largest_weight, agreement_share, pareto)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """)
+      for p in sweep.points {
+        insert.bind(run, at: 1)
+        insert.bind(Int64(p.index), at: 2)
+        insert.bind(p.label, at: 3)
+        for (k, w) in p.weights.vector.enumerated() { insert.bind(w, at: Int32(4 + k)) }
+        insert.bind(p.value, at: 11)
+        insert.bind(p.keepRate, at: 12)
+        insert.bind(p.response, at: 13)
+        insert.bind(p.effectiveSampleSize, at: 14)
+        insert.bind(p.largestWeight, at: 15)
+        insert.bind(p.agreementShare, at: 16)
+        insert.bind(Int64(p.isPareto ? 1 : 0), at: 17)
+        try insert.run()
+      }
+      return run
+    }
+  }
+
+  /// Stores what `resonance tune` found (the whole report as JSON); returns the run's id.
+  @discardableResult
+  package func insertTuning(_ report: TuningReport, at ms: Int64) throws(StoreError) -> Int64 {
+    let text: String
+    do {
+      text = try Self.json(report)
+    } catch {
+      throw StoreError(.sqlite(code: 20), message: "cannot encode the tuning report: \(error)")
+    }
+    try connection.execute(
+      "INSERT INTO tuning_runs (ran_at_ms, recommendation, reason, report) VALUES (?, ?, ?, ?)",
+      [ms, report.recommendation.rawValue, report.reason, text])
+    return connection.lastInsertRowID
+  }
+
+  /// The last tuning report stored, if any.
+  package func latestTuning() throws(StoreError) -> TuningReport? {
+    guard let row = try connection.row("SELECT report FROM tuning_runs ORDER BY id DESC LIMIT 1")
+    else { return nil }
+    do {
+      return try JSONDecoder().decode(TuningReport.self, from: Data(row.string(0).utf8))
+    } catch {
+      throw StoreError(
+        .sqlite(code: 20), message: "the stored tuning report is not one this build writes")
+    }
+  }
+}

@@ -1,0 +1,168 @@
+import Foundation
+import Testing
+
+@testable import ResonanceModel
+
+@Suite("Preference file: what `resonance tune` writes and the app reads")
+struct PreferenceFileTests {
+  /// Tuned settings with a weight that is not a round decimal, and every rule moved.
+  static let tuned: UserPreferences = {
+    var settings = UserPreferences(
+      bpmWeight: 0.1 + 0.2, energyWeight: 0.2, familiarityWeight: 0.1, historicalWeight: 0.25,
+      contextWeight: 0.15, recencyPenaltyWeight: 0.35, timeOfDayPenaltyWeight: 0.1,
+      morningBPMCap: 115, morningStartHour: 5.5, morningEndHour: 9, nightBPMCap: 90,
+      nightStartHour: 23, nightEndHour: 6, recencyWindowMinutes: 180, repeatBlockMinutes: 45,
+      sameArtistLimit: 1, sameArtistWindow: 4, nightHardCapBPM: 104.5)
+    settings.policy = LoggingPolicy(kind: .epsilonGreedy, temperature: 0.05, epsilon: 0.1)
+    return settings
+  }()
+
+  static let evidence = TuningEvidence(
+    from: "2022-06-01", to: "2022-11-30", decisions: 4_210, months: 6,
+    estimator: "doubly-robust", reward: "composite",
+    heldOutGain: TuningEvidence.Interval(
+      estimate: 0.031_415_926_535_897_93, lower: 0.012, upper: 0.05, level: 0.9),
+    effectiveSampleSize: 812.25, agreementShare: 0.625, folds: 5,
+    reason: "the held-out gain's interval is above 0",
+    command: "resonance tune --store s.sqlite --out preferences.json")
+
+  static let files: [PreferenceFile] = [
+    PreferenceFile(recommendation: .change, preferences: tuned, evidence: evidence),
+    PreferenceFile(
+      recommendation: .change, preferences: .appDefault,
+      contexts: ["workout": tuned, "relax": .appDefault],
+      evidence: TuningEvidence(
+        from: "2022-06-01", to: "2022-06-30", decisions: 90, months: 1, estimator: "ips",
+        reward: "kept", heldOutGain: nil, effectiveSampleSize: nil, agreementShare: nil,
+        folds: 0, reason: "too little history to hold a month out", command: "resonance tune")),
+    PreferenceFile(recommendation: .keep, preferences: .appDefault),
+  ]
+
+  @Test(
+    "a file reads back equal in either encoding: with evidence, with contexts, written by hand",
+    arguments: PreferenceFile.Encoding.allCases, 0..<3)
+  func roundTrip(encoding: PreferenceFile.Encoding, index: Int) throws {
+    let file = Self.files[index]
+    let read = try PreferenceFile(data: try file.encoded(as: encoding))
+    #expect(read == file)
+    #expect(read.preferences.bpmWeight.bitPattern == file.preferences.bpmWeight.bitPattern)
+    #expect(read.format == "resonance.preferences" && read.version == 1)
+  }
+
+  @Test("the JSON has sorted camel-case keys, a format and a version, and ends with a newline")
+  func jsonShape() throws {
+    let data = try Self.files[0].encoded(as: .json)
+    let text = String(decoding: data, as: UTF8.self)
+    #expect(text.hasSuffix("}\n"))
+    #expect(text.contains(#""format" : "resonance.preferences""#))
+    #expect(text.contains(#""nightHardCapBPM" : 104.5"#))
+    #expect(text.contains(#""kind" : "epsilon-greedy""#))
+    let keys = ["contexts", "evidence", "format", "preferences", "recommendation", "version"]
+    let top = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    #expect(Set(top.keys).isSubset(of: keys) && top["contexts"] == nil)
+    let order = keys.compactMap { text.range(of: "\n  \"\($0)\"")?.lowerBound }
+    #expect(order.count == 5 && order == order.sorted(), "top-level keys sorted")
+  }
+
+  @Test("Python's plistlib reads the property list: the weights, the rules and the recommendation")
+  func plistReadByPython() throws {
+    let data = try Self.files[0].encoded(as: .plist)
+    #expect(data.starts(with: Data("<?xml".utf8)), "an XML property list, not a binary one")
+    let path = FileManager.default.temporaryDirectory
+      .appendingPathComponent("preferences-\(UUID().uuidString).plist").path
+    try data.write(to: URL(fileURLWithPath: path))
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let script = """
+      import plistlib, sys
+      with open(sys.argv[1], 'rb') as f:
+          d = plistlib.load(f)
+      p = d['preferences']
+      assert isinstance(p['bpmWeight'], float), type(p['bpmWeight'])
+      assert isinstance(p['sameArtistLimit'], int), type(p['sameArtistLimit'])
+      print(repr(p['bpmWeight']), d['recommendation'], d['format'], d['version'],
+            p['nightHardCapBPM'], p['sameArtistLimit'], p['policy']['kind'],
+            repr(d['evidence']['heldOutGain']['estimate']))
+      """
+    let (status, output) = try Self.run("python3", ["-c", script, path])
+    #expect(status == 0, "\(output)")
+    #expect(
+      output
+        == "0.30000000000000004 change resonance.preferences 1 104.5 1 epsilon-greedy"
+        + " 0.03141592653589793\n")
+  }
+
+  /// A file's JSON with `change` applied to its top-level object.
+  static func edited(_ change: (inout [String: Any]) -> Void) throws -> Data {
+    let data = try files[0].encoded(as: .json)
+    var object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    change(&object)
+    return try JSONSerialization.data(withJSONObject: object)
+  }
+
+  @Test("a file of another format is refused, naming the format expected and the one found")
+  func otherFormat() throws {
+    let data = try Self.edited { $0["format"] = "resonance.decision-log" }
+    let error = try #require(throws: PreferenceFileError.self) {
+      _ = try PreferenceFile(data: data)
+    }
+    #expect(
+      error.message
+        == #"expected "format": "resonance.preferences", found "resonance.decision-log""#)
+  }
+
+  @Test(
+    "a file of a version this build does not know is refused, naming the one it reads",
+    arguments: [0, 2])
+  func unknownVersion(version: Int) throws {
+    let data = try Self.edited { $0["version"] = version }
+    let error = try #require(throws: PreferenceFileError.self) {
+      _ = try PreferenceFile(data: data)
+    }
+    #expect(error.message == "expected version 1, found \(version)")
+  }
+
+  @Test(
+    "settings without the night's hard cap are refused in either encoding, naming the key",
+    arguments: PreferenceFile.Encoding.allCases)
+  func missingKey(encoding: PreferenceFile.Encoding) throws {
+    let json = try Self.edited {
+      var settings = $0["preferences"] as? [String: Any] ?? [:]
+      settings["nightHardCapBPM"] = nil
+      $0["preferences"] = settings
+    }
+    var data = json
+    if encoding == .plist {
+      let object = try JSONSerialization.jsonObject(with: json)
+      data = try PropertyListSerialization.data(fromPropertyList: object, format: .xml, options: 0)
+      #expect(data.starts(with: Data("<?xml".utf8)))
+    }
+    let error = try #require(throws: PreferenceFileError.self) {
+      _ = try PreferenceFile(data: data)
+    }
+    #expect(error.message == #"expected the key "preferences.nightHardCapBPM", found none"#)
+  }
+
+  @Test("bytes that are neither JSON nor a property list are refused as such")
+  func notAFile() throws {
+    for text in ["", "format = resonance.preferences\n", "{\"format\": "] {
+      let error = try #require(throws: PreferenceFileError.self) {
+        _ = try PreferenceFile(data: Data(text.utf8))
+      }
+      #expect(error.message.hasPrefix("expected"), "\(text): \(error.message)")
+    }
+  }
+
+  /// Runs a tool found on the path; its exit status and what it printed.
+  static func run(_ tool: String, _ arguments: [String]) throws -> (Int32, String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = [tool] + arguments
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = pipe
+    try process.run()
+    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return (process.terminationStatus, output)
+  }
+}

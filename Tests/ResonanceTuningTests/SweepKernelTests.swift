@@ -1,0 +1,99 @@
+import ResonanceBrain
+import ResonanceModel
+import ResonanceTuning
+import Testing
+
+@Suite("the sweep kernel")
+struct SweepKernelTests {
+  static let logging = LoggingPolicy(kind: .softmax, temperature: 0.05, epsilon: 0)
+  static let log = SyntheticLogs.engineLog(
+    count: 600, preferences: .appDefault, policy: logging, days: 90, seed: 7)
+
+  /// Two rewards and their cross-fitted models, as the sweep lays them out.
+  static func input(_ log: LoggedDecisions, group: [Int], groups: Int) throws -> (
+    SweepInput, [RewardModel]
+  ) {
+    let models = try [Reward.keep, .composite].map { try RewardModel.fit(log, reward: $0) }
+    let input = SweepInput(
+      log, rewards: models.map { $0.reward.values(log) }, predictions: models.map(\.predictions),
+      group: group, groups: groups)
+    return (input, models)
+  }
+
+  static let points: [ScoringWeights] =
+    [UserPreferences.appDefault.weights]
+    + SweepDesign(kind: .sobol, points: 70).weights()
+
+  @Test(
+    "every vector's IPS, SNIPS, DM and DR, ESS, largest weight and agreement equal the reference evaluator's",
+    arguments: SweepKernel.Product.allCases)
+  func matchesEvaluator(product: SweepKernel.Product) throws {
+    let log = Self.log
+    let (input, models) = try Self.input(
+      log, group: .init(repeating: 0, count: log.count), groups: 1)
+    let totals = SweepKernel.evaluate(input, weights: Self.points, product: product, threads: 2)
+    for (k, model) in models.enumerated() {
+      let evaluator = try OffPolicyEvaluator(log, reward: model.reward, rewardModel: model)
+      for (p, weights) in Self.points.enumerated() {
+        let target = UserPreferences.appDefault.with(weights: weights)
+        for estimator in [Estimator.ips, .snips, .dm, .dr] {
+          let reference = evaluator.estimate(target, estimator: estimator)
+          let fused = totals.estimate(point: p, reward: k, estimator: estimator)
+          let (a, b) = (try #require(reference.value), try #require(fused.value))
+          #expect(abs(a - b) <= 1e-10 * max(1, abs(a)), "point \(p) \(estimator): \(a) vs \(b)")
+          #expect(fused.measured == reference.diagnostics.decisions)
+        }
+        let reference = evaluator.estimate(target)
+        let fused = totals.estimate(point: p, reward: k, estimator: .dr)
+        if k == 0 {
+          // The keep reward is measured everywhere: the diagnostics cover the same decisions.
+          let ess = reference.diagnostics.effectiveSampleSize
+          #expect(abs(fused.effectiveSampleSize - ess) <= 1e-9 * ess)
+          #expect(abs(fused.largestWeight - reference.diagnostics.largestWeight) <= 1e-9)
+          #expect(fused.agreementShare == reference.diagnostics.agreementShare)
+        }
+      }
+    }
+    // Under the logging preferences every weight is 1 (up to rounding): ESS = n.
+    let own = totals.estimate(point: 0, reward: 0, estimator: .ips)
+    #expect(abs(own.effectiveSampleSize - Double(log.count)) < 1e-6)
+  }
+
+  @Test("the sums do not depend on the thread count or the product, and groups add up")
+  func deterministic() throws {
+    let log = Self.log
+    let months = log.time.map { CalendarMonth($0) }
+    let distinct = Array(Set(months)).sorted()
+    let group = months.map { distinct.firstIndex(of: $0)! }
+    let (input, _) = try Self.input(log, group: group, groups: distinct.count)
+    let one = SweepKernel.evaluate(input, weights: Self.points, product: .simd, threads: 1)
+    let two = SweepKernel.evaluate(input, weights: Self.points, product: .simd, threads: 2)
+    #expect(one.values == two.values)
+    let blas = SweepKernel.evaluate(input, weights: Self.points, product: .blas, threads: 2)
+    for (a, b) in zip(one.values, blas.values) { #expect(abs(a - b) <= 1e-9 * max(1, abs(a))) }
+    let (whole, _) = try Self.input(log, group: .init(repeating: 0, count: log.count), groups: 1)
+    let pooled = SweepKernel.evaluate(whole, weights: Self.points, threads: 2)
+    for p in Self.points.indices {
+      let a = one.estimate(point: p, reward: 1, estimator: .dr).value ?? .nan
+      let b = pooled.estimate(point: p, reward: 1, estimator: .dr).value ?? .nan
+      #expect(abs(a - b) < 1e-12)
+    }
+    #expect(distinct.count >= 3)
+  }
+
+  @Test("a greedy log: the target's weight is 1/p on agreement and 0 elsewhere")
+  func greedy() throws {
+    let policy = LoggingPolicy(kind: .epsilonGreedy, temperature: 0, epsilon: 0.2)
+    let log = SyntheticLogs.engineLog(
+      count: 300, preferences: .appDefault, policy: policy, days: 60, seed: 3)
+    let (input, models) = try Self.input(
+      log, group: .init(repeating: 0, count: log.count), groups: 1)
+    let totals = SweepKernel.evaluate(input, weights: Self.points, threads: 2)
+    let evaluator = try OffPolicyEvaluator(log, reward: .keep, rewardModel: models[0])
+    for (p, weights) in Self.points.enumerated().prefix(10) {
+      let reference = evaluator.estimate(UserPreferences.appDefault.with(weights: weights))
+      let fused = totals.estimate(point: p, reward: 0, estimator: .dr)
+      #expect(abs((reference.value ?? .nan) - (fused.value ?? .nan)) < 1e-10)
+    }
+  }
+}
