@@ -25,16 +25,18 @@ package final class ZipWriter {
     guard let archive = archive_write_new() else {
       throw IOError(.failed, path: path, reason: "cannot start a zip archive")
     }
-    self.archive = archive
-    self.path = path
-    self.modificationTime = modificationTime
     archive_write_set_format_zip(archive)
     archive_write_set_options(archive, "zip:compression=deflate")
+    // Opened before any property is set: a throw from a fully initialised object would run
+    // deinit, which would free the archive a second time.
     if archive_write_open_filename(archive, path) != ARCHIVE_OK {
       let reason = ZipWriter.message(archive)
       archive_write_free(archive)
       throw IOError(.failed, path: path, reason: reason)
     }
+    self.archive = archive
+    self.path = path
+    self.modificationTime = modificationTime
   }
 
   deinit {

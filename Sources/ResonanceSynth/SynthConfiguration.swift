@@ -19,6 +19,13 @@ package struct SynthConfiguration: Sendable, Equatable {
   /// The first local day, as (year, month, day).
   package var start: (year: Int, month: Int, day: Int) = (2022, 6, 1)
   package var writesZip: Bool = false
+  /// Write every file compressed as it ships (`--compress`): the Health export as
+  /// `export.zip`, the Apple Media Services and Spotify folders as `Apple_Media_Services.zip`
+  /// and `my_spotify_data.zip`, the apps' recordings as `.jsonl.gz`. Setting it sets
+  /// `writesZip` too, since the Health export is one of those files.
+  package var compresses: Bool = false {
+    didSet { if compresses { writesZip = true } }
+  }
   package var preferences: Preferences = .own
   /// Multiplies every song's true effect on heart rate and HRV.
   package var effectScale: Double = 1
@@ -33,6 +40,7 @@ package struct SynthConfiguration: Sendable, Equatable {
     a.months == b.months && a.seed == b.seed && a.songs == b.songs && a.scale == b.scale
       && a.start == b.start && a.writesZip == b.writesZip && a.preferences == b.preferences
       && a.effectScale == b.effectScale && a.djPreferences == b.djPreferences
+      && a.compresses == b.compresses && a.djPreferencesSource == b.djPreferencesSource
   }
 
   /// Days from `start` through `months` calendar months later.

@@ -51,7 +51,7 @@ package struct SynthWriter {
     try exportFile.close()
     if history.configuration.writesZip {
       let zipPath = self.folder + "/export.zip"
-      let zip = try ZipWriter(path: zipPath, modificationTime: Int(history.t0Ms / 1000))
+      let zip = try ZipWriter(path: zipPath, modificationTime: zipTime)
       try zip.add(name: "apple_health_export/export.xml", contentsOfFile: exportPath)
       try zip.add(name: "apple_health_export/export_cda.xml", bytes: Array(cda.utf8))
       for route in health.routes {
@@ -65,23 +65,45 @@ package struct SynthWriter {
       record(exportPath)
     }
 
-    // Apple Music and Spotify.
+    // Apple Music and Spotify. Compressed, each service's folder is written, zipped as the
+    // service delivers it, then removed.
     progress("listening histories")
+    let compresses = history.configuration.compresses
     var listening = ListeningWriters(history: history)
     let apple = try folder("Apple Media Services/Apple Music Activity")
-    try listening.writePlayActivity(to: apple + "/Apple Music Play Activity.csv")
-    record(apple + "/Apple Music Play Activity.csv")
-    try listening.writeDailyTracks(to: apple + "/Apple Music - Play History Daily Tracks.csv")
-    record(apple + "/Apple Music - Play History Daily Tracks.csv")
-    try listening.writeLibraryTracks(to: apple + "/Apple Music Library Tracks.json")
-    record(apple + "/Apple Music Library Tracks.json")
+    try listening.writePlayActivity(to: apple + "/" + Self.playActivity)
+    try listening.writeDailyTracks(to: apple + "/" + Self.dailyTracks)
+    try listening.writeLibraryTracks(to: apple + "/" + Self.libraryTracks)
+    if compresses {
+      let zipPath = self.folder + "/Apple_Media_Services.zip"
+      try zipAppleMediaServices(activity: apple, to: zipPath)
+      try files.removeItem(atPath: self.folder + "/Apple Media Services")
+      record(zipPath)
+    } else {
+      for name in [Self.playActivity, Self.dailyTracks, Self.libraryTracks] {
+        record(apple + "/" + name)
+      }
+    }
     let spotifyPlays = history.plays.filter { $0.service == .spotify }
     if let first = spotifyPlays.first, let last = spotifyPlays.last {
       let (a, b) = (year(first.startMs), year(last.startMs))
       let years = a == b ? "\(a)" : "\(a)-\(b)"
-      let spotify = try folder("Spotify Extended Streaming History")
-      let path = spotify + "/Streaming_History_Audio_\(years)_0.json"
-      if try listening.writeSpotify(to: path) { record(path) }
+      let spotifyFolder = "Spotify Extended Streaming History"
+      let name = "Streaming_History_Audio_\(years)_0.json"
+      let path = try folder(spotifyFolder) + "/" + name
+      if try listening.writeSpotify(to: path) {
+        if compresses {
+          // my_spotify_data.zip holds the folder as it is, by the same name.
+          let zipPath = self.folder + "/my_spotify_data.zip"
+          let zip = try ZipWriter(path: zipPath, modificationTime: zipTime)
+          try zip.add(name: spotifyFolder + "/" + name, contentsOfFile: path)
+          try zip.close()
+          try files.removeItem(atPath: self.folder + "/" + spotifyFolder)
+          record(zipPath)
+        } else {
+          record(path)
+        }
+      }
     }
 
     // The apps' own recordings.
@@ -90,19 +112,18 @@ package struct SynthWriter {
     for path in try traces.writeDecisions(to: folder("resonance/decisions")) { record(path) }
     for path in try traces.writeWatch(to: folder("resonance/watch")) { record(path) }
     for path in try traces.writeMac(to: folder("resonance/mac")) { record(path) }
-    let moodPath = try folder("resonance/mood") + "/mood-inputs.jsonl"
-    try traces.writeMood(to: moodPath)
-    record(moodPath)
+    record(try traces.writeMood(to: folder("resonance/mood") + "/mood-inputs.jsonl"))
     progress("breathing sessions")
     let breathingFolder = try folder("resonance/breathing")
     var breathingTruth: [SynthTruth.Breathing] = []
     for session in history.breathing {
       let recording = BreathingRecorder.record(session, history: history)
-      let name = "breathing-\(pad4(session.id + 1)).jsonl"
-      let out = try OutputFile(path: breathingFolder + "/" + name)
+      let out = try traces.openRecording(
+        breathingFolder + "/breathing-\(pad4(session.id + 1)).jsonl")
       try out.write(bytes: recording.text)
       try out.close()
-      record(breathingFolder + "/" + name)
+      record(out.path)
+      let name = (out.path as NSString).lastPathComponent
       let cycle = session.pattern.phases.reduce(0) { $0 + $1.seconds }
       breathingTruth.append(
         .init(
@@ -179,6 +200,34 @@ package struct SynthWriter {
         appleIdNumber: ListeningWriters.appleIDNumber,
         deviceIdentifier: ListeningWriters.deviceIdentifier, clientIp: ListeningWriters.clientIP,
         spotifyUsername: ListeningWriters.spotifyUsername))
+  }
+
+  /// The Apple Music files, as written into the activity folder.
+  private static let playActivity = "Apple Music Play Activity.csv"
+  private static let dailyTracks = "Apple Music - Play History Daily Tracks.csv"
+  private static let libraryTracks = "Apple Music Library Tracks.json"
+
+  /// Seconds since the epoch stamped on every zip entry: the first simulated instant, so the
+  /// same arguments give the same archives.
+  private var zipTime: Int { Int(history.t0Ms / 1000) }
+
+  /// Writes `Apple_Media_Services.zip` as privacy.apple.com delivers it (inside the download's
+  /// outer zip): the CSVs under `Apple_Media_Services/Apple Music Activity/`, and the library
+  /// JSON beside them in a zip of its own, `Apple Music Library Tracks.json.zip`. The inner zip
+  /// is made in `activity`, which the caller removes.
+  private func zipAppleMediaServices(activity: String, to zipPath: String) throws {
+    let libraryZip = Self.libraryTracks + ".zip"
+    let inner = try ZipWriter(path: activity + "/" + libraryZip, modificationTime: zipTime)
+    try inner.add(name: Self.libraryTracks, contentsOfFile: activity + "/" + Self.libraryTracks)
+    try inner.close()
+    let zip = try ZipWriter(path: zipPath, modificationTime: zipTime)
+    // Name order, as the folder's files are walked when it is not zipped.
+    for name in [Self.dailyTracks, libraryZip, Self.playActivity] {
+      try zip.add(
+        name: "Apple_Media_Services/Apple Music Activity/" + name,
+        contentsOfFile: activity + "/" + name)
+    }
+    try zip.close()
   }
 
   private func iso(_ ms: Int64) -> String { Timestamp.iso8601UTC(millisecondsSinceEpoch: ms) }

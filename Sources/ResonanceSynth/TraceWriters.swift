@@ -10,7 +10,8 @@ import ResonanceModel
 #endif
 
 /// Writes the Resonance apps' own recordings, in the JSON Lines formats of `docs/formats.md`:
-/// one header object, then one object per event or sample.
+/// one header object, then one object per event or sample; gzip'd (`.jsonl.gz`) when the
+/// configuration compresses.
 struct TraceWriters {
   let history: SynthHistory
 
@@ -109,7 +110,7 @@ struct TraceWriters {
       }
       guard !decisions.isEmpty else { continue }
       let path = folder + "/decisions-\(month.label).jsonl"
-      let out = try OutputFile(path: path)
+      let out = try openRecording(path)
       var line = TextBuilder()
       header(
         &line, format: "resonance.decision-log", version: 2,
@@ -197,7 +198,7 @@ struct TraceWriters {
       }
       try out.write(bytes: line.bytes)
       try out.close()
-      files.append(path)
+      files.append(out.path)
     }
     return files
   }
@@ -214,7 +215,7 @@ struct TraceWriters {
       }
       guard !sessions.isEmpty else { continue }
       let path = folder + "/watch-\(month.label).jsonl"
-      let out = try OutputFile(path: path)
+      let out = try openRecording(path)
       var line = TextBuilder()
       header(
         &line, format: "resonance.watch-trace",
@@ -240,7 +241,7 @@ struct TraceWriters {
         line.clear()
       }
       try out.close()
-      files.append(path)
+      files.append(out.path)
     }
     return files
   }
@@ -284,17 +285,18 @@ struct TraceWriters {
         }
       }
       guard any else { continue }
-      let out = try OutputFile(path: path)
+      let out = try openRecording(path)
       try out.write(bytes: line.bytes)
       try out.close()
-      files.append(path)
+      files.append(out.path)
     }
     return files
   }
 
   // MARK: - Mood inputs
 
-  func writeMood(to path: String) throws {
+  /// The mood inputs, one file; returns the path written (`.gz` added when compressing).
+  func writeMood(to path: String) throws -> String {
     var line = TextBuilder()
     header(&line, format: "resonance.mood")
     for mood in history.moods {
@@ -310,8 +312,28 @@ struct TraceWriters {
         line.add("}\n")
       }
     }
-    let out = try OutputFile(path: path)
+    let out = try openRecording(path)
     try out.write(bytes: line.bytes)
     try out.close()
+    return out.path
+  }
+
+  // MARK: - Files
+
+  /// Opens the recording at `path` (a `.jsonl` name) as it is, or as a gzip stream at
+  /// `path.gz` when the configuration compresses, as the apps ship their recordings.
+  func openRecording(_ path: String) throws(IOError) -> any RecordingOutput {
+    if history.configuration.compresses { return try GzipWriter(path: path + ".gz") }
+    return try OutputFile(path: path)
   }
 }
+
+/// Where a recording's bytes go: a plain file or a gzip stream. `path` is the file written.
+protocol RecordingOutput: AnyObject {
+  var path: String { get }
+  func write(bytes: some Collection<UInt8>) throws(IOError)
+  func close() throws(IOError)
+}
+
+extension OutputFile: RecordingOutput {}
+extension GzipWriter: RecordingOutput {}

@@ -20,13 +20,16 @@ struct SynthCommand: ParsableCommand {
       """,
     options: [
       Self.out, Self.months, Self.seed, Self.songs, Self.scale, Self.start, Self.zip,
-      Self.preferences, Self.djPreferences, Self.effectScale,
+      Self.compress, Self.preferences, Self.djPreferences, Self.effectScale,
     ] + OutputOptions.options,
     examples: [
       Example("resonance synth --out /tmp/person", "One month at the default density."),
       Example(
         "resonance synth --out Datasets/generated/year --months 12 --zip",
         "A realistic year, with the Health export zipped as the app writes it."),
+      Example(
+        "resonance synth --out /tmp/shipped --months 4 --scale 0.2 --songs 160 --compress",
+        "Four months written as the files ship, zips and .jsonl.gz: under a tenth of the size."),
       Example(
         "resonance synth --out /tmp/null --months 6 --preferences app",
         "A null person for the tuning stage's null test."),
@@ -64,6 +67,11 @@ struct SynthCommand: ParsableCommand {
     })
   static let zip = Flag(
     "zip", help: "Write export.zip as the Health app does, instead of apple_health_export/.")
+  static let compress = Flag(
+    "compress",
+    help:
+      "Write every file compressed as it ships: the Health export as export.zip (what --zip does), the Apple Media Services folder as Apple_Media_Services.zip, the Spotify folder as my_spotify_data.zip, and the apps' recordings as .jsonl.gz."
+  )
   static let preferences = Option<SynthConfiguration.Preferences>(
     "preferences", placeholder: "app|own",
     help:
@@ -93,6 +101,8 @@ struct SynthCommand: ParsableCommand {
     if let scale = parsed[Self.scale] { configuration.scale = scale }
     if let effect = parsed[Self.effectScale] { configuration.effectScale = effect }
     configuration.writesZip = parsed[Self.zip]
+    // Setting it also sets writesZip: the Health export is one of the files compressed.
+    if parsed[Self.compress] { configuration.compresses = true }
     if let preferences = parsed[Self.preferences] { configuration.preferences = preferences }
     djPreferencesPath = parsed[Self.djPreferences]
     if let start = parsed[Self.start] {
