@@ -53,7 +53,7 @@ conformance: deps
 demo: build
 	$(RELEASE_BIN) demo
 
-SAMPLE_ARGS := --months 1 --scale 0.2 --songs 160
+SAMPLE_ARGS := --months 4 --scale 0.2 --songs 160 --compress
 
 sample: build
 	rm -rf Datasets/sample

@@ -119,16 +119,24 @@ struct Listener {
         recentArtists: recentArtists, maxPlayCount: playCount.max() ?? 0)
       let songIndices = history.playlists[playlist]
       let candidates = songIndices.map { candidate($0, context: context, need: moment.need) }
-      // What each candidate is worth to the person, by their own weights under the app's
-      // default rules, whoever chooses; their mean is the skip model's reference. A song
-      // feels familiar by its own plays (`SkipModel.familiarPlays`), not against the most
-      // played song, which the DJ's own choices would move.
-      var felt = moment
-      felt.maxPlayCount = SkipModel.familiarPlays
+      let heartRate = byDJ ? WatchSensor.heartRate(history, at: t) : 0
+      if byDJ {
+        adjuster = RealTimeGuardAdjuster.beforeDecision(
+          adjuster, need: moment.need, heartRate: heartRate)
+      }
+      // What each candidate is worth to the person, whoever chooses: the app's own components
+      // under its default rules weighed by the person's hidden weights, blended with the
+      // transition from the song before as the app blends its scores (the person, too, likes
+      // a smooth transition), and after skips in a row reaching for the familiar as the
+      // adjuster assumes; their mean is the skip model's reference.
+      let tastes = SongScorer.weights(
+        UserPreferences.appDefault.with(weights: history.person.preferences), adjuster: adjuster)
       let utilities = candidates.map {
-        SongScorer.baseScore(
-          SongScorer.components(for: $0, at: felt, preferences: .appDefault),
-          weights: history.person.preferences)
+        TransitionController.finalScore(
+          base: SongScorer.baseScore(
+            SongScorer.components(for: $0, at: moment, preferences: .appDefault),
+            weights: tastes),
+          next: $0.features, previous: previous)
       }
       let reference = utilities.reduce(0, +) / Double(max(1, utilities.count))
 
@@ -136,9 +144,6 @@ struct Listener {
       let chosen: Int
       var decision: SynthDecision?
       if byDJ {
-        let heartRate = WatchSensor.heartRate(history, at: t)
-        adjuster = RealTimeGuardAdjuster.beforeDecision(
-          adjuster, need: moment.need, heartRate: heartRate)
         let scored = DecisionEngine.score(
           candidates, at: moment, preferences: preferences, adjuster: adjuster)
         let pick = DecisionEngine.choose(scored, uniform: choiceRNG.uniform())

@@ -241,16 +241,15 @@ struct IngestTraceTests {
   func formats() throws {
     let folder = try TemporaryFolder()
     let db = folder.file("t.sqlite")
+    // The sample ships its recordings gzip-compressed, as `synth --compress` writes them.
     let files = [
-      "decisions/decisions-2022-06.jsonl", "watch/watch-2022-06.jsonl", "mac/mac-2022-06.jsonl",
-      "mood/mood-inputs.jsonl", "breathing/breathing-0004.jsonl",
+      "decisions/decisions-2022-06.jsonl.gz", "watch/watch-2022-06.jsonl.gz",
+      "mac/mac-2022-06.jsonl.gz", "mood/mood-inputs.jsonl.gz", "breathing/breathing-0004.jsonl.gz",
     ].map { sample + "/" + $0 }
     let result = runResonance(["ingest"] + files + ["--db", db])
     #expect(result.status == .ok, "\(result.err)")
     let store = try Store(path: db)
-    let lines = try files.map {
-      try String(contentsOfFile: $0, encoding: .utf8).split(separator: "\n").count - 1
-    }
+    let lines = try files.map { try Self.gunzipped($0).split(separator: "\n").count - 1 }
     let summary = try store.summary()
     #expect(summary.traces.recordings == 5)
     #expect(summary.traces.samples == lines.reduce(0, +))
@@ -268,13 +267,25 @@ struct IngestTraceTests {
     #expect(try Store(path: db).summary().traces == summary.traces)
   }
 
+  /// A gzip file's text, as the standard `gzip -dc` gives it.
+  static func gunzipped(_ path: String) throws -> String {
+    let gzip = Process()
+    gzip.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    gzip.arguments = ["gzip", "-dc", path]
+    let pipe = Pipe()
+    gzip.standardOutput = pipe
+    try gzip.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    gzip.waitUntilExit()
+    return String(decoding: data, as: UTF8.self)
+  }
+
   @Test("a gzipped recording reads the same; a bad line is a warning with file:line")
   func gzipAndBadLines() throws {
     let folder = try TemporaryFolder()
     let plain = folder.file("mood.jsonl")
     let text =
-      try String(contentsOfFile: sample + "/mood/mood-inputs.jsonl", encoding: .utf8)
-      + "this is not json\n"
+      try Self.gunzipped(sample + "/mood/mood-inputs.jsonl.gz") + "this is not json\n"
     try text.write(toFile: plain, atomically: true, encoding: .utf8)
     let gzip = Process()
     gzip.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -294,13 +305,13 @@ struct IngestTraceTests {
     let folder = try TemporaryFolder()
     let db = folder.file("b.sqlite")
     _ = runResonance([
-      "ingest", sample + "/breathing/breathing-0004.jsonl",
-      sample + "/breathing/breathing-0007.jsonl", "--db", db, "-q",
+      "ingest", sample + "/breathing/breathing-0004.jsonl.gz",
+      sample + "/breathing/breathing-0007.jsonl.gz", "--db", db, "-q",
     ])
     let all = runResonance(["breathing", "--db", db, "--json"])
     let object = try JSONSerialization.jsonObject(with: Data(all.out.utf8)) as? [String: Any]
     #expect((object?["sessions"] as? [Any])?.count == 2)
-    let fromFile = runResonance(["breathing", sample + "/breathing/breathing-0004.jsonl"])
+    let fromFile = runResonance(["breathing", sample + "/breathing/breathing-0004.jsonl.gz"])
     let fromStore = runResonance(["breathing", "--db", db, "--session", "4"])
     #expect(fromStore.out == fromFile.out)
     #expect(runResonance(["breathing", "--db", db, "--session", "99"]).status == .noInput)
@@ -342,12 +353,16 @@ struct ValidateCommandTests {
       ])
     #expect(object?["song_effects"] is NSNull && object?["goals_met"] as? Bool == true)
     let breathing = object?["breathing"] as? [String: Any]
-    #expect(breathing?["sessions"] as? Int == 11)
+    let planted =
+      try JSONSerialization.jsonObject(
+        with: Data(contentsOf: URL(fileURLWithPath: truth))) as? [String: Any]
+    let sessions = (planted?["breathing"] as? [Any])?.count ?? -1
+    #expect(sessions > 10 && breathing?["sessions"] as? Int == sessions)
     #expect(breathing?["goals_met"] as? Bool == true)
     #expect((breathing?["spearman_plv_adherence"] as? Double ?? 0) >= 0.8)
     let text = runResonance(["validate", "--truth", truth, "--db", db])
     #expect(text.status == .ok)
-    #expect(text.out.hasPrefix("breathing: 11 sessions matched to \(truth)\n"))
+    #expect(text.out.hasPrefix("breathing: \(sessions) sessions matched to \(truth)\n"))
     #expect(text.out.contains("  goals met\n") && !text.out.contains("NOT met"))
     let empty = runResonance(["validate", "--truth", truth, "--db", folder.file("e.sqlite")])
     #expect(empty.status == .noInput)
@@ -373,7 +388,8 @@ struct ValidateCommandTests {
 
     let text = runResonance(["validate", "--truth", path, "--db", db])
     #expect(text.status == .failure, "\(text.err)")
-    #expect(text.out.contains("planted adherence)  -0.937   goal ≥ 0.8 — goal NOT met\n"))
+    #expect(text.out.contains("planted adherence)  -0."))
+    #expect(text.out.contains("goal ≥ 0.8 — goal NOT met\n"))
     #expect(text.out.contains("  goals NOT met\n"))
     #expect(text.err.hasPrefix("validate: 2 goals not met: breathing: Spearman(Resonance Score"))
     let json = runResonance(["validate", "--truth", path, "--db", db, "--json"])

@@ -32,7 +32,7 @@ struct BreathingCommand: ParsableCommand {
     options: [Option.db, Self.session] + OutputOptions.options,
     examples: [
       Example(
-        "resonance breathing Datasets/sample/resonance/breathing/*.jsonl",
+        "resonance breathing Datasets/sample/resonance/breathing/*.jsonl.gz",
         "Analyse the sample's sessions, one row each, then compare the patterns."),
       Example(
         "resonance breathing --session 4", "Analyse session 4 as imported into ./resonance.sqlite."),
