@@ -24,9 +24,9 @@ extension Store {
         """
         INSERT INTO sweep_points (run_id, point, label, bpm_weight, energy_weight,
           familiarity_weight, historical_weight, context_weight, recency_penalty_weight,
-          time_of_day_penalty_weight, value, keep_rate, response, effective_sample_size,
-          largest_weight, agreement_share, pareto)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+          time_of_day_penalty_weight, value, value_low90, value_high90, keep_rate, response,
+          effective_sample_size, largest_weight, agreement_share, pareto)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """)
       for p in sweep.points {
         insert.bind(run, at: 1)
@@ -34,12 +34,14 @@ extension Store {
         insert.bind(p.label, at: 3)
         for (k, w) in p.weights.vector.enumerated() { insert.bind(w, at: Int32(4 + k)) }
         insert.bind(p.value, at: 11)
-        insert.bind(p.keepRate, at: 12)
-        insert.bind(p.response, at: 13)
-        insert.bind(p.effectiveSampleSize, at: 14)
-        insert.bind(p.largestWeight, at: 15)
-        insert.bind(p.agreementShare, at: 16)
-        insert.bind(Int64(p.isPareto ? 1 : 0), at: 17)
+        insert.bind(p.lower, at: 12)
+        insert.bind(p.upper, at: 13)
+        insert.bind(p.keepRate, at: 14)
+        insert.bind(p.response, at: 15)
+        insert.bind(p.effectiveSampleSize, at: 16)
+        insert.bind(p.largestWeight, at: 17)
+        insert.bind(p.agreementShare, at: 18)
+        insert.bind(Int64(p.isPareto ? 1 : 0), at: 19)
         try insert.run()
       }
       return run
@@ -70,6 +72,28 @@ extension Store {
     } catch {
       throw StoreError(
         .sqlite(code: 20), message: "the stored tuning report is not one this build writes")
+    }
+  }
+}
+
+extension Store {
+  /// Every stored play in start order, with its session's context, for the pairwise
+  /// cross-check (a play the DJ chose carries its decision number).
+  package func rankingPlays() throws(StoreError) -> [RankingPlay] {
+    try connection.rows(
+      """
+      SELECT p.song_id, p.start_ms, p.start_offset_s, p.session_id, h.context, p.was_skipped,
+        p.decision IS NOT NULL
+      FROM playback_events p LEFT JOIN historical_sessions h ON h.id = p.session_id
+      ORDER BY p.start_ms, p.id
+      """
+    ).map { r in
+      RankingPlay(
+        songID: r.optionalInt64(0) ?? 0,
+        start: Timestamp(
+          millisecondsSinceEpoch: r.optionalInt64(1) ?? 0, utcOffsetSeconds: Int32(r.int(2))),
+        session: r.optionalInt64(3), context: r[4].string.flatMap(ActivityContext.init),
+        skipped: r.int(5) == 1, byDJ: r.int(6) == 1)
     }
   }
 }

@@ -131,8 +131,8 @@ package enum DecisionReplay {
       if !(largest <= tolerance) {
         found = mismatch(
           "song \(logged.song): logged score \(logged.finalScore) (base \(logged.baseScore)), "
-            + "replayed \(again.finalScore) (base \(again.baseScore)); components differ by "
-            + "up to \(largest), more than the \(tolerance) version \(record.version) allows")
+            + "replayed \(again.finalScore) (base \(again.baseScore)); a component or score "
+            + "differs by \(largest), more than the \(tolerance) version \(record.version) allows")
       } else if !propensityAgrees(
         logged: logged.propensity, replayed: again.propensity, version: record.version)
       {

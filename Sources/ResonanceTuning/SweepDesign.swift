@@ -74,8 +74,8 @@ package struct SweepDesign: Sendable, Equatable {
     guard points > 0, let generator = gsl_qrng_alloc(resonance_qrng_sobol(), 6) else { return [] }
     defer { gsl_qrng_free(generator) }
     var u = [Double](repeating: 0, count: 6)
-    // The sequence's first point is the origin, a corner of the square: skip it.
-    _ = gsl_qrng_get(generator, &u)
+    // GSL's sequence starts at the centre (½, …, ½), not at the origin: every point is used,
+    // so 2^m points are a balanced Sobol set.
     return (0..<points).map { _ in
       _ = gsl_qrng_get(generator, &u)
       return Self.weights(unitCube: u)

@@ -11,9 +11,13 @@ package enum Sweeper {
   ///
   /// - Throws: `TuningError` when the history has no usable decision or a reward model cannot
   ///   be fitted.
+  ///
+  /// With `intervals`, every point's value also gets a 90% percentile interval from 1,000
+  /// bootstrap resamples of whole days (seeded, the same resamples for every point): the
+  /// kernel keeps its sums per day, and a resample adds the drawn days' sums.
   package static func sweep(
     _ history: DecisionHistory, design: SweepDesign, reward: Reward, estimator: Estimator,
-    product: SweepKernel.Product = .simd
+    product: SweepKernel.Product = .simd, intervals: Bool = false
   ) throws(TuningError) -> SweepResult {
     let assembled = DecisionLogAssembler.assemble(history)
     let log = assembled.decisions
@@ -39,10 +43,18 @@ package enum Sweeper {
         continue  // no response measured (no Watch data): that axis stays empty
       }
     }
-    let points = [inForce.weights] + design.weights()
+    let days = log.time.map(CalendarDay.init)
+    let dayList = intervals ? Array(Set(days)).sorted() : []
+    let dayIndex = Dictionary(uniqueKeysWithValues: dayList.enumerated().map { ($1, $0) })
     let input = SweepInput(
       log, rewards: used.map { $0.values(log) }, predictions: models.map(\.predictions),
-      group: .init(repeating: 0, count: log.count), groups: 1)
+      group: intervals ? days.map { dayIndex[$0]! } : .init(repeating: 0, count: log.count),
+      groups: intervals ? dayList.count : 1)
+    // Every design point spreads its scores as the preferences in force do (`ScoreSpread`).
+    let spread = ScoreSpread(input)
+    let target = spread.variance(inForce.weights)
+    let points =
+      [inForce.weights] + design.weights().map { spread.matched($0, to: target) }
     let started = Date()
     let totals = SweepKernel.evaluate(input, weights: points, product: product)
     let seconds = Date().timeIntervalSince(started)
@@ -61,6 +73,23 @@ package enum Sweeper {
         effectiveSampleSize: main.effectiveSampleSize, largestWeight: main.largestWeight,
         agreementShare: main.agreementShare)
     }
+    if intervals {
+      let resamples = dayResamples(days: dayList.count, replicates: 1_000)
+      for p in results.indices {
+        var values: [Double] = []
+        for counts in resamples {
+          let chosen = counts.indices.flatMap { d in repeatElement(d, count: counts[d]) }
+          if let v = totals.estimate(point: p, reward: 0, estimator: estimator, groups: chosen)
+            .value
+          {
+            values.append(v)
+          }
+        }
+        values.sort()
+        results[p].lower = Tuner.quantile(values, 0.05)
+        results[p].upper = Tuner.quantile(values, 0.95)
+      }
+    }
     markPareto(&results)
     return SweepResult(
       design: Tuner.describe(design), reward: reward.rawValue, estimator: estimator.rawValue,
@@ -69,20 +98,38 @@ package enum Sweeper {
       product: product.rawValue)
   }
 
-  /// Marks the points no other point dominates on (keep rate, response): sorted by keep rate
-  /// descending, a point is on the front when its response beats every point before it.
-  /// Points without both figures are never on it.
+  /// Bootstrap resamples of `days` days: how many times each day is drawn, per replicate.
+  static func dayResamples(days: Int, replicates: Int) -> [[Int]] {
+    var rng = SplitMix64(seed: 0x5EED_DA15, stream: "sweep-bootstrap")
+    return (0..<replicates).map { _ in
+      var counts = [Int](repeating: 0, count: days)
+      for _ in 0..<days { counts[Int(rng.next() % UInt64(days))] += 1 }
+      return counts
+    }
+  }
+
+  /// Marks the points no other point dominates on (keep rate, response): no other point is at
+  /// least as good on both and better on one. Sorted by keep rate, descending, a point is on
+  /// the front when its response is the largest among the points of its keep rate and above
+  /// every response of a higher keep rate (so equal points are on it together). Points
+  /// without both figures are never on it.
   package static func markPareto(_ points: inout [SweepPoint]) {
     let order = points.indices.filter {
       points[$0].keepRate != nil && points[$0].response != nil
-    }.sorted {
-      let (a, b) = (points[$0], points[$1])
-      return a.keepRate! != b.keepRate! ? a.keepRate! > b.keepRate! : a.response! > b.response!
-    }
-    var best = -Double.infinity
-    for i in order where points[i].response! > best {
-      points[i].isPareto = true
-      best = points[i].response!
+    }.sorted { points[$0].keepRate! > points[$1].keepRate! }
+    var bestAbove = -Double.infinity
+    var i = 0
+    while i < order.count {
+      var j = i
+      while j < order.count, points[order[j]].keepRate! == points[order[i]].keepRate! { j += 1 }
+      let group = order[i..<j]
+      let top = group.map { points[$0].response! }.max()!
+      if top > bestAbove {
+        for k in group where points[k].response! == top { points[k].isPareto = true }
+      }
+      bestAbove = max(bestAbove, top)
+      i = j
     }
   }
+
 }

@@ -9,8 +9,13 @@ package struct TuningSettings: Sendable, Equatable {
   package var byContext = false
   /// The effective sample size the chosen preferences need on the held-out month.
   package var minimumESS = 200.0
-  /// The interval's level; `change` needs its lower end above 0.
+  /// The interval's level; `change` needs its lower end above `margin`.
   package var level = 0.95
+  /// The least gain worth a change, on the reward's 0 … 1 scale: the held-out interval's
+  /// lower end must clear it. Off-policy estimates hold the history fixed, and on simulated
+  /// people they run about 0.01 above what the closed loop delivers
+  /// (`docs/validation.md`, "Tuning"), so a smaller gain is not evidence.
+  package var margin = 0.01
   package var bootstrapReplicates = 2000
   /// The bootstrap's seed: fixed, so a store always gives the same interval.
   package var bootstrapSeed: UInt64 = 0x7E57_5EED
@@ -24,17 +29,20 @@ package struct TuningSettings: Sendable, Equatable {
 /// Chooses preferences on the earlier months of the DJ's history and judges them on the last,
 /// which selection never sees (`docs/tuning.md`).
 ///
-/// 1. The months before the last are the selection months. Every design point and the
-///    preferences in force are estimated on them (the reward model fitted on them alone,
-///    cross-fitted by month). The candidate is the point with the largest gain over the
-///    preferences in force among those whose effective sample size, scaled to one month like
-///    the held-out one, is at least `minimumESS`.
+/// 1. The months before the last are the selection months. Every design point (rescaled to
+///    the score spread of the preferences in force) and the preferences in force are
+///    estimated on them (the reward model fitted on them alone, cross-fitted by month). The
+///    candidate is the point whose paired gain over the preferences in force has the largest
+///    lower one-sided 95% bound (standard error from the days), when that bound is above
+///    `margin`,
+///    among the points whose effective sample size in every month, scaled to the held-out
+///    month's size, is at least `minimumESS`.
 /// 2. Forward-chaining folds: for each selection month after the first, the same rule on the
 ///    months before it, judged on it — how well choosing on the past predicted the next month.
 /// 3. The last month: the candidate and the preferences in force, estimated on its decisions
 ///    (its rows predicted by the selection months' pooled model), paired decision by decision;
 ///    the interval is a bootstrap over its days (seeded). `change` when the interval's lower
-///    end is above 0 and the candidate's effective sample size there is at least
+///    end is above `margin` and the candidate's effective sample size there is at least
 ///    `minimumESS`; otherwise `keep`, with the reason.
 package enum Tuner {
   package static func tune(_ history: DecisionHistory, settings: TuningSettings) throws(TuningError)
@@ -48,23 +56,35 @@ package enum Tuner {
       largestScoreDifference: check.largestScoreDifference,
       largestPropensityRelativeDifference: check.largestPropensityRelativeDifference,
       firstMismatch: check.firstMismatch.map(Self.describe))
+    guard check.passed else {
+      // A log the engine does not reproduce cannot be evaluated: nothing further is run.
+      return TuningReport(
+        recommendation: .keep, reason: "the decision log does not replay",
+        inForce: .appDefault, recommended: .appDefault, candidate: nil,
+        reward: settings.reward.rawValue, estimator: settings.estimator.rawValue,
+        design: Self.describe(settings.design), designPoints: settings.design.count,
+        decisions: 0, months: [], from: nil, to: nil, excluded: [:], replay: replay,
+        selectionGain: nil, selectionESS: nil, folds: [], heldOut: nil, contexts: [],
+        pairwise: nil, bootstrapReplicates: settings.bootstrapReplicates,
+        minimumESS: settings.minimumESS, level: settings.level, margin: settings.margin)
+    }
     let assembled = DecisionLogAssembler.assemble(history)
     let log = assembled.decisions
     let inForce =
       DecisionReplay.preferencesInForce(history.records).last.flatMap { $0 }
       ?? UserPreferences.appDefault
-    let points = [inForce.weights] + settings.design.weights()
+    let designPoints = settings.design.weights()
     var report = TuningReport(
       recommendation: .keep, reason: "", inForce: inForce, recommended: inForce,
       candidate: nil, reward: settings.reward.rawValue, estimator: settings.estimator.rawValue,
-      design: Self.describe(settings.design), designPoints: points.count - 1,
+      design: Self.describe(settings.design), designPoints: designPoints.count,
       decisions: log.count, months: [], from: log.time.first.map(Self.date),
       to: log.time.last.map(Self.date),
       excluded: Dictionary(
         uniqueKeysWithValues: assembled.excluded.map { ($0.key.rawValue, $0.value) }),
       replay: replay, selectionGain: nil, selectionESS: nil, folds: [], heldOut: nil,
       contexts: [], pairwise: nil, bootstrapReplicates: settings.bootstrapReplicates,
-      minimumESS: settings.minimumESS, level: settings.level)
+      minimumESS: settings.minimumESS, level: settings.level, margin: settings.margin)
 
     guard !history.records.isEmpty else {
       report.reason =
@@ -79,129 +99,80 @@ package enum Tuner {
     let monthOf = log.time.map(CalendarMonth.init)
     let months = Array(Set(monthOf)).sorted()
     report.months = months.map(\.description)
-    guard months.count >= settings.minimumMonths else {
+    guard months.count >= max(2, settings.minimumMonths) else {
       report.reason =
         "too little history: the decisions span \(months.count) month\(months.count == 1 ? "" : "s"); "
         + "tuning needs \(settings.minimumMonths), to choose on the earlier and judge on the last"
       return report
     }
 
-    // Groups: month × context, so one pass of the kernel serves every question below.
-    let contexts = ActivityContext.allCases
     let monthIndex = Dictionary(uniqueKeysWithValues: months.enumerated().map { ($1, $0) })
-    let group = (0..<log.count).map {
-      monthIndex[monthOf[$0]]! * contexts.count + contexts.firstIndex(of: log.context[$0])!
-    }
+    let monthOfDecision = monthOf.map { monthIndex[$0]! }
     let held = months.count - 1
-    let selection = (0..<log.count).filter { monthIndex[monthOf[$0]]! < held }
-    let heldOut = (0..<log.count).filter { monthIndex[monthOf[$0]]! == held }
+    let selection = (0..<log.count).filter { monthOfDecision[$0] < held }
+    let heldOut = (0..<log.count).filter { monthOfDecision[$0] == held }
     let selectionLog = log.subset(selection)
-    let heldLog = log.subset(heldOut)
 
-    // Reward models fitted on the selection months alone; the held-out month's rows are
-    // predicted by their pooled fit.
+    // Reward models fitted on the selection months alone (cross-fitted among them); the
+    // held-out month's rows are predicted by their pooled fit.
     let rewards = settings.reward == .keep ? [Reward.keep] : [settings.reward, .keep]
     var models: [RewardModel] = []
     for reward in rewards { models.append(try RewardModel.fit(selectionLog, reward: reward)) }
+    let heldModels = models.map { $0.predicting(log.subset(heldOut)) }
     var predictions = models.map { _ in [Double](repeating: 0, count: log.rows) }
-    let heldModels = models.map { $0.predicting(heldLog) }
-    for (k, model) in models.enumerated() {
+    for k in models.indices {
       for (i, d) in selection.enumerated() {
-        let from = selectionLog.rows(of: i)
-        predictions[k].replaceSubrange(log.rows(of: d), with: model.predictions[from])
+        predictions[k].replaceSubrange(
+          log.rows(of: d), with: models[k].predictions[selectionLog.rows(of: i)])
       }
+      let heldLog = log.subset(heldOut)
       for (i, d) in heldOut.enumerated() {
         predictions[k].replaceSubrange(
           log.rows(of: d), with: heldModels[k].predictions[heldLog.rows(of: i)])
       }
     }
-    let input = SweepInput(
-      log, rewards: rewards.map { $0.values(log) }, predictions: predictions, group: group,
-      groups: months.count * contexts.count)
-    let totals = SweepKernel.evaluate(input, weights: points, product: settings.product)
 
-    func groups(months range: Range<Int>, context: Int? = nil) -> [Int] {
-      range.flatMap { m in
-        (0..<contexts.count).filter { context == nil || $0 == context }.map {
-          m * contexts.count + $0
-        }
-      }
-    }
-    /// The best point on `groups` by the rule, with its gain and ESS: the largest gain over
-    /// the preferences in force among the points whose effective sample size is at least
-    /// `minimumESS` in every month of `groups` (scaled by the month's size against the
-    /// held-out month's, `scale`), so that the held-out month, too, is likely to support it.
-    func choose(_ chosenGroups: [Int], scale: [Int: Double]) -> (
-      point: Int, gain: Double, ess: Double
-    )? {
-      guard
-        let base = totals.estimate(
-          point: 0, reward: 0, estimator: settings.estimator, groups: chosenGroups
-        ).value
-      else { return nil }
-      let byMonth = Dictionary(grouping: chosenGroups) { $0 / contexts.count }
-      var best: (point: Int, gain: Double, ess: Double)?
-      for p in 1..<points.count {
-        let e = totals.estimate(
-          point: p, reward: 0, estimator: settings.estimator, groups: chosenGroups)
-        guard let value = e.value, value - base > (best?.gain ?? 0) else { continue }
-        let supported = byMonth.allSatisfy { month, monthGroups in
-          let ess = totals.estimate(
-            point: p, reward: 0, estimator: settings.estimator, groups: monthGroups
-          ).effectiveSampleSize
-          return ess >= settings.minimumESS * (scale[month] ?? 1)
-        }
-        if supported { best = (p, value - base, e.effectiveSampleSize) }
-      }
-      return best
-    }
-    func gain(point p: Int, on chosenGroups: [Int]) -> Double? {
-      guard
-        let a = totals.estimate(
-          point: p, reward: 0, estimator: settings.estimator, groups: chosenGroups
-        ).value,
-        let b = totals.estimate(
-          point: 0, reward: 0, estimator: settings.estimator, groups: chosenGroups
-        ).value
-      else { return nil }
-      return a - b
-    }
+    let whole = Stage(
+      log: log, monthOf: monthOfDecision, months: months, held: held, rewards: rewards,
+      predictions: predictions, inForce: inForce, design: designPoints, settings: settings)
+    let perMonth = months.indices.map { m in monthOfDecision.filter { $0 == m }.count }
 
     // Forward-chaining folds within the selection months.
-    let perMonth = months.indices.map { m in monthOf.filter { monthIndex[$0]! == m }.count }
-    /// A month's size against another's: the ESS a month needs scales with its decisions.
-    func scales(_ range: Range<Int>, against month: Int) -> [Int: Double] {
-      Dictionary(
-        uniqueKeysWithValues: range.map { ($0, Double(perMonth[$0]) / Double(perMonth[month])) })
-    }
     for j in 1..<held {
-      let pick = choose(groups(months: 0..<j), scale: scales(0..<j, against: j))
+      let pick = whole.choose(months: 0..<j, like: j)
       report.folds.append(
         TuningFold(
           month: months[j].description, decisions: perMonth[j],
-          gain: pick.flatMap { gain(point: $0.point, on: groups(months: j..<(j + 1))) }))
+          gain: pick.flatMap { whole.gain(point: $0.point, months: j..<(j + 1)).gain }))
+    }
+
+    if settings.byContext {
+      report.contexts = try byContext(
+        log: log, monthOf: monthOfDecision, months: months, held: held, rewards: rewards,
+        predictions: predictions, heldModels: heldModels, inForce: inForce,
+        design: designPoints, settings: settings)
     }
 
     // Selection on every month before the last.
-    guard let pick = choose(groups(months: 0..<held), scale: scales(0..<held, against: held))
-    else {
+    guard let pick = whole.choose(months: 0..<held, like: held) else {
       report.reason =
-        "no preferences in the design did better than those in force on the selection months "
-        + "(\(months[0])…\(months[held - 1])) with enough support"
+        "no preferences in the design did clearly better than those in force on the selection "
+        + "months (\(months[0])…\(months[held - 1])): none has a gain whose lower 95% bound "
+        + "is above \(Self.margin(settings.margin)) with enough support"
       return report
     }
-    let candidate = inForce.with(weights: points[pick.point])
+    let candidate = inForce.with(weights: whole.points[pick.point])
     report.candidate = candidate
     report.selectionGain = pick.gain
     report.selectionESS = pick.ess
 
     // The held-out month.
     let evidence = try judge(
-      candidate, against: inForce, on: heldLog, month: months[held].description,
+      candidate, against: inForce, on: log.subset(heldOut), month: months[held].description,
       models: heldModels, rewards: rewards, settings: settings, level: settings.level)
     report.heldOut = evidence
     let interval = evidence.gain
-    if interval.lower > 0, evidence.effectiveSampleSize >= settings.minimumESS {
+    if interval.lower > settings.margin, evidence.effectiveSampleSize >= settings.minimumESS {
       report.recommendation = .change
       report.recommended = candidate
       report.reason =
@@ -218,17 +189,130 @@ package enum Tuner {
     } else {
       report.reason =
         "on \(months[held]) the gain's \(Self.percent(settings.level)) interval "
-        + "(\(Self.signed(interval.lower)) … \(Self.signed(interval.upper))) reaches 0 or below: "
-        + "the data do not show the chosen preferences doing better"
+        + "(\(Self.signed(interval.lower)) … \(Self.signed(interval.upper))) reaches "
+        + "\(Self.margin(settings.margin)) or below: the data do not show the chosen preferences "
+        + "doing better by enough"
     }
 
-    if settings.byContext {
-      report.contexts = try byContext(
-        log: log, heldOut: heldOut, selection: selection, months: months, held: held,
-        contexts: contexts, points: points, inForce: inForce, models: heldModels,
-        rewards: rewards, settings: settings, choose: choose, groups: groups)
-    }
     return report
+  }
+
+  /// One log to choose and judge on — the whole history, or one context's decisions — with
+  /// the kernel's sums per day for the preferences in force (point 0) and every design point,
+  /// each rescaled to the score spread of the preferences in force on the selection months.
+  struct Stage {
+    let months: [CalendarMonth]
+    let held: Int
+    let settings: TuningSettings
+    let points: [ScoringWeights]
+    let totals: SweepTotals
+    /// Per day group, its month; per month, its day groups and decisions.
+    let dayMonth: [Int]
+    let daysOfMonth: [[Int]]
+    let decisionsPerMonth: [Int]
+
+    init(
+      log: LoggedDecisions, monthOf: [Int], months: [CalendarMonth], held: Int,
+      rewards: [Reward], predictions: [[Double]], inForce: UserPreferences,
+      design: [ScoringWeights], settings: TuningSettings
+    ) {
+      self.months = months
+      self.held = held
+      self.settings = settings
+      let days = log.time.map(CalendarDay.init)
+      let dayList = Array(Set(days)).sorted()
+      let dayIndex = Dictionary(uniqueKeysWithValues: dayList.enumerated().map { ($1, $0) })
+      var dayMonth = [Int](repeating: 0, count: dayList.count)
+      for d in 0..<log.count { dayMonth[dayIndex[days[d]]!] = monthOf[d] }
+      self.dayMonth = dayMonth
+      daysOfMonth = months.indices.map { m in dayMonth.indices.filter { dayMonth[$0] == m } }
+      decisionsPerMonth = months.indices.map { m in monthOf.filter { $0 == m }.count }
+      let input = SweepInput(
+        log, rewards: rewards.map { $0.values(log) }, predictions: predictions,
+        group: days.map { dayIndex[$0]! }, groups: dayList.count)
+      // Every design point spreads its scores among a decision's candidates as the
+      // preferences in force do on the selection months (`ScoreSpread`): the design compares
+      // tastes at the logging policy's greediness.
+      let spread = ScoreSpread(input, decisions: (0..<log.count).filter { monthOf[$0] < held })
+      let target = spread.variance(inForce.weights)
+      points = [inForce.weights] + design.map { spread.matched($0, to: target) }
+      totals = SweepKernel.evaluate(input, weights: points, product: settings.product)
+    }
+
+    private func days(_ months: Range<Int>) -> [Int] { months.flatMap { daysOfMonth[$0] } }
+
+    /// Point p's paired gain over point 0 on `months`, with its standard error from the
+    /// spread of the days' contributions (a ratio estimator's linearisation: each day's
+    /// numerator less the estimate times its denominator, for both points).
+    func gain(point p: Int, months: Range<Int>) -> (gain: Double?, se: Double) {
+      let chosen = days(months)
+      let (numerator, denominator) = Self.fields(settings.estimator)
+      let fields = totals.fields
+      var sums = (np: 0.0, dp: 0.0, n0: 0.0, d0: 0.0)
+      for g in chosen {
+        let a = (p * totals.groups + g) * fields
+        let b = g * fields
+        sums.np += totals.values[a + numerator]
+        sums.dp += totals.values[a + denominator]
+        sums.n0 += totals.values[b + numerator]
+        sums.d0 += totals.values[b + denominator]
+      }
+      guard sums.dp > 0, sums.d0 > 0, chosen.count > 1 else { return (nil, .infinity) }
+      let (vp, v0) = (sums.np / sums.dp, sums.n0 / sums.d0)
+      var squares = 0.0
+      for g in chosen {
+        let a = (p * totals.groups + g) * fields
+        let b = g * fields
+        let influence =
+          (totals.values[a + numerator] - vp * totals.values[a + denominator]) / sums.dp
+          - (totals.values[b + numerator] - v0 * totals.values[b + denominator]) / sums.d0
+        squares += influence * influence
+      }
+      let n = Double(chosen.count)
+      return (vp - v0, (squares * n / (n - 1)).squareRoot())
+    }
+
+    /// The fields of the chosen reward's numerator and denominator (`SweepTotals`).
+    static func fields(_ estimator: Estimator) -> (Int, Int) {
+      let base = SweepTotals.commonFields
+      switch estimator {
+      case .ips: return (base + 1, base)
+      case .snips: return (base + 1, base + 2)
+      case .dm: return (base + 3, base)
+      case .dr: return (base + 4, base)
+      }
+    }
+
+    /// The rule: among the points whose effective sample size is at least `minimumESS` in
+    /// every month of `months` (scaled by that month's decisions against month `like`'s),
+    /// the one whose gain's lower one-sided 95% bound (gain − 1.645·se) is largest, when
+    /// that bound is above 0. Choosing by the bound, not the gain, prefers a point that did
+    /// better steadily over one that did better by luck on a few heavy weights.
+    func choose(months range: Range<Int>, like month: Int) -> (
+      point: Int, gain: Double, ess: Double
+    )? {
+      var best: (point: Int, gain: Double, ess: Double, bound: Double)?
+      for p in 1..<points.count {
+        let (gain, se) = gain(point: p, months: range)
+        guard let gain else { continue }
+        let bound = gain - 1.645 * se
+        guard bound > (best?.bound ?? settings.margin) else { continue }
+        let supported = range.allSatisfy { m in
+          let ess = totals.estimate(
+            point: p, reward: 0, estimator: settings.estimator, groups: daysOfMonth[m]
+          ).effectiveSampleSize
+          return ess
+            >= settings.minimumESS * Double(decisionsPerMonth[m])
+            / Double(max(1, decisionsPerMonth[month]))
+        }
+        guard supported else { continue }
+        let ess = totals.estimate(
+          point: p, reward: 0, estimator: settings.estimator, groups: days(range)
+        ).effectiveSampleSize
+        best = (p, gain, ess, bound)
+      }
+      return best.map { ($0.point, $0.gain, $0.ess) }
+    }
   }
 
   /// The candidate against the preferences in force on one held-out log: paired estimates,
@@ -315,72 +399,68 @@ package enum Tuner {
   }
 
   /// `--by-context`: each context with enough held-out decisions chooses on its own selection
-  /// decisions and is judged on its own held-out ones at level 1 − 0.05/k for the k tried.
+  /// decisions (its own score spread matched) and is judged on its own held-out ones at level
+  /// 1 − 0.05/k for the k tried.
   private static func byContext(
-    log: LoggedDecisions, heldOut: [Int], selection: [Int], months: [CalendarMonth], held: Int,
-    contexts: [ActivityContext], points: [ScoringWeights], inForce: UserPreferences,
-    models: [RewardModel], rewards: [Reward], settings: TuningSettings,
-    choose: ([Int], [Int: Double]) -> (point: Int, gain: Double, ess: Double)?,
-    groups: (Range<Int>, Int?) -> [Int]
+    log: LoggedDecisions, monthOf: [Int], months: [CalendarMonth], held: Int, rewards: [Reward],
+    predictions: [[Double]], heldModels: [RewardModel], inForce: UserPreferences,
+    design: [ScoringWeights], settings: TuningSettings
   ) throws(TuningError) -> [ContextTuning] {
-    let heldLog = log.subset(heldOut)
     var results: [ContextTuning] = []
-    var tried: [Int] = []
-    for (c, context) in contexts.enumerated() {
-      let heldCount = heldOut.filter { log.context[$0] == context }.count
-      let selectionCount = selection.filter { log.context[$0] == context }.count
+    var tried: [ActivityContext] = []
+    for context in ActivityContext.allCases {
+      let mine = (0..<log.count).filter { log.context[$0] == context }
+      let heldCount = mine.filter { monthOf[$0] == held }.count
+      var result = ContextTuning(
+        context: context.rawValue, decisions: mine.count, heldOutDecisions: heldCount,
+        weights: nil, gain: nil, effectiveSampleSize: nil, claimed: false, reason: "")
       if heldCount < Int(settings.minimumESS) {
-        results.append(
-          ContextTuning(
-            context: context.rawValue, decisions: selectionCount + heldCount,
-            heldOutDecisions: heldCount, weights: nil, gain: nil, effectiveSampleSize: nil,
-            claimed: false,
-            reason:
-              "\(heldCount) held-out decisions, fewer than the \(Int(settings.minimumESS)) "
-              + "effective ones the bar needs: not tried"))
+        result.reason =
+          "\(heldCount) held-out decisions, fewer than the \(Int(settings.minimumESS)) "
+          + "effective ones the bar needs: not tried"
       } else {
-        tried.append(c)
-        results.append(
-          ContextTuning(
-            context: context.rawValue, decisions: selectionCount + heldCount,
-            heldOutDecisions: heldCount, weights: nil, gain: nil, effectiveSampleSize: nil,
-            claimed: false, reason: ""))
+        tried.append(context)
       }
+      results.append(result)
     }
     let level = 1 - (1 - settings.level) / Double(max(1, tried.count))
-    for c in tried {
-      let context = contexts[c]
-      let rows = heldOut.indices.filter { log.context[heldOut[$0]] == context }
-      let contextLog = heldLog.subset(rows)
-      // Each month's share of the context's decisions against the held-out month's.
-      var scale: [Int: Double] = [:]
-      for m in 0..<held {
-        let inMonth = selection.filter {
-          log.context[$0] == context && CalendarMonth(log.time[$0]) == months[m]
-        }.count
-        scale[m] = Double(inMonth) / Double(rows.count)
-      }
-      guard let pick = choose(groups(0..<held, c), scale) else {
-        results[c].reason = "no preferences did better on its selection months"
+    for context in tried {
+      let c = ActivityContext.allCases.firstIndex(of: context)!
+      let mine = (0..<log.count).filter { log.context[$0] == context }
+      let contextLog = log.subset(mine)
+      let contextMonths = mine.map { monthOf[$0] }
+      guard contextMonths.contains(where: { $0 < held }) else {
+        results[c].reason = "no decisions on the selection months"
         continue
       }
-      let candidate = inForce.with(weights: points[pick.point])
-      let contextModels = models.map { $0.predicting(contextLog) }
+      let stage = Stage(
+        log: contextLog, monthOf: contextMonths, months: months, held: held, rewards: rewards,
+        predictions: predictions.map { all in
+          mine.flatMap { Array(all[log.rows(of: $0)]) }
+        }, inForce: inForce, design: design, settings: settings)
+      guard let pick = stage.choose(months: 0..<held, like: held) else {
+        results[c].reason = "no preferences did clearly better on its selection months"
+        continue
+      }
+      let heldLog = contextLog.subset(contextMonths.indices.filter { contextMonths[$0] == held })
+      let candidate = inForce.with(weights: stage.points[pick.point])
       let evidence = try judge(
-        candidate, against: inForce, on: contextLog, month: months[held].description,
-        models: contextModels, rewards: rewards, settings: settings, level: level)
-      results[c].weights = points[pick.point]
+        candidate, against: inForce, on: heldLog, month: months[held].description,
+        models: heldModels.map { $0.predicting(heldLog) }, rewards: rewards,
+        settings: settings, level: level)
+      results[c].weights = stage.points[pick.point]
       results[c].gain = evidence.gain
       results[c].effectiveSampleSize = evidence.effectiveSampleSize
       results[c].claimed =
-        evidence.gain.lower > 0 && evidence.effectiveSampleSize >= settings.minimumESS
+        evidence.gain.lower > settings.margin
+        && evidence.effectiveSampleSize >= settings.minimumESS
       results[c].reason =
         results[c].claimed
         ? "held-out gain \(signed(evidence.gain.estimate)), \(percent(level)) interval above 0"
         : evidence.effectiveSampleSize < settings.minimumESS
           ? "effective sample size \(Int(evidence.effectiveSampleSize.rounded())) under "
             + "\(Int(settings.minimumESS))"
-          : "the \(percent(level)) interval reaches 0 or below"
+          : "the \(percent(level)) interval reaches \(margin(settings.margin)) or below"
     }
     return results
   }
@@ -408,6 +488,9 @@ package enum Tuner {
   static func signed(_ x: Double) -> String {
     x.isNaN ? "n/a" : (x >= 0 ? "+" : "−") + String(format: "%.4f", abs(x))
   }
+
+  /// The margin as the reasons say it: `0` or `+0.01`.
+  static func margin(_ margin: Double) -> String { margin == 0 ? "0" : signed(margin) }
 
   static func percent(_ level: Double) -> String {
     let value = level * 100

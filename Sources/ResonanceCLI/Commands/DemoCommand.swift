@@ -3,18 +3,22 @@ import ResonanceBrain
 import ResonanceModel
 import ResonanceReports
 import ResonanceStore
+import ResonanceTuning
 
 /// `resonance demo`: the whole pipeline on the committed sample, into a fresh store, with the
 /// reports written from what that store holds.
 struct DemoCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     name: "demo",
-    abstract: "Run every stage on the committed sample and write Reports/index.md.",
+    abstract:
+      "Run every stage on the committed sample and write Reports/ (index.md, sweep.csv, preferences.json).",
     discussion: """
-      Starts a fresh store (the old demo store is deleted first; your own ./resonance.sqlite \\
-      is never touched unless you pass it with --db), ingests what this build's readers \\
-      understand under the data folder, runs the stages that exist, and writes the reports \\
-      from what the store then holds. Every figure in the reports comes from the data.
+      Starts a fresh store (the old demo store is deleted first; your own ./resonance.sqlite \
+      is never touched unless you pass it with --db), ingests what this build's readers \
+      understand under the data folder, runs every stage — analyze, breathing, and where the \
+      data holds a DJ decision log, sweep (Reports/sweep.csv) and tune \
+      (Reports/preferences.json) with their defaults — and writes the reports from what the \
+      store then holds. Every figure in the reports comes from the data.
 
       'make demo' builds resonance in release mode and runs this command.
       """,
@@ -116,15 +120,48 @@ struct DemoCommand: ParsableCommand {
       say(context, "breathing: \(outcome)")
     }
 
+    var written: [String] = []
+    let history = try store.decisionHistory()
+    if !history.records.isEmpty {
+      // The sweep and the tuning, with their defaults, as resonance sweep and tune run them.
+      let sweepPath = (reportsPath as NSString).appendingPathComponent("sweep.csv")
+      let settings = TuningSettings()
+      do {
+        let sweep = try Sweeper.sweep(
+          history, design: settings.design, reward: settings.reward,
+          estimator: settings.estimator)
+        let run = try store.insertSweep(sweep, at: Clock.nowMilliseconds())
+        try SweepCommand.write(SweepReport.csv(sweep).text, to: sweepPath)
+        written.append(sweepPath)
+        let outcome = DemoSummary.sweep(sweep, run: run, csv: sweepPath)
+        stages.append(IndexReport.StageNote(stage: "sweep", outcome: outcome))
+        say(context, "sweep: \(outcome)")
+      } catch let error as TuningError {
+        stages.append(IndexReport.StageNote(stage: "sweep", outcome: error.detail))
+        say(context, "sweep: \(error.detail)")
+      }
+      let preferencesPath = (reportsPath as NSString).appendingPathComponent("preferences.json")
+      let report = try TuneCommand.tune(
+        store, history: history, settings: settings, days: DayRange())
+      let command = "resonance tune --db \(storePath) --out \(preferencesPath)"
+      try SweepCommand.write(
+        try TuneCommand.file(report, command: command).encoded(as: .json), to: preferencesPath)
+      written.append(preferencesPath)
+      let outcome = DemoSummary.tune(report, file: preferencesPath)
+      stages.append(IndexReport.StageNote(stage: "tune", outcome: outcome))
+      say(context, "tune: \(outcome)")
+    }
+
     let report = IndexReport(
       summary: try store.summary(), storePath: storePath, dataPath: dataPath, stages: stages)
     let indexPath = (reportsPath as NSString).appendingPathComponent("index.md")
     try write(report.markdown(), to: indexPath)
-    say(context, "wrote \(indexPath)")
+    written.insert(indexPath, at: 0)
+    say(context, "wrote \(written.joined(separator: ", "))")
     if output.isJSON {
       context.console.out(
         DemoSummary.json(
-          stages: stages, store: storePath, written: [indexPath],
+          stages: stages, store: storePath, written: written,
           exitStatus: Int(ingest.worst.code)
         ).text)
     }

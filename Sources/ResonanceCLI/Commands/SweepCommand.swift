@@ -31,7 +31,8 @@ struct SweepCommand: ParsableCommand {
       estimate is optimistic: resonance tune chooses on earlier months and judges on a later \
       one.
       """,
-    options: [Option.db, Self.out] + TuningOptions.options + OutputOptions.options,
+    options: [Option.db, Self.out, Self.intervals] + TuningOptions.options
+      + OutputOptions.options,
     examples: [
       Example("resonance sweep", "1,024 Sobol points, composite reward, doubly robust."),
       Example(
@@ -43,16 +44,29 @@ struct SweepCommand: ParsableCommand {
     "out", placeholder: "FILE",
     help: "Where the CSV of every point goes. Default: Reports/sweep.csv.", parser: .nonEmpty)
 
+  static let intervals = Flag(
+    "intervals",
+    help:
+      "Also give every point's value a 90% interval, from a bootstrap over days (at most 1,000 points)."
+  )
+
   var store: StoreOptions
   var output: OutputOptions
   var tuning: TuningOptions
   var outPath: String
+  var withIntervals: Bool
 
   init(parsed: ParsedArguments, environment: [String: String]) throws(UsageError) {
     store = try StoreOptions(parsed, environment)
     output = OutputOptions(parsed)
     tuning = try TuningOptions(parsed, command: Self.configuration.name)
     outPath = parsed[Self.out] ?? "Reports/sweep.csv"
+    withIntervals = parsed[Self.intervals]
+    if withIntervals, tuning.design.count > 1_000 {
+      throw UsageError(
+        "'--intervals' takes at most 1,000 points; the design has \(tuning.design.count)",
+        hint: "resonance sweep --intervals --points 200")
+    }
   }
 
   func run(in context: CommandContext) throws -> ExitCode {
@@ -67,7 +81,7 @@ struct SweepCommand: ParsableCommand {
     do {
       sweep = try Sweeper.sweep(
         history, design: tuning.design, reward: tuning.reward, estimator: tuning.estimator,
-        product: tuning.product)
+        product: tuning.product, intervals: withIntervals)
     } catch {
       throw CommandError(.dataError, "\(store.path): \(error.detail)")
     }

@@ -39,7 +39,8 @@ struct TuneCommand: ParsableCommand {
       and the evidence; resonance synth --dj-preferences FILE runs a simulated DJ on it. The \
       report also goes into the store (tuning_runs).
       """,
-    options: [Option.db, Self.out, Self.format, Self.byContext] + TuningOptions.options
+    options: [Option.db, Self.out, Self.format, Self.byContext, Self.margin]
+      + TuningOptions.options
       + OutputOptions.options,
     examples: [
       Example("resonance tune", "Write Reports/preferences.json from the store's history."),
@@ -58,6 +59,11 @@ struct TuneCommand: ParsableCommand {
     "format", placeholder: "json|plist",
     help: "The preference file's encoding: JSON (default) or an XML property list.",
     parser: .oneOfCases)
+  static let margin = Option(
+    "margin", placeholder: "G",
+    help:
+      "The least gain worth a change, on the reward's 0–1 scale: the held-out interval's lower end must clear it, 0–0.5. Default: 0.01, about what offline estimates run above the closed loop on simulated people (docs/tuning.md).",
+    parser: .number(in: 0...0.5))
   static let byContext = Flag(
     "by-context",
     help:
@@ -69,6 +75,7 @@ struct TuneCommand: ParsableCommand {
   var outPath: String
   var encoding: PreferenceFile.Encoding
   var isByContext: Bool
+  var margin: Double
 
   init(parsed: ParsedArguments, environment: [String: String]) throws(UsageError) {
     store = try StoreOptions(parsed, environment)
@@ -77,6 +84,7 @@ struct TuneCommand: ParsableCommand {
     encoding = parsed[Self.format] ?? .json
     outPath = parsed[Self.out] ?? "Reports/preferences.\(encoding.rawValue)"
     isByContext = parsed[Self.byContext]
+    margin = parsed[Self.margin] ?? TuningSettings().margin
   }
 
   func run(in context: CommandContext) throws -> ExitCode {
@@ -88,12 +96,36 @@ struct TuneCommand: ParsableCommand {
     settings.estimator = tuning.estimator
     settings.product = tuning.product
     settings.byContext = isByContext
+    settings.margin = margin
     if output.isText {
       context.report(
         "tune: replaying \(Format.grouped(history.records.count)) logged decisions, then "
           + "\(Format.grouped(tuning.design.count)) design points")
     }
-    let report: TuningReport
+    let report = try Self.tune(store, history: history, settings: settings, days: tuning.days)
+    let command =
+      ["resonance", "tune", "--db", self.store.path] + tuning.spelled
+      + (isByContext ? ["--by-context"] : []) + ["--margin", "\(margin)", "--out", outPath]
+      + (encoding == .plist ? ["--format", "plist"] : [])
+    try SweepCommand.write(
+      try Self.file(report, command: command.joined(separator: " ")).encoded(as: encoding),
+      to: outPath)
+    if output.isJSON {
+      context.console.out(TuningReportText.json(report, outPath: outPath).text)
+    } else if !output.isQuiet {
+      for line in TuningReportText.lines(report, outPath: outPath) {
+        context.console.out(line + "\n")
+      }
+    }
+    return .ok
+  }
+
+  /// Tunes on `history`, adds the pairwise cross-check on the plays of `days`, and stores the
+  /// report. A log that does not replay is exit 65, naming the first decision that differs.
+  static func tune(
+    _ store: Store, history: DecisionHistory, settings: TuningSettings, days: DayRange
+  ) throws -> TuningReport {
+    var report: TuningReport
     do {
       report = try Tuner.tune(history, settings: settings)
     } catch {
@@ -105,19 +137,28 @@ struct TuneCommand: ParsableCommand {
         "\(store.path): the decision log does not replay: \(mismatch); offline evaluation "
           + "needs the engine that made the decisions, so nothing was written")
     }
+    // The plays chosen by hand, ranked pairwise: a cross-check, never the evidence.
+    let features = Dictionary(
+      uniqueKeysWithValues: try store.songFeatures().map { ($0.songID, $0.features) })
+    let plays = try store.rankingPlays().filter { days.contains($0.start) }
+    report.pairwise = PairwiseCheck.fit(
+      plays: plays, features: features, recommended: report.recommended.weights)
     try store.insertTuning(report, at: Clock.nowMilliseconds())
-    let file = PreferenceFile(
+    return report
+  }
+
+  /// The preference file of a report, with the command that made it.
+  static func file(_ report: TuningReport, command: String) -> PreferenceFile {
+    PreferenceFile(
       recommendation: report.recommendation, preferences: report.recommended,
-      contexts: Self.contexts(report), evidence: evidence(report))
-    try SweepCommand.write(try file.encoded(as: encoding), to: outPath)
-    if output.isJSON {
-      context.console.out(TuningReportText.json(report, outPath: outPath).text)
-    } else if !output.isQuiet {
-      for line in TuningReportText.lines(report, outPath: outPath) {
-        context.console.out(line + "\n")
-      }
-    }
-    return .ok
+      contexts: contexts(report),
+      evidence: TuningEvidence(
+        from: report.from ?? "", to: report.to ?? "", decisions: report.decisions,
+        months: report.months.count, estimator: report.estimator, reward: report.reward,
+        heldOutGain: report.heldOut?.gain,
+        effectiveSampleSize: report.heldOut?.effectiveSampleSize,
+        agreementShare: report.heldOut?.agreementShare, folds: report.folds.count,
+        reason: report.reason, command: command))
   }
 
   /// The claimed contexts' preferences, keyed by context; nil when none was claimed.
@@ -130,15 +171,4 @@ struct TuneCommand: ParsableCommand {
       })
   }
 
-  func evidence(_ report: TuningReport) -> TuningEvidence {
-    TuningEvidence(
-      from: report.from ?? "", to: report.to ?? "", decisions: report.decisions,
-      months: report.months.count, estimator: report.estimator, reward: report.reward,
-      heldOutGain: report.heldOut?.gain, effectiveSampleSize: report.heldOut?.effectiveSampleSize,
-      agreementShare: report.heldOut?.agreementShare, folds: report.folds.count,
-      reason: report.reason,
-      command: (["resonance", "tune", "--db", store.path] + tuning.spelled
-        + (isByContext ? ["--by-context"] : []) + ["--out", outPath]
-        + (encoding == .plist ? ["--format", "plist"] : [])).joined(separator: " "))
-  }
 }

@@ -20,6 +20,9 @@ package struct SweepPoint: Sendable, Equatable, Codable {
   /// On the Pareto front of keep rate against response: no other point is at least as good
   /// on both and better on one.
   package var isPareto: Bool
+  /// The value's 90% interval from a bootstrap over days (`sweep --intervals`); nil otherwise.
+  package var lower: Double?
+  package var upper: Double?
 
   package init(
     index: Int, label: String?, weights: ScoringWeights, value: Double?, keepRate: Double?,
@@ -245,6 +248,8 @@ package struct TuningReport: Sendable, Equatable, Codable {
   package var bootstrapReplicates: Int
   package var minimumESS: Double
   package var level: Double
+  /// The least gain worth a change: the interval's lower end must clear it.
+  package var margin: Double
 
   package init(
     recommendation: PreferenceFile.Recommendation, reason: String, inForce: UserPreferences,
@@ -253,7 +258,7 @@ package struct TuningReport: Sendable, Equatable, Codable {
     from: String?, to: String?, excluded: [String: Int], replay: ReplaySummary,
     selectionGain: Double?, selectionESS: Double?, folds: [TuningFold],
     heldOut: HeldOutEvidence?, contexts: [ContextTuning], pairwise: PairwiseCheck?,
-    bootstrapReplicates: Int, minimumESS: Double, level: Double
+    bootstrapReplicates: Int, minimumESS: Double, level: Double, margin: Double = 0
   ) {
     self.recommendation = recommendation
     self.reason = reason
@@ -279,5 +284,29 @@ package struct TuningReport: Sendable, Equatable, Codable {
     self.bootstrapReplicates = bootstrapReplicates
     self.minimumESS = minimumESS
     self.level = level
+    self.margin = margin
+  }
+}
+
+/// A stored play as the pairwise cross-check reads it: which song, when, in which
+/// reconstructed session and context, whether it was skipped and whether the DJ chose it.
+package struct RankingPlay: Sendable, Equatable {
+  package var songID: Int64
+  package var start: Timestamp
+  package var session: Int64?
+  package var context: ActivityContext?
+  package var skipped: Bool
+  package var byDJ: Bool
+
+  package init(
+    songID: Int64, start: Timestamp, session: Int64?, context: ActivityContext?, skipped: Bool,
+    byDJ: Bool
+  ) {
+    self.songID = songID
+    self.start = start
+    self.session = session
+    self.context = context
+    self.skipped = skipped
+    self.byDJ = byDJ
   }
 }

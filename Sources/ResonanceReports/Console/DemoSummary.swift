@@ -52,4 +52,19 @@ package enum DemoSummary {
       "written": .array(written.map { .string($0) }), "exit_status": .integer(exitStatus),
     ]
   }
+
+  /// The sweep stage in a line.
+  package static func sweep(_ sweep: SweepResult, run: Int64, csv: String) -> String {
+    let inForce = sweep.points.first
+    return
+      "design \(sweep.design) over "
+      + "\(Format.grouped(sweep.decisions)) decisions, \(sweep.estimator) estimates of "
+      + "\(sweep.reward) (in force \(Format.optional(inForce?.value, 3))); "
+      + "\(sweep.points.filter(\.isPareto).count) on the Pareto front; run \(run), \(csv)"
+  }
+
+  /// The tuning stage in a line.
+  package static func tune(_ report: TuningReport, file: String) -> String {
+    "\(report.recommendation.rawValue) (\(report.reason)); \(file)"
+  }
 }

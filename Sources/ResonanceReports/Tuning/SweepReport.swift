@@ -7,8 +7,8 @@ package enum SweepReport {
   package static let columns = [
     "point", "label", "bpm_weight", "energy_weight", "familiarity_weight", "historical_weight",
     "context_weight", "recency_penalty_weight", "time_of_day_penalty_weight", "value",
-    "keep_rate", "response_score", "effective_sample_size", "largest_weight", "agreement_share",
-    "pareto",
+    "value_low90", "value_high90", "keep_rate", "response_score", "effective_sample_size",
+    "largest_weight", "agreement_share", "pareto",
   ]
 
   package static func csv(_ sweep: SweepResult) -> CSVTable {
@@ -18,7 +18,8 @@ package enum SweepReport {
         [.integer(p.index), p.label.map { .text($0) } ?? .empty]
           + p.weights.vector.map { .number($0) }
           + [
-            .number(p.value), .number(p.keepRate), .number(p.response),
+            .number(p.value), .number(p.lower), .number(p.upper), .number(p.keepRate),
+            .number(p.response),
             .number(p.effectiveSampleSize), .number(p.largestWeight), .number(p.agreementShare),
             .integer(p.isPareto ? 1 : 0),
           ])
@@ -81,6 +82,7 @@ package enum SweepReport {
           [
             "point": .integer(p.index), "label": .text(p.label),
             "weights": TuningReportText.json(p.weights), "value": .number(p.value),
+            "value_low90": .number(p.lower), "value_high90": .number(p.upper),
             "keep_rate": .number(p.keepRate), "response_score": .number(p.response),
             "effective_sample_size": .number(p.effectiveSampleSize),
             "largest_weight": .number(p.largestWeight),

@@ -50,12 +50,17 @@ package enum TuningReportText {
     if !report.folds.isEmpty {
       let gains = report.folds.compactMap(\.gain)
       let positive = gains.filter { $0 > 0 }.count
-      lines.append(
-        "tune: forward-chaining folds: chosen on the months before, the next month gained in "
-          + "\(positive) of \(report.folds.count)"
-          + (gains.isEmpty
-            ? ""
-            : " (mean \(Format.fixed(gains.reduce(0, +) / Double(gains.count), 4)))"))
+      var line =
+        "tune: forward-chaining folds: choosing on the months before each of "
+        + "\(report.folds.count) month\(report.folds.count == 1 ? "" : "s"), "
+      if gains.isEmpty {
+        line += "no point cleared the rule"
+      } else {
+        line +=
+          "a point cleared the rule for \(gains.count), and gained in the next month in "
+          + "\(positive) (mean gain \(Format.fixed(gains.reduce(0, +) / Double(gains.count), 4)))"
+      }
+      lines.append(line)
     }
     if let candidate = report.candidate {
       lines.append("tune: candidate: \(weights(candidate.weights))")
@@ -82,6 +87,17 @@ package enum TuningReportText {
     for c in report.contexts {
       lines.append(
         "tune: context \(c.context): \(c.claimed ? "CLAIMED" : "not claimed") — \(c.reason)")
+    }
+    if let p = report.pairwise {
+      lines.append(
+        "tune: cross-check (biased: the plays you chose yourself, ranked pairwise, kept over "
+          + "skipped, \(count(p.pairs)) pairs in \(count(p.sessions)) sessions): "
+          + "\(weights(p.weights)); pairwise accuracy \(Format.fixed(p.pairwiseAccuracy, 2)), "
+          + "cosine with the recommended weights \(Format.fixed(p.agreementWithRecommended, 2))")
+    } else {
+      lines.append(
+        "tune: cross-check: no session of songs you chose yourself has both a kept and a "
+          + "skipped play (or resonance analyze has not estimated their features)")
     }
     lines.append(
       "tune: recommendation: \(report.recommendation.rawValue.uppercased()) — \(report.reason)")
@@ -146,9 +162,17 @@ package enum TuningReportText {
             "reason": .string(c.reason),
           ]
         }),
+      "pairwise": report.pairwise.map { p in
+        [
+          "plays": .integer(p.plays), "sessions": .integer(p.sessions),
+          "pairs": .integer(p.pairs), "weights": json(p.weights),
+          "pairwise_accuracy": .number(p.pairwiseAccuracy),
+          "cosine_with_recommended": .number(p.agreementWithRecommended),
+        ]
+      } ?? .null,
       "bootstrap_replicates": .integer(report.bootstrapReplicates),
       "minimum_effective_sample_size": .number(report.minimumESS),
-      "level": .number(report.level),
+      "level": .number(report.level), "margin": .number(report.margin),
     ]
   }
 }

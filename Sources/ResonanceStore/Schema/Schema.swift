@@ -758,6 +758,8 @@ package enum Schema {
         recency_penalty_weight REAL NOT NULL,
         time_of_day_penalty_weight REAL NOT NULL,
         value REAL,
+        value_low90 REAL,
+        value_high90 REAL,
         keep_rate REAL,
         response REAL,
         effective_sample_size REAL NOT NULL,

@@ -1,0 +1,325 @@
+import Foundation
+import ResonanceModel
+import ResonanceReports
+import Testing
+
+@testable import ResonanceCLI
+@testable import ResonanceStore
+
+/// Four months of a simulated person (`resonance synth --months 4 --songs 120 --scale 0.05`),
+/// ingested, made once per test run: `ingested` straight from the files, `analyzed` after
+/// `resonance analyze` added the heart rate and HRV around each play. Tests copy a store
+/// before running anything that writes to it.
+final class TuningStores: Sendable {
+  let folder: String
+  let data: String
+  let ingested: String
+  let analyzed: String
+  /// The decision lines synth wrote (its truth's `plays.decisions`).
+  let decisions: Int
+
+  static let shared = Result { try TuningStores() }
+
+  init() throws {
+    folder =
+      FileManager.default.temporaryDirectory
+      .appendingPathComponent("resonance-tune-\(UUID().uuidString)").path
+    data = folder + "/person"
+    ingested = folder + "/ingested.sqlite"
+    analyzed = folder + "/analyzed.sqlite"
+    let made = runResonance([
+      "synth", "--out", data, "--months", "4", "--songs", "120", "--scale", "0.05", "-q",
+    ])
+    try #require(made.status == .ok, "\(made.err)")
+    let ingest = runResonance(["ingest", data, "--db", ingested, "-q"])
+    try #require(ingest.status == .ok, "\(ingest.err)")
+    try FileManager.default.copyItem(atPath: ingested, toPath: analyzed)
+    let analyze = runResonance(["analyze", "--db", analyzed, "-q"])
+    try #require(analyze.status == .ok, "\(analyze.err)")
+    let truth = try #require(
+      try JSONSerialization.jsonObject(
+        with: Data(contentsOf: URL(fileURLWithPath: data + "/truth.json")))
+        as? [String: Any])
+    decisions = try #require((truth["plays"] as? [String: Any])?["decisions"] as? Int)
+  }
+
+  deinit { try? FileManager.default.removeItem(atPath: folder) }
+
+  /// A copy of `store` in `folder`, for a test that writes to it.
+  func copy(_ store: String, into folder: TemporaryFolder) throws -> String {
+    let path = folder.file("store.sqlite")
+    try FileManager.default.copyItem(atPath: store, toPath: path)
+    return path
+  }
+
+  /// Runs python3 with `script` and `arguments`; its exit status and combined output.
+  static func python(_ script: String, _ arguments: [String]) throws -> (Int32, String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3", "-c", script] + arguments
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = pipe
+    try process.run()
+    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return (process.terminationStatus, output)
+  }
+}
+
+@Suite("tune and sweep: the commands on a store")
+struct TuneCommandTests {
+  func stores() throws -> TuningStores { try TuningStores.shared.get() }
+
+  /// The small design the tests run, so a run takes seconds.
+  static let small = ["--points", "64"]
+
+  @Test("tune and sweep on a store that is not there exit 66, name it, and create nothing")
+  func missingStore() throws {
+    let folder = try TemporaryFolder()
+    let db = folder.file("missing.sqlite")
+    for command in ["tune", "sweep"] {
+      let result = runResonance([command, "--db", db, "--out", folder.file("out")])
+      #expect(result.status == .noInput, "\(command)")
+      #expect(result.err.hasPrefix("error: \(db): no store here"), "\(command): \(result.err)")
+      #expect(result.err.contains("then resonance \(command)"))
+      #expect(!FileManager.default.fileExists(atPath: db), "\(command) created the store")
+      #expect(!FileManager.default.fileExists(atPath: folder.file("out")))
+    }
+  }
+
+  @Test(
+    "tune --json on four months: the report, the replay of every decision, and a preference file that reads back"
+  )
+  func tuneJSON() throws {
+    let stores = try stores()
+    let folder = try TemporaryFolder()
+    let db = try stores.copy(stores.analyzed, into: folder)
+    let out = folder.file("p.json")
+    let result = runResonance(["tune", "--db", db, "--out", out, "--json"] + Self.small)
+    #expect(result.status == .ok, "\(result.err)")
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
+    #expect(object["format_version"] as? Int == 1)
+    let recommendation = try #require(object["recommendation"] as? String)
+    #expect(["change", "keep"].contains(recommendation))
+    let replay = try #require(object["replay"] as? [String: Any])
+    #expect(replay["replayed"] as? Int == stores.decisions)
+    #expect(replay["first_mismatch"] is NSNull)
+    #expect(object["decisions"] as? Int == stores.decisions)
+    #expect(object["out"] as? String == out)
+    let months = try #require(object["months"] as? [String])
+    #expect(months == ["2022-06", "2022-07", "2022-08", "2022-09"])
+    #expect((object["folds"] as? [Any])?.count == 2)
+
+    let file = try PreferenceFile(data: Data(contentsOf: URL(fileURLWithPath: out)))
+    #expect(file.recommendation.rawValue == recommendation)
+    let evidence = try #require(file.evidence)
+    #expect(evidence.decisions == stores.decisions)
+    #expect(evidence.months == 4 && evidence.folds == 2)
+    #expect(evidence.reason == object["reason"] as? String)
+    if let heldOut = object["held_out"] as? [String: Any] {
+      // Selection chose a candidate, and the last month judged it.
+      #expect(heldOut["month"] as? String == "2022-09")
+      // The two texts hold the same digits; Foundation's JSONSerialization on Linux reads
+      // some of them a few units in the last place off, JSONDecoder exactly.
+      let gain = try #require(heldOut["gain"] as? Double)
+      let estimate = try #require(evidence.heldOutGain?.estimate)
+      #expect(abs(estimate - gain) <= 1e-12 * abs(gain))
+    } else {
+      // No point cleared the rule on the selection months: nothing was judged.
+      #expect(recommendation == "keep")
+      #expect((object["reason"] as? String ?? "").contains("selection months (2022-06…2022-08)"))
+      #expect(evidence.heldOutGain == nil)
+    }
+    #expect(evidence.command.hasPrefix("resonance tune --db \(db) --design sobol --points 64"))
+    #expect(evidence.command.hasSuffix("--out \(out)"))
+    // The store keeps the run.
+    let runs = try Store(path: db).connection.row(
+      "SELECT COUNT(*), MAX(recommendation) FROM tuning_runs")
+    #expect(runs?.int(0) == 1)
+    #expect(runs?.string(1) == recommendation)
+  }
+
+  @Test(
+    "tune --format plist writes a property list Python's plistlib reads, with the JSON file's preferences"
+  )
+  func tunePlist() throws {
+    let stores = try stores()
+    let folder = try TemporaryFolder()
+    let db = try stores.copy(stores.analyzed, into: folder)
+    let json = folder.file("p.json")
+    let plist = folder.file("p.plist")
+    #expect(runResonance(["tune", "--db", db, "--out", json, "-q"] + Self.small).status == .ok)
+    let result = runResonance(
+      ["tune", "--db", db, "--out", plist, "--format", "plist", "-q"] + Self.small)
+    #expect(result.status == .ok, "\(result.err)")
+    #expect(result.out.isEmpty)
+    let script = """
+      import json, plistlib, sys
+      with open(sys.argv[1], 'rb') as f:
+          p = plistlib.load(f)
+      with open(sys.argv[2]) as f:
+          j = json.load(f)
+      assert p['format'] == 'resonance.preferences' and p['version'] == 1, p
+      assert p['recommendation'] == j['recommendation'], (p['recommendation'], j['recommendation'])
+      assert p['preferences'] == j['preferences'], (p['preferences'], j['preferences'])
+      assert p['evidence']['decisions'] == j['evidence']['decisions']
+      assert p['evidence']['command'].endswith('--format plist'), p['evidence']['command']
+      print(p['preferences']['bpmWeight'])
+      """
+    let (status, output) = try TuningStores.python(script, [plist, json])
+    #expect(status == 0, "\(output)")
+    // Swift reads it back too.
+    let file = try PreferenceFile(data: Data(contentsOf: URL(fileURLWithPath: plist)))
+    #expect(file.evidence?.decisions == stores.decisions)
+  }
+
+  @Test("synth --dj-preferences runs a file tune wrote; garbage is exit 65 naming it, none is 66")
+  func synthReadsThePreferenceFile() throws {
+    let stores = try stores()
+    let folder = try TemporaryFolder()
+    let db = try stores.copy(stores.analyzed, into: folder)
+    let prefs = folder.file("p.json")
+    #expect(runResonance(["tune", "--db", db, "--out", prefs, "-q"] + Self.small).status == .ok)
+    let synth = ["synth", "--months", "1", "--songs", "80", "--scale", "0.05", "-q"]
+    let ran = runResonance(synth + ["--out", folder.file("tried"), "--dj-preferences", prefs])
+    #expect(ran.status == .ok, "\(ran.err)")
+    let truth = try #require(
+      try JSONSerialization.jsonObject(
+        with: Data(contentsOf: URL(fileURLWithPath: folder.file("tried/truth.json"))))
+        as? [String: Any])
+    #expect((truth["generator"] as? [String: Any])?["dj_preferences"] as? String == "p.json")
+
+    let garbage = folder.file("garbage.json")
+    try "{\"format\": \"resonance.preferences\", \"version\": 1, \"recommendation\": 3}"
+      .write(toFile: garbage, atomically: true, encoding: .utf8)
+    let bad = runResonance(synth + ["--out", folder.file("bad"), "--dj-preferences", garbage])
+    #expect(bad.status == .dataError)
+    #expect(bad.err.hasPrefix("error: \(garbage):1:1: "), "\(bad.err)")
+    let noise = folder.file("noise.plist")
+    try Data([0x00, 0xFF, 0x13, 0x37]).write(to: URL(fileURLWithPath: noise))
+    let binary = runResonance(synth + ["--out", folder.file("noise"), "--dj-preferences", noise])
+    #expect(binary.status == .dataError)
+    #expect(binary.err.hasPrefix("error: \(noise):1:1: "), "\(binary.err)")
+
+    let missing = folder.file("missing.json")
+    let none = runResonance(synth + ["--out", folder.file("none"), "--dj-preferences", missing])
+    #expect(none.status == .noInput)
+    #expect(none.err.contains(missing), "\(none.err)")
+  }
+
+  @Test(
+    "sweep --design random --points 50: the point in force and 50 more, every row full, the Pareto front marked"
+  )
+  func sweepCSV() throws {
+    let stores = try stores()
+    let folder = try TemporaryFolder()
+    let db = try stores.copy(stores.analyzed, into: folder)
+    let csv = folder.file("s.csv")
+    let result = runResonance([
+      "sweep", "--db", db, "--design", "random", "--points", "50", "--out", csv, "-q",
+    ])
+    #expect(result.status == .ok, "\(result.err)")
+    let script = """
+      import csv, sys
+      with open(sys.argv[1], newline='') as f:
+          rows = list(csv.reader(f))
+      header, body = rows[0], rows[1:]
+      assert header == sys.argv[2].split(','), header
+      assert len(body) == 51, len(body)
+      bad = [i for i, r in enumerate(body) if len(r) != len(header)]
+      assert not bad, bad
+      column = {name: k for k, name in enumerate(header)}
+      assert [r[column['point']] for r in body] == [str(i) for i in range(51)]
+      assert body[0][column['label']] == 'in force'
+      pareto = [r[column['point']] for r in body if r[column['pareto']] == '1']
+      assert pareto, 'no point on the Pareto front'
+      assert all(r[column['response_score']] != '' for r in body), 'a point without a response'
+      print(len(pareto), 'on the front')
+      """
+    let (status, output) = try TuningStores.python(
+      script, [csv, SweepReport.columns.joined(separator: ",")])
+    #expect(status == 0, "\(output)")
+  }
+
+  @Test("sweep on a store analyze has not run on: no response, so no point is on the Pareto front")
+  func sweepWithoutResponse() throws {
+    let stores = try stores()
+    let folder = try TemporaryFolder()
+    let db = try stores.copy(stores.ingested, into: folder)
+    let result = runResonance([
+      "sweep", "--db", db, "--design", "random", "--points", "20", "--out", folder.file("s.csv"),
+      "--json",
+    ])
+    #expect(result.status == .ok, "\(result.err)")
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
+    let points = try #require(object["points"] as? [[String: Any]])
+    #expect(points.count == 21)
+    #expect(points.allSatisfy { $0["response_score"] is NSNull && $0["pareto"] as? Bool == false })
+    #expect(points.allSatisfy { $0["keep_rate"] is Double })
+    #expect(object["decisions"] as? Int == stores.decisions)
+  }
+
+  @Test(
+    "a decision log that does not replay (one score off by 1e-6) makes tune exit 65 naming the decision, and write nothing"
+  )
+  func replayMismatch() throws {
+    let stores = try stores()
+    let folder = try TemporaryFolder()
+    let db = try stores.copy(stores.ingested, into: folder)
+    let decision: Int
+    let song: String
+    do {
+      let store = try Store(path: db)
+      let target = try #require(
+        try store.connection.row(
+          """
+          SELECT d.decision, c.decision_id, c.position, c.song FROM dj_candidates c
+          JOIN dj_decisions d ON d.id = c.decision_id
+          WHERE c.rejected IS NULL AND d.log_version = 2
+          ORDER BY d.time_ms, c.position LIMIT 1 OFFSET 2000
+          """))
+      decision = target.int(0)
+      song = target.string(3)
+      try store.connection.execute(
+        "UPDATE dj_candidates SET score = score + 1e-6 WHERE decision_id = ? AND position = ?",
+        [target.int(1), target.int(2)])
+    }
+    let out = folder.file("p.json")
+    let result = runResonance(["tune", "--db", db, "--out", out] + Self.small)
+    #expect(result.status == .dataError)
+    // A progress line comes first; the error is the last line.
+    let error = try #require(result.err.split(separator: "\n").last.map(String.init))
+    #expect(
+      error.hasPrefix(
+        "error: \(db): the decision log does not replay: decision \(decision) at "),
+      "\(result.err)")
+    #expect(error.contains("(log version 2): song \(song): logged score"), "\(error)")
+    #expect(error.hasSuffix("nothing was written"))
+    #expect(!FileManager.default.fileExists(atPath: out))
+    #expect(try Store(path: db).connection.row("SELECT COUNT(*) FROM tuning_runs")?.int(0) == 0)
+  }
+
+  @Test(
+    "tune and sweep refuse a grid with --points, a step whose inverse is not whole, and days backwards: exit 64",
+    arguments: ["tune", "sweep"])
+  func usageErrors(command: String) throws {
+    let folder = try TemporaryFolder()
+    let db = folder.file("never.sqlite")
+    let cases: [([String], String)] = [
+      (["--design", "grid", "--points", "10"], "'--points' is for a Sobol or random design"),
+      (["--design", "grid", "--step", "0.3"], "--step"),
+      (["--from", "2023-01-01", "--to", "2022-01-01"], "'--from' must be before '--to'"),
+      (["--step", "0.25"], "'--step' is for '--design grid'"),
+    ]
+    for (arguments, message) in cases {
+      let result = runResonance([command, "--db", db] + arguments)
+      #expect(result.status == .usage, "\(command) \(arguments)")
+      #expect(result.err.hasPrefix("error: "), "\(result.err)")
+      #expect(result.err.contains(message), "\(command) \(arguments): \(result.err)")
+    }
+    #expect(!FileManager.default.fileExists(atPath: db))
+  }
+}
