@@ -20,9 +20,11 @@ struct SweepCommand: ParsableCommand {
       likelier the point makes it, with a reward model cross-fitted by month (doubly robust by \
       default). docs/tuning.md explains every estimator and diagnostic.
 
-      The five ranking weights stay on the simplex (they sum to 1, as the app's do) and each \
-      penalty strength runs from 0 to 0.5: under a softmax, scaling every weight is the same \
-      as changing the temperature, so the design explores direction, not scale.
+      The design lays the five ranking weights on the simplex and each penalty strength from \
+      0 to 0.5; then every point is rescaled so its scores spread among a decision's \
+      candidates as the preferences in force do. Under a softmax, scaling the weights is the \
+      same as changing the temperature: the design compares tastes at the app's greediness, \
+      not greedier or more random DJs. The CSV gives the weights as evaluated.
 
       Every point's estimates (the chosen reward, the keep rate and the response score, the \
       effective sample size, the largest weight, the agreement share) go into the store \

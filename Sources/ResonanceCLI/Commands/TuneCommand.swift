@@ -17,23 +17,26 @@ struct TuneCommand: ParsableCommand {
       replay was not made by this engine, and tune refuses it (exit 65), naming the first \
       decision that differs.
 
-      Then it chooses and judges (docs/tuning.md). The last month of decisions is held out. \
-      On the months before, every point of the design (the same as resonance sweep's) is \
-      estimated against the preferences in force, and the candidate is the point with the \
-      largest gain whose effective sample size would be at least 200 on a month like the \
-      held-out one; forward-chaining folds (choose on the months before each month, judge on \
-      it) show how well choosing on the past predicts the next month. On the held-out month \
-      the candidate and the preferences in force are estimated decision by decision, and a \
-      bootstrap over its days (seeded: the same store gives the same interval) gives the \
-      gain's 95% interval.
+      Then it chooses and judges (docs/tuning.md). The last month of decisions is held \
+      out. On the months before, every point of the design (the same as resonance \
+      sweep's, each rescaled to spread its scores as the preferences in force do, so that \
+      points differ in taste, not greediness) is estimated against the preferences in force, \
+      and the candidate is the point whose gain has the largest lower 95% bound (from the \
+      spread of its days) among those with an effective sample size of 200 in every month; \
+      forward-chaining folds (choose on the months before each month, judge on it) show how \
+      well choosing on the past predicts the next month. On the held-out month the candidate \
+      and the preferences in force are estimated decision by decision, and a bootstrap over \
+      its days (seeded: the same store gives the same interval) gives the gain's 95% \
+      interval.
 
-      The recommendation is change only when the interval's lower end is above 0 and the \
-      candidate's effective sample size on the held-out month is at least 200; otherwise \
-      keep, with the reason. With decisions from fewer than 3 months it is keep ("too little \
-      history"), exit 0; with no decision log at all, keep too. --by-context tries a profile \
-      for each context with at least 200 held-out decisions, each on its own evidence at the \
-      level 1 − 0.05/k for the k contexts tried (Bonferroni), and keeps the general \
-      preferences elsewhere.
+      The recommendation is change only when the interval's lower end is above the margin \
+      (--margin, 0.01: offline estimates hold the later history fixed and run about that \
+      much above what the DJ then does) and the candidate's effective sample size on the \
+      held-out month is at least 200; otherwise keep, with the reason. With decisions from \
+      fewer than 3 months it is keep ("too little history"), exit 0; with no decision log \
+      at all, keep too. --by-context tries a profile for each context with at least 200 \
+      held-out decisions, each on its own evidence at the level 1 − 0.05/k for the k \
+      contexts tried (Bonferroni), and keeps the general preferences elsewhere.
 
       The preference file (docs/formats.md) holds the preferences to run, the recommendation \
       and the evidence; resonance synth --dj-preferences FILE runs a simulated DJ on it. The \
