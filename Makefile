@@ -9,7 +9,7 @@ SWIFT ?= swift
 BUILD_PACKAGES := pkg-config libsqlite3-dev libssl-dev libarchive-dev libxml2-dev libfftw3-dev
 # OpenBLAS: CBLAS and the LAPACK routines ResonanceLinear declares (CBLAS target).
 BUILD_PACKAGES += libopenblas-dev
-# GSL: the Sobol sequence of the sweep designs (CGSL target).
+# GSL: the Sobol sequence of the sweep designs (CGSL target, for ResonanceLinear).
 BUILD_PACKAGES += libgsl-dev
 # What the tests check generated files with: standard parsers, not ours.
 TEST_PACKAGES := libxml2-utils python3 time

@@ -45,13 +45,13 @@ let package = Package(
         .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))
       ]),
     .target(name: "ResonanceStore", dependencies: ["ResonanceModel", "CSQLite"]),
-    .target(name: "ResonanceLinear", dependencies: ["CFFT", "CBLAS"]),
+    .target(name: "ResonanceLinear", dependencies: ["CFFT", "CBLAS", "CGSL"]),
     .target(name: "ResonanceBrain", dependencies: ["ResonanceModel", "ResonanceLinear"]),
     .target(
       name: "ResonanceSynth", dependencies: ["ResonanceModel", "ResonanceIO", "ResonanceBrain"]),
     .target(
       name: "ResonanceTuning",
-      dependencies: ["ResonanceModel", "ResonanceBrain", "ResonanceLinear", "CGSL"]),
+      dependencies: ["ResonanceModel", "ResonanceBrain", "ResonanceLinear"]),
     .target(name: "ResonanceReports", dependencies: ["ResonanceModel"]),
     .target(
       name: "ResonanceCLI",

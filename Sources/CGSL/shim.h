@@ -1,6 +1,6 @@
 // GSL, the GNU Scientific Library (Debian: libgsl-dev, GPL-3.0, as resonance): its
 // quasi-random sequences, for the Sobol designs of `resonance sweep` and `resonance tune`.
-// Reached only from ResonanceTuning. libgsl.so brings GSL's own CBLAS (libgslcblas) as a
+// Reached only from ResonanceLinear. libgsl.so brings GSL's own CBLAS (libgslcblas) as a
 // dependency; the executable links OpenBLAS directly, so the dynamic linker resolves every
 // cblas_* symbol to OpenBLAS first.
 #include <gsl/gsl_qrng.h>

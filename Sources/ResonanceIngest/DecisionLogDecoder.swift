@@ -118,14 +118,7 @@ struct DecisionLogDecoder {
   /// What went wrong, with the key path: `candidates[3].p: expected a number, found a string`.
   private static func describe(_ error: any Error) -> String {
     func path(_ keys: [any CodingKey]) -> String {
-      var text = ""
-      for key in keys {
-        if let index = key.intValue {
-          text += "[\(index)]"
-        } else {
-          text += (text.isEmpty ? "" : ".") + key.stringValue
-        }
-      }
+      let text = CodingPath.text(keys)
       return text.isEmpty ? "the line" : text
     }
     switch error as? DecodingError {

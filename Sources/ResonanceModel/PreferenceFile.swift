@@ -90,9 +90,7 @@ package struct PreferenceFile: Sendable, Equatable, Codable {
   }
 
   private static func describe(_ error: DecodingError) -> String {
-    func path(_ keys: [any CodingKey]) -> String {
-      keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
-    }
+    let path = CodingPath.text
     switch error {
     case .keyNotFound(let key, let context):
       return "expected the key \"\(path(context.codingPath + [key]))\", found none"

@@ -1,4 +1,4 @@
-internal import CGSL
+import ResonanceLinear
 import ResonanceModel
 
 /// The preference vectors a sweep evaluates (`docs/tuning.md`, "The design").
@@ -71,15 +71,7 @@ package struct SweepDesign: Sendable, Equatable {
   }
 
   private func sobol() -> [ScoringWeights] {
-    guard points > 0, let generator = gsl_qrng_alloc(resonance_qrng_sobol(), 6) else { return [] }
-    defer { gsl_qrng_free(generator) }
-    var u = [Double](repeating: 0, count: 6)
-    // GSL's sequence starts at the centre (½, …, ½), not at the origin: every point is used,
-    // so 2^m points are a balanced Sobol set.
-    return (0..<points).map { _ in
-      _ = gsl_qrng_get(generator, &u)
-      return Self.weights(unitCube: u)
-    }
+    Sobol.points(points, dimensions: 6).map(Self.weights(unitCube:))
   }
 
   private func random() -> [ScoringWeights] {

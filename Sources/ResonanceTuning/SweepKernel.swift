@@ -429,6 +429,12 @@ package struct ScoreSpread: Sendable {
 
   /// The pooled within-decision variance of the final scores under `w`.
   package func variance(_ w: ScoringWeights) -> Double {
+    let (quadratic, linear) = forms(w)
+    return quadratic + 2 * linear + offsetVariance
+  }
+
+  /// wᵀΣw and wᵀσ.
+  private func forms(_ w: ScoringWeights) -> (quadratic: Double, linear: Double) {
     let x = w.vector
     var quadratic = 0.0
     var linear = 0.0
@@ -436,25 +442,20 @@ package struct ScoreSpread: Sendable {
       linear += x[i] * crossCovariance[i]
       for j in 0..<7 { quadratic += x[i] * covariance[7 * i + j] * x[j] }
     }
-    return quadratic + 2 * linear + offsetVariance
+    return (quadratic, linear)
   }
 
   /// `w` scaled by the s > 0 that gives its scores the variance `target`:
   /// s²·wᵀΣw + 2s·wᵀσ + v = target; `w` unchanged when no such s exists.
   package func matched(_ w: ScoringWeights, to target: Double) -> ScoringWeights {
-    let x = w.vector
-    var a = 0.0
-    var b = 0.0
-    for i in 0..<7 {
-      b += 2 * x[i] * crossCovariance[i]
-      for j in 0..<7 { a += x[i] * covariance[7 * i + j] * x[j] }
-    }
+    let (a, linear) = forms(w)
+    let b = 2 * linear
     let c = offsetVariance - target
     guard a > 0 else { return w }
     let discriminant = b * b - 4 * a * c
     guard discriminant >= 0 else { return w }
     let s = (-b + discriminant.squareRoot()) / (2 * a)
     guard s > 0, s.isFinite else { return w }
-    return ScoringWeights(vector: x.map { $0 * s })
+    return ScoringWeights(vector: w.vector.map { $0 * s })
   }
 }

@@ -93,8 +93,9 @@ package enum Sweeper {
     markPareto(&results)
     return SweepResult(
       design: Tuner.describe(design), reward: reward.rawValue, estimator: estimator.rawValue,
-      decisions: log.count, from: log.time.first.map(Tuner.date),
-      to: log.time.last.map(Tuner.date), points: results, kernelSeconds: seconds,
+      decisions: log.count, from: log.time.first.map { CalendarDay($0).description },
+      to: log.time.last.map { CalendarDay($0).description }, points: results,
+      kernelSeconds: seconds,
       product: product.rawValue)
   }
 

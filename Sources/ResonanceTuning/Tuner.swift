@@ -56,35 +56,32 @@ package enum Tuner {
       largestScoreDifference: check.largestScoreDifference,
       largestPropensityRelativeDifference: check.largestPropensityRelativeDifference,
       firstMismatch: check.firstMismatch.map(Self.describe))
+    var report = TuningReport(
+      recommendation: .keep, reason: "", inForce: .appDefault, recommended: .appDefault,
+      candidate: nil, reward: settings.reward.rawValue, estimator: settings.estimator.rawValue,
+      design: Self.describe(settings.design), designPoints: settings.design.count,
+      decisions: 0, months: [], from: nil, to: nil, excluded: [:], replay: replay,
+      selectionGain: nil, selectionESS: nil, folds: [], heldOut: nil, contexts: [],
+      pairwise: nil, bootstrapReplicates: settings.bootstrapReplicates,
+      minimumESS: settings.minimumESS, level: settings.level, margin: settings.margin)
     guard check.passed else {
       // A log the engine does not reproduce cannot be evaluated: nothing further is run.
-      return TuningReport(
-        recommendation: .keep, reason: "the decision log does not replay",
-        inForce: .appDefault, recommended: .appDefault, candidate: nil,
-        reward: settings.reward.rawValue, estimator: settings.estimator.rawValue,
-        design: Self.describe(settings.design), designPoints: settings.design.count,
-        decisions: 0, months: [], from: nil, to: nil, excluded: [:], replay: replay,
-        selectionGain: nil, selectionESS: nil, folds: [], heldOut: nil, contexts: [],
-        pairwise: nil, bootstrapReplicates: settings.bootstrapReplicates,
-        minimumESS: settings.minimumESS, level: settings.level, margin: settings.margin)
+      report.reason = "the decision log does not replay"
+      return report
     }
     let assembled = DecisionLogAssembler.assemble(history)
     let log = assembled.decisions
+    let designPoints = settings.design.weights()
     let inForce =
       DecisionReplay.preferencesInForce(history.records).last.flatMap { $0 }
       ?? UserPreferences.appDefault
-    let designPoints = settings.design.weights()
-    var report = TuningReport(
-      recommendation: .keep, reason: "", inForce: inForce, recommended: inForce,
-      candidate: nil, reward: settings.reward.rawValue, estimator: settings.estimator.rawValue,
-      design: Self.describe(settings.design), designPoints: designPoints.count,
-      decisions: log.count, months: [], from: log.time.first.map(Self.date),
-      to: log.time.last.map(Self.date),
-      excluded: Dictionary(
-        uniqueKeysWithValues: assembled.excluded.map { ($0.key.rawValue, $0.value) }),
-      replay: replay, selectionGain: nil, selectionESS: nil, folds: [], heldOut: nil,
-      contexts: [], pairwise: nil, bootstrapReplicates: settings.bootstrapReplicates,
-      minimumESS: settings.minimumESS, level: settings.level, margin: settings.margin)
+    report.inForce = inForce
+    report.recommended = inForce
+    report.decisions = log.count
+    report.from = log.time.first.map { CalendarDay($0).description }
+    report.to = log.time.last.map { CalendarDay($0).description }
+    report.excluded = Dictionary(
+      uniqueKeysWithValues: assembled.excluded.map { ($0.key.rawValue, $0.value) })
 
     guard !history.records.isEmpty else {
       report.reason =
@@ -112,20 +109,20 @@ package enum Tuner {
     let selection = (0..<log.count).filter { monthOfDecision[$0] < held }
     let heldOut = (0..<log.count).filter { monthOfDecision[$0] == held }
     let selectionLog = log.subset(selection)
+    let heldLog = log.subset(heldOut)
 
     // Reward models fitted on the selection months alone (cross-fitted among them); the
     // held-out month's rows are predicted by their pooled fit.
     let rewards = settings.reward == .keep ? [Reward.keep] : [settings.reward, .keep]
     var models: [RewardModel] = []
     for reward in rewards { models.append(try RewardModel.fit(selectionLog, reward: reward)) }
-    let heldModels = models.map { $0.predicting(log.subset(heldOut)) }
+    let heldModels = models.map { $0.predicting(heldLog) }
     var predictions = models.map { _ in [Double](repeating: 0, count: log.rows) }
     for k in models.indices {
       for (i, d) in selection.enumerated() {
         predictions[k].replaceSubrange(
           log.rows(of: d), with: models[k].predictions[selectionLog.rows(of: i)])
       }
-      let heldLog = log.subset(heldOut)
       for (i, d) in heldOut.enumerated() {
         predictions[k].replaceSubrange(
           log.rows(of: d), with: heldModels[k].predictions[heldLog.rows(of: i)])
@@ -168,7 +165,7 @@ package enum Tuner {
 
     // The held-out month.
     let evidence = try judge(
-      candidate, against: inForce, on: log.subset(heldOut), month: months[held].description,
+      candidate, against: inForce, on: heldLog, month: months[held].description,
       models: heldModels, rewards: rewards, settings: settings, level: settings.level)
     report.heldOut = evidence
     let interval = evidence.gain
@@ -478,11 +475,6 @@ package enum Tuner {
     case .random: "random (\(design.points) points, seed \(design.seed))"
     case .grid: "grid, step \(design.step) (\(design.count) points)"
     }
-  }
-
-  static func date(_ time: Timestamp) -> String {
-    let day = Timestamp.civil(fromDays: CalendarDay(time).daysSinceEpoch)
-    return String(format: "%04d-%02d-%02d", Int(day.year), Int(day.month), Int(day.day))
   }
 
   static func signed(_ x: Double) -> String {

@@ -1,3 +1,4 @@
+import Foundation
 import ResonanceModel
 import ResonanceStore
 
@@ -95,5 +96,26 @@ struct StoreOptions {
   /// Opens the store, creating and migrating it as needed.
   func open() throws -> Store {
     try Store(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+  }
+}
+
+/// The files commands write beside their output (reports, CSVs, preference files).
+enum OutputFiles {
+  /// Writes a file, creating its folder; a failure is exit 74 naming the path.
+  static func write(_ text: String, to path: String) throws {
+    try write(Data(text.utf8), to: path)
+  }
+
+  static func write(_ data: Data, to path: String) throws {
+    let folder = (path as NSString).deletingLastPathComponent
+    do {
+      if !folder.isEmpty {
+        try FileManager.default.createDirectory(
+          atPath: folder, withIntermediateDirectories: true)
+      }
+      try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+    } catch {
+      throw CommandError(.ioError, "\(path): cannot write: \(error.localizedDescription)")
+    }
   }
 }

@@ -131,7 +131,7 @@ struct DemoCommand: ParsableCommand {
           history, design: settings.design, reward: settings.reward,
           estimator: settings.estimator)
         let run = try store.insertSweep(sweep, at: Clock.nowMilliseconds())
-        try SweepCommand.write(SweepReport.csv(sweep).text, to: sweepPath)
+        try OutputFiles.write(SweepReport.csv(sweep).text, to: sweepPath)
         written.append(sweepPath)
         let outcome = DemoSummary.sweep(sweep, run: run, csv: sweepPath)
         stages.append(IndexReport.StageNote(stage: "sweep", outcome: outcome))
@@ -144,7 +144,7 @@ struct DemoCommand: ParsableCommand {
       let report = try TuneCommand.tune(
         store, history: history, settings: settings, days: DayRange())
       let command = "resonance tune --db \(storePath) --out \(preferencesPath)"
-      try SweepCommand.write(
+      try OutputFiles.write(
         try TuneCommand.file(report, command: command).encoded(as: .json), to: preferencesPath)
       written.append(preferencesPath)
       let outcome = DemoSummary.tune(report, file: preferencesPath)
@@ -155,7 +155,7 @@ struct DemoCommand: ParsableCommand {
     let report = IndexReport(
       summary: try store.summary(), storePath: storePath, dataPath: dataPath, stages: stages)
     let indexPath = (reportsPath as NSString).appendingPathComponent("index.md")
-    try write(report.markdown(), to: indexPath)
+    try OutputFiles.write(report.markdown(), to: indexPath)
     written.insert(indexPath, at: 0)
     say(context, "wrote \(written.joined(separator: ", "))")
     if output.isJSON {
@@ -173,14 +173,6 @@ struct DemoCommand: ParsableCommand {
       try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     } catch {
       throw CommandError(.ioError, "\(path): cannot create the folder")
-    }
-  }
-
-  private func write(_ text: String, to path: String) throws {
-    do {
-      try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
-    } catch {
-      throw CommandError(.ioError, "\(path): cannot write: \(error.localizedDescription)")
     }
   }
 

@@ -88,7 +88,7 @@ struct SweepCommand: ParsableCommand {
       throw CommandError(.dataError, "\(store.path): \(error.detail)")
     }
     let run = try store.insertSweep(sweep, at: Clock.nowMilliseconds())
-    try Self.write(SweepReport.csv(sweep).text, to: outPath)
+    try OutputFiles.write(SweepReport.csv(sweep).text, to: outPath)
     if output.isJSON {
       context.console.out(SweepReport.json(sweep, csvPath: outPath, run: run).text)
     } else if !output.isQuiet {
@@ -97,23 +97,5 @@ struct SweepCommand: ParsableCommand {
       }
     }
     return .ok
-  }
-
-  /// Writes a file, creating its folder; a failure is exit 74 naming the path.
-  static func write(_ text: String, to path: String) throws {
-    try write(Data(text.utf8), to: path)
-  }
-
-  static func write(_ data: Data, to path: String) throws {
-    let folder = (path as NSString).deletingLastPathComponent
-    do {
-      if !folder.isEmpty {
-        try FileManager.default.createDirectory(
-          atPath: folder, withIntermediateDirectories: true)
-      }
-      try data.write(to: URL(fileURLWithPath: path), options: .atomic)
-    } catch {
-      throw CommandError(.ioError, "\(path): cannot write: \(error.localizedDescription)")
-    }
   }
 }

@@ -110,7 +110,7 @@ struct TuneCommand: ParsableCommand {
       ["resonance", "tune", "--db", self.store.path] + tuning.spelled
       + (isByContext ? ["--by-context"] : []) + ["--margin", "\(margin)", "--out", outPath]
       + (encoding == .plist ? ["--format", "plist"] : [])
-    try SweepCommand.write(
+    try OutputFiles.write(
       try Self.file(report, command: command.joined(separator: " ")).encoded(as: encoding),
       to: outPath)
     if output.isJSON {
