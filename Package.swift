@@ -1,7 +1,32 @@
 // swift-tools-version: 6.0
 // The resonance package: an offline research CLI over Apple Health and listening history.
 // DESIGN.md's module table is the source of truth for which target may import which.
+import Foundation
 import PackageDescription
+
+// The sweep kernel (ResonanceTuning) is eight-lane SIMD arithmetic: release builds compile it
+// for the building machine's processor, as `-march=native` would, since resonance is built
+// where it runs, and with fused multiply-adds where that processor has them (RESONANCE_FMA;
+// without them each would be a libm call). RESONANCE_PORTABLE=1 builds it for the
+// architecture's baseline instead, for a binary meant for other machines
+// (docs/performance.md).
+let portable = Context.environment["RESONANCE_PORTABLE"] != nil
+let hardwareFMA: Bool = {
+  #if arch(arm64)
+    return true
+  #else
+    guard let info = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8) else {
+      return false
+    }
+    let flags = info.split(separator: "\n").first { $0.hasPrefix("flags") }
+    return flags?.split(separator: " ").contains("fma") ?? false
+  #endif
+}()
+let kernelSettings: [SwiftSetting] =
+  portable
+  ? []
+  : [.unsafeFlags(["-target-cpu", "native"], .when(configuration: .release))]
+    + (hardwareFMA ? [.define("RESONANCE_FMA", .when(configuration: .release))] : [])
 
 let package = Package(
   name: "resonance",
@@ -51,7 +76,8 @@ let package = Package(
       name: "ResonanceSynth", dependencies: ["ResonanceModel", "ResonanceIO", "ResonanceBrain"]),
     .target(
       name: "ResonanceTuning",
-      dependencies: ["ResonanceModel", "ResonanceBrain", "ResonanceLinear"]),
+      dependencies: ["ResonanceModel", "ResonanceBrain", "ResonanceLinear"],
+      swiftSettings: kernelSettings),
     .target(name: "ResonanceReports", dependencies: ["ResonanceModel"]),
     .target(
       name: "ResonanceCLI",

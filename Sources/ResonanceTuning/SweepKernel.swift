@@ -3,7 +3,6 @@ import Foundation
 import ResonanceBrain
 import ResonanceLinear
 import ResonanceModel
-import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -143,28 +142,35 @@ package struct SweepEstimate: Sendable, Equatable {
 }
 
 /// Evaluates many preference vectors over a decision log in one fused pass
-/// (`docs/performance.md`, "The sweep kernel"). Per block of decisions and block of vectors it
-/// computes the final scores (a small matrix product), each decision's softmax over its
-/// candidates, the target's probability of the logged choice, the direct method's sum over
-/// candidates and the doubly robust term, and adds them to the vector's sums — the score
-/// matrix of all vectors over all rows never exists, only one block of it per thread. Vectors
-/// are split between threads (one per core); each vector's sums are added in decision order
-/// by one thread, so results do not depend on the thread count.
+/// (`docs/performance.md`, "The sweep kernel").
+///
+/// Vectors go in blocks of 16, two `SIMD8<Double>` registers wide, and threads (one per core)
+/// take every T-th block. A thread walks the log a block of decisions at a time, and for each
+/// of its vector blocks and each decision: computes the candidates' final scores for the 16
+/// vectors at once (seven fused multiply-adds per row, or one BLAS `dgemm` per block of
+/// decisions), keeps them in a scratch the size of the decision, takes the maximum, the softmax
+/// through a vectorised exp (`VectorExp`), the direct method's sum over candidates and the
+/// logged choice's probability, and adds the decision's terms to the block's sums for the
+/// decision's group. The score matrix of all vectors over all rows never exists. Each vector's
+/// sums are added in decision order by one thread, so the results do not depend on the thread
+/// count.
 package enum SweepKernel {
-  /// How a block's scores are computed: BLAS `dgemm`, or a loop of seven multiply-adds per
-  /// score that the compiler vectorises across vectors. `docs/performance.md` has both.
+  /// How a block's scores are computed: BLAS `dgemm` into the scratch, or seven fused
+  /// multiply-adds per score in registers. `docs/performance.md` has both.
   package enum Product: String, Sendable, CaseIterable {
     case blas
     case simd
   }
 
-  /// Vectors per block (the inner loops run across them) and rows per block.
-  package static let vectorBlock = 64
+  /// Vectors evaluated together: two registers of eight.
+  package static let vectorBlock = 16
+  /// Rows per block of decisions (one longer decision makes a block of its own).
   package static let rowBlock = 2048
 
   /// The sums of every vector of `weights` on `input`.
   ///
-  /// - Complexity: O(rows × vectors) time, O(threads × rowBlock × vectorBlock) extra memory.
+  /// - Complexity: O(rows × vectors) time; O(vectors × groups × fields) extra memory for the
+  ///   sums, and O(threads × rowBlock × 16) for the scores' scratch.
   package static func evaluate(
     _ input: SweepInput, weights: [ScoringWeights], product: Product = .simd,
     threads: Int = ProcessInfo.processInfo.activeProcessorCount
@@ -172,108 +178,81 @@ package enum SweepKernel {
     var totals = SweepTotals(
       points: weights.count, groups: input.groups, rewards: input.rewards.count)
     guard !weights.isEmpty, input.decisions.count > 0 else { return totals }
-    // Each vector as seven numbers in the folded order; blocks of vectors go to threads.
-    let blocks = stride(from: 0, to: weights.count, by: vectorBlock).map {
-      $0..<min(weights.count, $0 + vectorBlock)
+    let blocks = (weights.count + vectorBlock - 1) / vectorBlock
+    let columns = blocks * vectorBlock
+    // W[k, j]: component k of vector j, row-major; the last block padded with copies of the
+    // last vector, whose sums are dropped.
+    var w = [Double](repeating: 0, count: 7 * columns)
+    for j in 0..<columns {
+      let v = weights[min(j, weights.count - 1)].vector
+      for k in 0..<7 { w[k * columns + j] = v[k] }
     }
-    let fields = totals.fields
-    totals.values.withUnsafeMutableBufferPointer { buffer in
-      let output = SharedOutput(buffer.baseAddress!)
-      let next = BlockCounter()
-      DispatchQueue.concurrentPerform(iterations: max(1, threads)) { _ in
-        var scratch = Scratch(rewards: input.rewards.count)
-        while let b = next.take(below: blocks.count) {
-          run(
-            input, weights: weights, points: blocks[b], product: product, fields: fields,
-            scratch: &scratch, output: output)
+    let layout = Layout(input)
+    let threadCount = max(1, min(threads, blocks))
+    let points = weights.count
+    totals.values.withUnsafeMutableBufferPointer { sums in
+      let output = SharedOutput(sums.baseAddress!)
+      w.withUnsafeBufferPointer { w in
+        layout.withPointers(input, weights: w.baseAddress!, columns: columns) { view in
+          DispatchQueue.concurrentPerform(iterations: threadCount) { t in
+            let mine = Array(stride(from: t, to: blocks, by: threadCount))
+            var worker = Worker(view, blocks: mine, product: product)
+            worker.run()
+            worker.write(to: output, points: points)
+            worker.deallocate()
+          }
         }
       }
     }
     return totals
   }
 
-  /// Per-thread buffers, allocated once.
-  private struct Scratch {
-    var scores = [Double](repeating: 0, count: rowBlock * vectorBlock)
-    var w = [Double](repeating: 0, count: 7 * vectorBlock)
-    var maximum = [Double](repeating: 0, count: vectorBlock)
-    var argmax = [Int](repeating: 0, count: vectorBlock)
-    var total = [Double](repeating: 0, count: vectorBlock)
-    var chosen = [Double](repeating: 0, count: vectorBlock)
-    var direct: [Double]
+  /// The input's per-decision and per-row values, laid out for the kernel: rewards decision by
+  /// decision and predictions row by row, each with one value per reward.
+  private struct Layout {
+    let rewards: [Double]
+    let predictions: [Double]
+    let longestDecision: Int
 
-    init(rewards: Int) {
-      direct = [Double](repeating: 0, count: max(1, rewards) * vectorBlock)
-    }
-  }
-
-  private static func run(
-    _ input: SweepInput, weights: [ScoringWeights], points: Range<Int>, product: Product,
-    fields: Int, scratch: inout Scratch, output: SharedOutput
-  ) {
-    let n = points.count
-    let log = input.decisions
-    let rewardCount = input.rewards.count
-    let policy = log.policy
-    let inverseTemperature = 1 / policy.temperature
-    for (j, p) in points.enumerated() {
-      let v = weights[p].vector
-      for k in 0..<7 { scratch.w[k * n + j] = v[k] }
-    }
-    var d0 = 0
-    while d0 < log.count {
-      // A block of whole decisions of at most rowBlock rows (one longer decision alone).
-      var d1 = d0 + 1
-      while d1 < log.count, log.rowStart[d1 + 1] - log.rowStart[d0] <= rowBlock { d1 += 1 }
-      let r0 = log.rowStart[d0]
-      let rows = log.rowStart[d1] - r0
-      if rows > scratch.scores.count / n {
-        scratch.scores = [Double](repeating: 0, count: rows * n)
+    init(_ input: SweepInput) {
+      let count = input.rewards.count
+      let log = input.decisions
+      var rewards = [Double](repeating: .nan, count: max(1, log.count * count))
+      var predictions = [Double](repeating: 0, count: max(1, log.rows * count))
+      for k in 0..<count {
+        for d in 0..<log.count { rewards[d * count + k] = input.rewards[k][d] }
+        for r in 0..<log.rows { predictions[r * count + k] = input.predictions[k][r] }
       }
-      computeScores(input, rows: r0..<(r0 + rows), vectors: n, product: product, scratch: &scratch)
-      for d in d0..<d1 {
-        accumulate(
-          input, decision: d, blockStart: r0, vectors: n, firstPoint: points.lowerBound,
-          fields: fields, rewardCount: rewardCount, policy: policy,
-          inverseTemperature: inverseTemperature, scratch: &scratch, output: output)
-      }
-      d0 = d1
+      self.rewards = rewards
+      self.predictions = predictions
+      longestDecision = (0..<log.count).map { log.rowStart[$0 + 1] - log.rowStart[$0] }.max() ?? 0
     }
-  }
 
-  /// scores[r − first, j] = folded[r]·w[:, j] + offset[r] for the block's rows.
-  private static func computeScores(
-    _ input: SweepInput, rows: Range<Int>, vectors n: Int, product: Product,
-    scratch: inout Scratch
-  ) {
-    input.folded.withUnsafeBufferPointer { folded in
-      scratch.w.withUnsafeBufferPointer { w in
-        scratch.scores.withUnsafeMutableBufferPointer { scores in
-          let a = folded.baseAddress! + 7 * rows.lowerBound
-          switch product {
-          case .blas:
-            BlockProduct.gemm(
-              a, rows: rows.count, inner: 7, w.baseAddress!, columns: n, ldb: n,
-              into: scores.baseAddress!, ldc: n)
-            for (i, r) in rows.enumerated() {
-              let o = input.offset[r]
-              for j in 0..<n { scores[i * n + j] += o }
-            }
-          case .simd:
-            for (i, r) in rows.enumerated() {
-              let c = a + 7 * i
-              let (c0, c1, c2, c3, c4, c5, c6) = (c[0], c[1], c[2], c[3], c[4], c[5], c[6])
-              let o = input.offset[r]
-              let out = scores.baseAddress! + i * n
-              for j in 0..<n {
-                var s = o + c0 * w[j]
-                s += c1 * w[n + j]
-                s += c2 * w[2 * n + j]
-                s += c3 * w[3 * n + j]
-                s += c4 * w[4 * n + j]
-                s += c5 * w[5 * n + j]
-                s += c6 * w[6 * n + j]
-                out[j] = s
+    func withPointers<R>(
+      _ input: SweepInput, weights: UnsafePointer<Double>, columns: Int, _ body: (View) -> R
+    ) -> R {
+      let log = input.decisions
+      return input.folded.withUnsafeBufferPointer { folded in
+        input.offset.withUnsafeBufferPointer { offset in
+          rewards.withUnsafeBufferPointer { rewards in
+            predictions.withUnsafeBufferPointer { predictions in
+              log.rowStart.withUnsafeBufferPointer { rowStart in
+                input.chosenRow.withUnsafeBufferPointer { chosenRow in
+                  input.loggedPropensity.withUnsafeBufferPointer { logged in
+                    input.group.withUnsafeBufferPointer { group in
+                      body(
+                        View(
+                          folded: folded.baseAddress!, offset: offset.baseAddress!,
+                          rewards: rewards.baseAddress!, predictions: predictions.baseAddress!,
+                          weights: weights, columns: columns, rowStart: rowStart.baseAddress!,
+                          chosenRow: chosenRow.baseAddress!,
+                          logged: logged.baseAddress!, group: group.baseAddress!,
+                          decisions: log.count, rewardCount: input.rewards.count,
+                          groups: input.groups, longestDecision: longestDecision,
+                          policy: log.policy))
+                    }
+                  }
+                }
               }
             }
           }
@@ -282,82 +261,306 @@ package enum SweepKernel {
     }
   }
 
-  /// The softmax (or greedy) over decision d's candidates for every vector of the block, and
-  /// the sums it adds to.
-  private static func accumulate(
-    _ input: SweepInput, decision d: Int, blockStart: Int, vectors n: Int, firstPoint: Int,
-    fields: Int, rewardCount: Int, policy: LoggingPolicy, inverseTemperature: Double,
-    scratch: inout Scratch, output: SharedOutput
-  ) {
-    let log = input.decisions
-    let rows = log.rows(of: d)
-    let chosenRow = input.chosenRow[d]
-    let chosenIndex = chosenRow - rows.lowerBound
-    scratch.scores.withUnsafeBufferPointer { scores in
-      let first = scores.baseAddress! + (rows.lowerBound - blockStart) * n
-      for j in 0..<n {
-        scratch.maximum[j] = first[j]
-        scratch.argmax[j] = 0
+  /// Read-only pointers into the input, valid during `evaluate`, shared by its threads.
+  private struct View: @unchecked Sendable {
+    let folded: UnsafePointer<Double>
+    let offset: UnsafePointer<Double>
+    let rewards: UnsafePointer<Double>
+    let predictions: UnsafePointer<Double>
+    /// W[k, j], component k of vector j, with `columns` vectors a row.
+    let weights: UnsafePointer<Double>
+    let columns: Int
+    let rowStart: UnsafePointer<Int>
+    let chosenRow: UnsafePointer<Int>
+    let logged: UnsafePointer<Double>
+    let group: UnsafePointer<Int>
+    let decisions: Int
+    let rewardCount: Int
+    let groups: Int
+    let longestDecision: Int
+    let policy: LoggingPolicy
+  }
+
+  private typealias Lanes = SIMD8<Double>
+
+  /// One thread's share: its vector blocks, their sums and its scratch.
+  private struct Worker {
+    let view: View
+    let blocks: [Int]
+    let product: Product
+    let fields: Int
+    /// Per block, group and field: two registers (vectors 0–7 and 8–15 of the block).
+    let sums: UnsafeMutablePointer<Lanes>
+    /// The scores of the rows in hand, two registers a row.
+    let scores: UnsafeMutablePointer<Lanes>
+    /// Per reward, the direct method's running sum over a decision's candidates.
+    let direct: UnsafeMutablePointer<Lanes>
+
+    init(_ view: View, blocks: [Int], product: Product) {
+      self.view = view
+      self.blocks = blocks
+      self.product = product
+      fields = SweepTotals.commonFields + SweepTotals.perReward * view.rewardCount
+      let sumCount = 2 * max(1, blocks.count * view.groups * fields)
+      sums = .allocate(capacity: sumCount)
+      sums.initialize(repeating: Lanes(), count: sumCount)
+      let scratchRows = max(SweepKernel.rowBlock, view.longestDecision)
+      scores = .allocate(capacity: 2 * scratchRows)
+      scores.initialize(repeating: Lanes(), count: 2 * scratchRows)
+      direct = .allocate(capacity: 2 * max(1, view.rewardCount))
+      direct.initialize(repeating: Lanes(), count: 2 * max(1, view.rewardCount))
+    }
+
+    func deallocate() {
+      sums.deallocate()
+      scores.deallocate()
+      direct.deallocate()
+    }
+
+    /// Every decision, a block of decisions at a time, for each of the thread's vector blocks.
+    mutating func run() {
+      var d0 = 0
+      while d0 < view.decisions {
+        var d1 = d0 + 1
+        while d1 < view.decisions,
+          view.rowStart[d1 + 1] - view.rowStart[d0] <= SweepKernel.rowBlock
+        {
+          d1 += 1
+        }
+        for slot in blocks.indices {
+          decisions(d0..<d1, block: slot)
+        }
+        d0 = d1
       }
-      for (i, _) in rows.enumerated().dropFirst() {
-        let s = first + i * n
-        for j in 0..<n where s[j] > scratch.maximum[j] {
-          scratch.maximum[j] = s[j]
-          scratch.argmax[j] = i
+    }
+
+    /// The decisions of one block of the log for the `slot`-th of the thread's vector blocks.
+    private func decisions(_ range: Range<Int>, block slot: Int) {
+      let j0 = blocks[slot] * SweepKernel.vectorBlock
+      func column(_ k: Int, _ j: Int) -> Lanes {
+        UnsafeRawPointer(view.weights + k * view.columns + j).loadUnaligned(as: Lanes.self)
+      }
+      let a = (column(0, j0), column(1, j0), column(2, j0), column(3, j0))
+      let a2 = (column(4, j0), column(5, j0), column(6, j0))
+      let b = (column(0, j0 + 8), column(1, j0 + 8), column(2, j0 + 8), column(3, j0 + 8))
+      let b2 = (column(4, j0 + 8), column(5, j0 + 8), column(6, j0 + 8))
+      let blockStart = view.rowStart[range.lowerBound]
+      if product == .blas {
+        // Scores of the whole block: rows × 7 times 7 × 16, then the offsets.
+        let rows = view.rowStart[range.upperBound] - blockStart
+        scores.withMemoryRebound(to: Double.self, capacity: 16 * rows) { c in
+          BlockProduct.gemm(
+            view.folded + 7 * blockStart, rows: rows, inner: 7, view.weights + j0,
+            columns: 16, ldb: view.columns, into: c, ldc: 16)
+        }
+        for i in 0..<rows {
+          let o = Lanes(repeating: view.offset[blockStart + i])
+          scores[2 * i] += o
+          scores[2 * i + 1] += o
         }
       }
-      for j in 0..<n {
-        scratch.total[j] = 0
-        scratch.chosen[j] = 0
-      }
-      for k in 0..<(rewardCount * n) { scratch.direct[k] = 0 }
-      switch policy.kind {
-      case .softmax:
-        for (i, r) in rows.enumerated() {
-          let s = first + i * n
-          for j in 0..<n {
-            let e = exp((s[j] - scratch.maximum[j]) * inverseTemperature)
-            scratch.total[j] += e
-            if i == chosenIndex { scratch.chosen[j] = e }
-            for k in 0..<rewardCount { scratch.direct[k * n + j] += e * input.predictions[k][r] }
+      let inverseTemperature = Lanes(repeating: 1 / view.policy.temperature)
+      let rewardCount = view.rewardCount
+      for d in range {
+        let r0 = view.rowStart[d]
+        let n = view.rowStart[d + 1] - r0
+        // The decision's scores, their maximum and its first row.
+        let s = product == .blas ? scores + 2 * (r0 - blockStart) : scores
+        var maxA = Lanes(repeating: -.infinity)
+        var maxB = maxA
+        var argA = SIMD8<Int64>()
+        var argB = argA
+        for i in 0..<n {
+          let sA: Lanes
+          let sB: Lanes
+          if product == .simd {
+            let c = view.folded + 7 * (r0 + i)
+            let x0 = Lanes(repeating: c[0])
+            let x1 = Lanes(repeating: c[1])
+            let x2 = Lanes(repeating: c[2])
+            let x3 = Lanes(repeating: c[3])
+            let x4 = Lanes(repeating: c[4])
+            let x5 = Lanes(repeating: c[5])
+            let x6 = Lanes(repeating: c[6])
+            let o = Lanes(repeating: view.offset[r0 + i])
+            var y = o.plusProduct(x0, a.0).plusProduct(x1, a.1).plusProduct(x2, a.2)
+            sA = y.plusProduct(x3, a.3).plusProduct(x4, a2.0).plusProduct(x5, a2.1)
+              .plusProduct(x6, a2.2)
+            y = o.plusProduct(x0, b.0).plusProduct(x1, b.1).plusProduct(x2, b.2)
+            sB = y.plusProduct(x3, b.3).plusProduct(x4, b2.0).plusProduct(x5, b2.1)
+              .plusProduct(x6, b2.2)
+            s[2 * i] = sA
+            s[2 * i + 1] = sB
+          } else {
+            sA = s[2 * i]
+            sB = s[2 * i + 1]
+          }
+          let aboveA = sA .> maxA
+          let aboveB = sB .> maxB
+          maxA.replace(with: sA, where: aboveA)
+          maxB.replace(with: sB, where: aboveB)
+          argA.replace(with: Int64(i), where: aboveA)
+          argB.replace(with: Int64(i), where: aboveB)
+        }
+        // The target's probabilities (unnormalised), their total and the DM sums.
+        var totalA = Lanes()
+        var totalB = Lanes()
+        var chosenA = Lanes()
+        var chosenB = Lanes()
+        for k in 0..<(2 * rewardCount) { direct[k] = Lanes() }
+        let chosenIndex = view.chosenRow[d] - r0
+        let chosenLanes = SIMD8<Int64>(repeating: Int64(chosenIndex))
+        switch view.policy.kind {
+        case .softmax:
+          for i in 0..<n {
+            let eA = VectorExp.exp((s[2 * i] - maxA) * inverseTemperature)
+            let eB = VectorExp.exp((s[2 * i + 1] - maxB) * inverseTemperature)
+            totalA += eA
+            totalB += eB
+            if i == chosenIndex {
+              chosenA = eA
+              chosenB = eB
+            }
+            let q = view.predictions + (r0 + i) * rewardCount
+            for k in 0..<rewardCount {
+              let qk = Lanes(repeating: q[k])
+              direct[2 * k] = direct[2 * k].plusProduct(eA, qk)
+              direct[2 * k + 1] = direct[2 * k + 1].plusProduct(eB, qk)
+            }
+          }
+        case .greedy, .epsilonGreedy:
+          // Probability 1 − ε (1 for greedy) on the first maximum, ε spread evenly.
+          let epsilon = view.policy.kind == .greedy ? 0 : view.policy.epsilon
+          let share = Lanes(repeating: epsilon / Double(n))
+          let best = Lanes(repeating: 1 - epsilon)
+          for i in 0..<n {
+            let row = SIMD8<Int64>(repeating: Int64(i))
+            let eA = share + best.replacing(with: 0, where: argA .!= row)
+            let eB = share + best.replacing(with: 0, where: argB .!= row)
+            totalA += eA
+            totalB += eB
+            if i == chosenIndex {
+              chosenA = eA
+              chosenB = eB
+            }
+            let q = view.predictions + (r0 + i) * rewardCount
+            for k in 0..<rewardCount {
+              let qk = Lanes(repeating: q[k])
+              direct[2 * k] = direct[2 * k].plusProduct(eA, qk)
+              direct[2 * k + 1] = direct[2 * k + 1].plusProduct(eB, qk)
+            }
           }
         }
-      case .greedy, .epsilonGreedy:
-        // Probability 1 − ε (1 for greedy) on the first maximum, ε spread evenly.
-        let epsilon = policy.kind == .greedy ? 0 : policy.epsilon
-        let share = epsilon / Double(rows.count)
-        for (i, r) in rows.enumerated() {
-          for j in 0..<n {
-            let e = (scratch.argmax[j] == i ? 1 - epsilon : 0) + share
-            scratch.total[j] += e
-            if i == chosenIndex { scratch.chosen[j] = e }
-            for k in 0..<rewardCount { scratch.direct[k * n + j] += e * input.predictions[k][r] }
+        // The decision's terms, added to its group's sums.
+        let logged = Lanes(repeating: view.logged[d])
+        let wA = chosenA / totalA / logged
+        let wB = chosenB / totalB / logged
+        let t = sums + 2 * ((slot * view.groups + view.group[d]) * fields)
+        t[0] += wA
+        t[1] += wB
+        t[2] += wA * wA
+        t[3] += wB * wB
+        t[4] = pointwiseMax(t[4], wA)
+        t[5] = pointwiseMax(t[5], wB)
+        let one = Lanes(repeating: 1)
+        t[6] += one.replacing(with: 0, where: argA .!= chosenLanes)
+        t[7] += one.replacing(with: 0, where: argB .!= chosenLanes)
+        t[8] += one
+        t[9] += one
+        for k in 0..<rewardCount {
+          let reward = view.rewards[d * rewardCount + k]
+          guard !reward.isNaN else { continue }
+          let r = Lanes(repeating: reward)
+          let residual = Lanes(
+            repeating: reward - view.predictions[view.chosenRow[d] * rewardCount + k])
+          let dmA = direct[2 * k] / totalA
+          let dmB = direct[2 * k + 1] / totalB
+          let u = t + 2 * (SweepTotals.commonFields + SweepTotals.perReward * k)
+          u[0] += one
+          u[1] += one
+          u[2] += wA * r
+          u[3] += wB * r
+          u[4] += wA
+          u[5] += wB
+          u[6] += dmA
+          u[7] += dmB
+          u[8] += dmA + wA * residual
+          u[9] += dmB + wB * residual
+        }
+      }
+    }
+
+    /// The sums of the thread's vectors into `output`, in `SweepTotals`'s layout; padding
+    /// vectors are dropped.
+    func write(to output: SharedOutput, points: Int) {
+      for (slot, block) in blocks.enumerated() {
+        for g in 0..<view.groups {
+          let t = sums + 2 * ((slot * view.groups + g) * fields)
+          for lane in 0..<SweepKernel.vectorBlock {
+            let point = block * SweepKernel.vectorBlock + lane
+            guard point < points else { break }
+            let base = (point * view.groups + g) * fields
+            for f in 0..<fields {
+              output.base[base + f] = t[2 * f + lane / 8][lane % 8]
+            }
           }
         }
       }
     }
-    let g = input.group[d]
-    let logged = input.loggedPropensity[d]
-    for j in 0..<n {
-      let w = scratch.chosen[j] / scratch.total[j] / logged
-      let base = ((firstPoint + j) * input.groups + g) * fields
-      output.add(w, at: base)
-      output.add(w * w, at: base + 1)
-      output.maximize(w, at: base + 2)
-      output.add(scratch.argmax[j] == chosenIndex ? 1 : 0, at: base + 3)
-      output.add(1, at: base + 4)
-      for k in 0..<rewardCount {
-        let reward = input.rewards[k][d]
-        guard !reward.isNaN else { continue }
-        let direct = scratch.direct[k * n + j] / scratch.total[j]
-        let at = base + SweepTotals.commonFields + SweepTotals.perReward * k
-        output.add(1, at: at)
-        output.add(w * reward, at: at + 1)
-        output.add(w, at: at + 2)
-        output.add(direct, at: at + 3)
-        output.add(direct + w * (reward - input.predictions[k][chosenRow]), at: at + 4)
-      }
-    }
+  }
+}
+
+/// exp over eight lanes at once, for x ≤ 0 (the softmax's exponents): x = k·ln 2 + r with
+/// |r| ≤ ln 2 / 2 (Cody and Waite's two-part ln 2), e^r by its Taylor polynomial to degree 13
+/// in two Horner chains, 2^k from the exponent bits; 0 below −708. Its largest relative error
+/// against glibc's `exp` over [−708, 0] is 3.2e-16 (`SweepKernelTests`). glibc's own vector
+/// exp (libmvec) needs its vector calling convention, which Swift cannot call.
+package enum VectorExp {
+  @inline(__always)
+  package static func exp(_ x: SIMD8<Double>) -> SIMD8<Double> {
+    typealias V = SIMD8<Double>
+    // 1.5·2⁵², added and taken away, rounds x/ln 2 to an integer kept in the low bits.
+    let shifter = V(repeating: 6_755_399_441_055_744.0)
+    let kd = shifter.plusProduct(x, V(repeating: 1.442_695_040_888_963_4))
+    let k = kd - shifter
+    let r = x.plusProduct(k, V(repeating: -6.931_471_803_691_238_164_90e-01))
+      .plusProduct(k, V(repeating: -1.908_214_929_270_587_700_02e-10))
+    // The polynomial as two independent Horner chains in r², even and odd terms, so that
+    // the processor overlaps them: e^r = E(r²) + r·O(r²).
+    let r2 = r * r
+    var even = V(repeating: 1.0 / 479_001_600)  // 1/12!
+    even = V(repeating: 1.0 / 3_628_800).plusProduct(even, r2)
+    even = V(repeating: 1.0 / 40_320).plusProduct(even, r2)
+    even = V(repeating: 1.0 / 720).plusProduct(even, r2)
+    even = V(repeating: 1.0 / 24).plusProduct(even, r2)
+    even = V(repeating: 0.5).plusProduct(even, r2)
+    even = V(repeating: 1).plusProduct(even, r2)
+    var odd = V(repeating: 1.0 / 6_227_020_800)  // 1/13!
+    odd = V(repeating: 1.0 / 39_916_800).plusProduct(odd, r2)
+    odd = V(repeating: 1.0 / 362_880).plusProduct(odd, r2)
+    odd = V(repeating: 1.0 / 5_040).plusProduct(odd, r2)
+    odd = V(repeating: 1.0 / 120).plusProduct(odd, r2)
+    odd = V(repeating: 1.0 / 6).plusProduct(odd, r2)
+    odd = V(repeating: 1).plusProduct(odd, r2)
+    let p = even.plusProduct(odd, r)
+    let bits = unsafeBitCast(kd, to: SIMD8<UInt64>.self)
+    let scale = unsafeBitCast(
+      (bits &+ SIMD8<UInt64>(repeating: 1023)) &<< SIMD8<UInt64>(repeating: 52), to: V.self)
+    return (p * scale).replacing(with: 0, where: x .< V(repeating: -708))
+  }
+}
+
+extension SIMD8 where Scalar == Double {
+  /// self + a·b: one fused multiply-add when the build targets a processor that has them
+  /// (Package.swift defines RESONANCE_FMA), else a multiply and an add — without hardware FMA,
+  /// `addingProduct` is a call to libm's exact `fma` for every lane, 50 times slower.
+  @inline(__always)
+  fileprivate func plusProduct(_ a: Self, _ b: Self) -> Self {
+    #if RESONANCE_FMA
+      addingProduct(a, b)
+    #else
+      self + a * b
+    #endif
   }
 }
 
@@ -365,17 +568,6 @@ package enum SweepKernel {
 private final class SharedOutput: @unchecked Sendable {
   let base: UnsafeMutablePointer<Double>
   init(_ base: UnsafeMutablePointer<Double>) { self.base = base }
-  func add(_ value: Double, at i: Int) { base[i] += value }
-  func maximize(_ value: Double, at i: Int) { base[i] = max(base[i], value) }
-}
-
-/// Hands out block numbers to the threads, each once.
-private final class BlockCounter: Sendable {
-  private let next = Atomic<Int>(0)
-  func take(below count: Int) -> Int? {
-    let taken = next.add(1, ordering: .relaxed).oldValue
-    return taken < count ? taken : nil
-  }
 }
 
 /// How widely final scores spread among a decision's candidates, as a function of the weights

@@ -1,3 +1,4 @@
+import Foundation
 import ResonanceBrain
 import ResonanceModel
 import ResonanceTuning
@@ -95,5 +96,29 @@ struct SweepKernelTests {
       let fused = totals.estimate(point: p, reward: 0, estimator: .dr)
       #expect(abs((reference.value ?? .nan) - (fused.value ?? .nan)) < 1e-10)
     }
+  }
+}
+
+@Suite("the kernel's vector exp")
+struct VectorExpTests {
+  @Test("within 4e-16 of glibc's exp over the softmax's range, 0 below −708, 1 at 0")
+  func accuracy() {
+    var worst = 0.0
+    var x = -708.0
+    while x <= 0 {
+      let lanes = SIMD8<Double>((0..<8).map { x + Double($0) * 1.3e-5 })
+      let e = VectorExp.exp(lanes)
+      for lane in 0..<8 where lanes[lane] <= 0 {
+        let reference = Foundation.exp(lanes[lane])
+        worst = max(worst, abs(e[lane] - reference) / reference)
+      }
+      x += 0.0137
+    }
+    #expect(worst <= 4e-16, "largest relative error \(worst)")
+    let edges = VectorExp.exp(SIMD8<Double>(0, -1e-300, -708.5, -745, -1e6, -.infinity, -0.5, -1))
+    #expect(edges[0] == 1 && edges[1] == 1)
+    #expect(edges[2] == 0 && edges[3] == 0 && edges[4] == 0 && edges[5] == 0)
+    #expect(
+      abs(edges[6] - Foundation.exp(-0.5)) <= 2e-16 && abs(edges[7] - Foundation.exp(-1)) <= 1e-16)
   }
 }
