@@ -11,14 +11,16 @@ struct DemoCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     name: "demo",
     abstract:
-      "Run every stage on the committed sample and write Reports/ (index.md, sweep.csv, preferences.json).",
+      "Run every stage on the committed sample and write Reports/: every page, CSV and chart, sweep.csv and preferences.json.",
     discussion: """
       Starts a fresh store (the old demo store is deleted first; your own ./resonance.sqlite \
       is never touched unless you pass it with --db), ingests what this build's readers \
       understand under the data folder, runs every stage — analyze, breathing, and where the \
       data holds a DJ decision log, sweep (Reports/sweep.csv) and tune \
-      (Reports/preferences.json) with their defaults — and writes the reports from what the \
-      store then holds. Every figure in the reports comes from the data.
+      (Reports/preferences.json) with their defaults — and writes the report from what the \
+      store then holds, as resonance report does (with validation.md when the data folder \
+      has the simulated person's truth.json), its index listing each stage. Every figure in \
+      the reports comes from the data.
 
       'make demo' builds resonance in release mode and runs this command.
       """,
@@ -91,7 +93,7 @@ struct DemoCommand: ParsableCommand {
     let store = try options.open()
     say(context, "store \(storePath) (new, schema version \(try store.schemaVersion()))")
 
-    var stages: [IndexReport.StageNote] = []
+    var stages: [ReportIndex.Stage] = []
     var ingest = IngestRun(output: OutputOptions(quietly: true), context: context)
     ingest.ingest(
       dataPath,
@@ -103,12 +105,12 @@ struct DemoCommand: ParsableCommand {
     let summary = try store.summary()
     let ingestNote = DemoSummary.ingest(
       summary, skipped: ingest.passedOver.map { String($0.name.dropFirst(dataPath.count + 1)) })
-    stages.append(IndexReport.StageNote(stage: "ingest", outcome: ingestNote))
+    stages.append(ReportIndex.Stage(stage: "ingest", outcome: ingestNote))
     say(context, "ingest: \(ingestNote)")
     if summary.listening.plays > 0 {
       let result = try AnalyzeCommand.analyze(store, startedAt: Clock.nowMilliseconds())
       let outcome = AnalyzeSummary.outcome(result)
-      stages.append(IndexReport.StageNote(stage: "analyze", outcome: outcome))
+      stages.append(ReportIndex.Stage(stage: "analyze", outcome: outcome))
       say(context, "analyze: \(outcome)")
     }
     let breathing = try store.breathingRecordings().map {
@@ -116,7 +118,7 @@ struct DemoCommand: ParsableCommand {
     }
     if !breathing.isEmpty {
       let outcome = DemoSummary.breathing(breathing, BreathingSummary.byPattern(breathing))
-      stages.append(IndexReport.StageNote(stage: "breathing", outcome: outcome))
+      stages.append(ReportIndex.Stage(stage: "breathing", outcome: outcome))
       say(context, "breathing: \(outcome)")
     }
 
@@ -134,10 +136,10 @@ struct DemoCommand: ParsableCommand {
         try OutputFiles.write(SweepReport.csv(sweep).text, to: sweepPath)
         written.append(sweepPath)
         let outcome = DemoSummary.sweep(sweep, run: run, csv: sweepPath)
-        stages.append(IndexReport.StageNote(stage: "sweep", outcome: outcome))
+        stages.append(ReportIndex.Stage(stage: "sweep", outcome: outcome))
         say(context, "sweep: \(outcome)")
       } catch let error as TuningError {
-        stages.append(IndexReport.StageNote(stage: "sweep", outcome: error.detail))
+        stages.append(ReportIndex.Stage(stage: "sweep", outcome: error.detail))
         say(context, "sweep: \(error.detail)")
       }
       let preferencesPath = (reportsPath as NSString).appendingPathComponent("preferences.json")
@@ -148,15 +150,24 @@ struct DemoCommand: ParsableCommand {
         try TuneCommand.file(report, command: command).encoded(as: .json), to: preferencesPath)
       written.append(preferencesPath)
       let outcome = DemoSummary.tune(report, file: preferencesPath)
-      stages.append(IndexReport.StageNote(stage: "tune", outcome: outcome))
+      stages.append(ReportIndex.Stage(stage: "tune", outcome: outcome))
       say(context, "tune: \(outcome)")
     }
 
-    let report = IndexReport(
-      summary: try store.summary(), storePath: storePath, dataPath: dataPath, stages: stages)
-    let indexPath = (reportsPath as NSString).appendingPathComponent("index.md")
-    try OutputFiles.write(report.markdown(), to: indexPath)
-    written.insert(indexPath, at: 0)
+    // The report, every page (validation.md too when the sample has its truth.json).
+    let truthPath = (dataPath as NSString).appendingPathComponent("truth.json")
+    let truth =
+      files.fileExists(atPath: truthPath) ? try ValidateCommand.readTruth(truthPath) : nil
+    let pages = ReportPage.names.filter { $0 != "validation" || truth != nil }
+    let report = try ReportCommand.write(
+      store, days: DayRange(), pages: pages, truth: truth.map { ($0, truthPath) },
+      to: reportsPath,
+      pipeline: ReportIndex.Pipeline(dataPath: dataPath, storePath: storePath, stages: stages))
+    say(context, "report: \(report.pages.count) pages, \(report.files) files")
+    let pagesWritten = ["index"] + report.pages.map(\.name)
+    written.insert(
+      contentsOf: pagesWritten.map { (reportsPath as NSString).appendingPathComponent($0 + ".md") },
+      at: 0)
     say(context, "wrote \(written.joined(separator: ", "))")
     if output.isJSON {
       context.console.out(

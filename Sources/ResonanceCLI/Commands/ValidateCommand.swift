@@ -78,11 +78,13 @@ struct ValidateCommand: ParsableCommand {
   }
 
   /// The simulated person's truth.json.
-  func readTruth() throws -> SynthTruth {
-    let data = Data(try InputFile.open(path: truthPath).readAll())
+  func readTruth() throws -> SynthTruth { try Self.readTruth(truthPath) }
+
+  /// The truth.json at `path`: exit 66 when it cannot be read, 65 when it is not one.
+  static func readTruth(_ path: String) throws -> SynthTruth {
+    let data = Data(try InputFile.open(path: path).readAll())
     guard let truth = try? SynthTruth(json: data) else {
-      throw CommandError(
-        .dataError, "\(truthPath): expected a truth.json written by resonance synth")
+      throw CommandError(.dataError, "\(path): expected a truth.json written by resonance synth")
     }
     return truth
   }

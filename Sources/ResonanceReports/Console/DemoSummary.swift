@@ -43,7 +43,7 @@ package enum DemoSummary {
 
   /// The run as `--json` gives it: each stage's outcome, the store, the files written.
   package static func json(
-    stages: [IndexReport.StageNote], store: String, written: [String], exitStatus: Int
+    stages: [ReportIndex.Stage], store: String, written: [String], exitStatus: Int
   ) -> JSONValue {
     [
       "format_version": 1, "store": .string(store),

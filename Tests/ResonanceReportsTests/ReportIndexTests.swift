@@ -4,8 +4,8 @@ import Testing
 
 @testable import ResonanceReports
 
-@Suite("Index report")
-struct IndexReportTests {
+@Suite("the report's index")
+struct ReportIndexTests {
   static let summary = StoreSummary(
     schemaVersion: 4,
     health: .init(
@@ -24,27 +24,43 @@ struct IndexReportTests {
         importer: "apple-health", status: .complete, records: 1551, warnings: 1)
     ])
 
-  @Test("renders the store's figures as Markdown, matching the golden file")
+  static let pages = [
+    ReportPage(
+      name: "songs", title: "Songs", headline: "3 of 12 songs lower your heart rate",
+      files: [ReportFile(name: "songs.md", text: "")]),
+    ReportPage(
+      name: "sleep", title: "Sleep", headline: "40 nights, 12 after evening music: too few",
+      files: [ReportFile(name: "sleep.md", text: "")]),
+  ]
+
+  @Test("renders each page's answer, the pipeline and the store's figures, as the golden file")
   func golden() throws {
-    let report = IndexReport(
-      summary: Self.summary, storePath: "Reports/demo.sqlite", dataPath: "Datasets/sample",
-      stages: [.init(stage: "ingest", outcome: "1 file read, 1,551 records")])
+    let index = ReportIndex.make(
+      summary: Self.summary, pages: Self.pages,
+      range: ReportRange(DayRange(from: CalendarDay("2024-01-01"), to: nil)),
+      pipeline: .init(
+        dataPath: "Datasets/sample", storePath: "Reports/demo.sqlite",
+        stages: [.init(stage: "ingest", outcome: "1 file read, 1,551 records")]))
+    #expect(index.name == "index.md")
     let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .appendingPathComponent("Golden/index.md")
     if ProcessInfo.processInfo.environment["RESONANCE_UPDATE_GOLDEN"] == "1" {
-      try Data(report.markdown().utf8).write(to: url)
+      try Data(index.text.utf8).write(to: url)
     }
-    #expect(report.markdown() == (try String(contentsOf: url, encoding: .utf8)))
+    #expect(index.text == (try String(contentsOf: url, encoding: .utf8)))
+    #expect(index.text.contains("[Songs](songs.md) | 3 of 12 songs lower your heart rate"))
+    #expect(index.text.contains("covering 2024-01-01 onwards"))
   }
 
   @Test("an empty store says so instead of showing empty tables")
   func empty() {
-    let report = IndexReport(
-      summary: StoreSummary(schemaVersion: 4), storePath: "s", dataPath: "d",
-      stages: [.init(stage: "ingest", outcome: "no sample data")])
-    let text = report.markdown()
+    let text = ReportIndex.make(
+      summary: StoreSummary(schemaVersion: 4), pages: [], range: ReportRange(DayRange())
+    ).text
     #expect(text.contains("Nothing has been imported"))
+    #expect(text.contains("covering the whole history"))
     #expect(!text.contains("Imported files"))
+    #expect(!text.contains("Pipeline"))
   }
 
   @Test("table cells escape pipes and flatten newlines")

@@ -1,0 +1,313 @@
+import ResonanceLinear
+import ResonanceModel
+
+/// The statistics `resonance report` shows: every comparison, trend and ranking a page states
+/// is computed here and reaches the pages as Model values (`docs/reports.md` gives the
+/// methods).
+package enum ReportStatistics {
+  /// The window before bedtime that counts as the evening, and the music in it that makes an
+  /// "evening with music".
+  package static let eveningHours = 4.0
+  package static let eveningMusicMinutes = 10.0
+  /// Bootstrap replicates and seed: fixed, so a store always gives the same intervals.
+  package static let replicates = 2000
+  package static let bootstrapSeed: UInt64 = 0x51EE_9BAD
+  /// The fewest nights in each group a comparison needs.
+  package static let minimumNights = 5
+  /// z for a two-sided 90% interval.
+  static let z90 = 1.6448536269514722
+
+  // MARK: Nights
+
+  /// `nights` with their mean heart rate and SDNN between bedtime and waking, from readings
+  /// in time order (readings taken while moving are left out).
+  package static func withOvernightVitals(
+    _ nights: [NightRecord], heartRate: [SignalReading], hrv: [SignalReading]
+  ) -> [NightRecord] {
+    nights.map { night in
+      var night = night
+      let span = night.bedtime.millisecondsSinceEpoch..<night.wake.millisecondsSinceEpoch
+      night.overnightHeartRate = mean(of: heartRate, in: span)
+      night.overnightHRV = mean(of: hrv, in: span)
+      return night
+    }
+  }
+
+  /// Each night beside its evening: the minutes of music in the `eveningHours` before bedtime
+  /// (from the sessions' spans), whether the evening was a Friday or Saturday, and whether a
+  /// workout started that local day.
+  package static func evenings(
+    _ nights: [NightRecord], sessions: [SessionRecord], workouts: [TimeSpan]
+  ) -> [EveningNight] {
+    let ordered = sessions.sorted { $0.start < $1.start }
+    return nights.map { night in
+      let bed = night.bedtime.millisecondsSinceEpoch
+      let from = bed - Int64(eveningHours * 3_600_000)
+      var minutes = 0.0
+      for session in ordered {
+        let s = session.start.millisecondsSinceEpoch
+        let e = session.end.millisecondsSinceEpoch
+        if s >= bed { break }
+        let overlap = min(e, bed) - max(s, from)
+        if overlap > 0 { minutes += Double(overlap) / 60_000 }
+      }
+      let weekday = weekday(night.evening)
+      let offset = night.bedtime.utcOffsetSeconds
+      let workout = workouts.contains {
+        CalendarDay(Timestamp(millisecondsSinceEpoch: $0.startMs, utcOffsetSeconds: offset))
+          == night.evening
+      }
+      return EveningNight(
+        night: night, eveningMinutes: minutes, eveningMusic: minutes >= eveningMusicMinutes,
+        weekendEvening: weekday == 4 || weekday == 5, workoutThatDay: workout)
+    }
+  }
+
+  /// Nights after an evening with music against the others, for time asleep, deep-sleep
+  /// share, and overnight heart rate and SDNN: the difference of the means with a seeded
+  /// bootstrap 90% interval over nights, and the same difference adjusted by least squares for
+  /// a weekend evening and a workout that day. An outcome with fewer than `minimumNights` in
+  /// either group gets counts and no difference.
+  package static func sleepComparisons(_ evenings: [EveningNight]) -> [GroupComparison] {
+    let outcomes: [(String, String, String, (NightRecord) -> Double?)] = [
+      ("asleep_h", "time asleep", "h", { $0.asleepHours }),
+      ("deep_share_pct", "deep sleep", "% of staged sleep", { $0.deepShare.map { $0 * 100 } }),
+      ("overnight_hr_bpm", "overnight heart rate", "bpm", { $0.overnightHeartRate }),
+      ("overnight_sdnn_ms", "overnight HRV (SDNN)", "ms", { $0.overnightHRV }),
+    ]
+    return outcomes.map { name, label, unit, value in
+      let rows = evenings.compactMap { e in value(e.night).map { (e, $0) } }.filter {
+        $0.1.isFinite
+      }
+      let with = rows.filter { $0.0.eveningMusic }.map(\.1)
+      let without = rows.filter { !$0.0.eveningMusic }.map(\.1)
+      var comparison = GroupComparison(
+        outcome: name, label: label, unit: unit, nightsWith: with.count,
+        nightsWithout: without.count, meanWith: mean(with), meanWithout: mean(without))
+      guard with.count >= minimumNights, without.count >= minimumNights,
+        let a = comparison.meanWith, let b = comparison.meanWithout
+      else { return comparison }
+      comparison.difference = a - b
+      let interval = bootstrapDifference(rows.map { ($0.0.eveningMusic, $0.1) }, stream: name)
+      comparison.low90 = interval?.low
+      comparison.high90 = interval?.high
+      if let adjusted = adjustedDifference(rows) {
+        comparison.adjusted = adjusted.estimate
+        comparison.adjustedLow90 = adjusted.estimate - z90 * adjusted.se
+        comparison.adjustedHigh90 = adjusted.estimate + z90 * adjusted.se
+      }
+      return comparison
+    }
+  }
+
+  /// The 5th and 95th percentiles of the difference of group means over resamples of the
+  /// nights (with replacement, as many as there are); resamples missing a group are redrawn.
+  static func bootstrapDifference(_ rows: [(Bool, Double)], stream: String) -> (
+    low: Double, high: Double
+  )? {
+    guard rows.count > 1 else { return nil }
+    var rng = SplitMix64(seed: bootstrapSeed, stream: "sleep-" + stream)
+    var differences: [Double] = []
+    differences.reserveCapacity(replicates)
+    var attempts = 0
+    while differences.count < replicates, attempts < replicates * 4 {
+      attempts += 1
+      var sums = (with: 0.0, without: 0.0)
+      var counts = (with: 0, without: 0)
+      for _ in rows.indices {
+        let (music, value) = rows[Int(rng.next() % UInt64(rows.count))]
+        if music {
+          sums.with += value
+          counts.with += 1
+        } else {
+          sums.without += value
+          counts.without += 1
+        }
+      }
+      guard counts.with > 0, counts.without > 0 else { continue }
+      differences.append(
+        sums.with / Double(counts.with) - sums.without / Double(counts.without))
+    }
+    guard differences.count == replicates else { return nil }
+    differences.sort()
+    return (quantile(differences, 0.05), quantile(differences, 0.95))
+  }
+
+  /// The evening-music coefficient of y ~ 1 + music + weekend + workout by ordinary least
+  /// squares (LAPACK), with its standard error; a covariate that does not vary is left out.
+  static func adjustedDifference(_ rows: [(EveningNight, Double)]) -> (
+    estimate: Double, se: Double
+  )? {
+    let covariates: [(EveningNight) -> Double] = [
+      { $0.eveningMusic ? 1 : 0 }, { $0.weekendEvening ? 1 : 0 }, { $0.workoutThatDay ? 1 : 0 },
+    ]
+    let kept = covariates.enumerated().filter { k, f in
+      k == 0 || Set(rows.map { f($0.0) }).count > 1
+    }.map(\.element)
+    guard rows.count > kept.count + 2 else { return nil }
+    let x = Matrix(rows.map { row in kept.map { $0(row.0) } })
+    guard let fit = try? RidgeRegression.fit(X: x, y: rows.map(\.1), lambda: 0) else {
+      return nil
+    }
+    return (fit.coefficients[0], fit.standardErrors[1])
+  }
+
+  // MARK: Sessions
+
+  /// Sessions by the week (Monday to Sunday, local) they started in: how many, their mean
+  /// quality (over those that have one) and mean skip rate.
+  package static func weeklyQuality(_ sessions: [SessionRecord]) -> [WeeklyQuality] {
+    var weeks: [CalendarDay: [SessionRecord]] = [:]
+    for session in sessions {
+      let day = CalendarDay(session.start)
+      let monday = CalendarDay(daysSinceEpoch: day.daysSinceEpoch - Int64(weekday(day)))
+      weeks[monday, default: []].append(session)
+    }
+    return weeks.keys.sorted().map { week in
+      let list = weeks[week] ?? []
+      return WeeklyQuality(
+        week: week, sessions: list.count, meanQuality: mean(list.compactMap(\.quality)),
+        meanSkipRate: mean(list.map(\.skipRate)) ?? 0)
+    }
+  }
+
+  /// The least-squares slope of the weekly mean quality on the week, per week, with a 90%
+  /// interval; nil with fewer than three weeks that have a quality.
+  package static func qualityTrend(_ weeks: [WeeklyQuality]) -> LinearTrend? {
+    let points = weeks.compactMap { w in
+      w.meanQuality.map { (Double(w.week.daysSinceEpoch) / 7, $0) }
+    }
+    guard points.count >= 3 else { return nil }
+    let origin = points[0].0
+    let x = Matrix(points.map { [$0.0 - origin] })
+    guard let fit = try? RidgeRegression.fit(X: x, y: points.map(\.1), lambda: 0) else {
+      return nil
+    }
+    let slope = fit.coefficients[0]
+    let se = fit.standardErrors[1]
+    return LinearTrend(
+      slope: slope, low90: slope - z90 * se, high90: slope + z90 * se, points: points.count)
+  }
+
+  // MARK: Heart and HRV by day
+
+  /// Each local day with a resting heart rate, an SDNN reading or a beat list: Health's
+  /// resting heart rate (its mean that day) or else the lowest hourly mean of at least three
+  /// readings taken at rest; the mean SDNN; the mean RMSSD of the beat lists (Malik's
+  /// artefact rule). Readings are placed in local time through `offsets`.
+  package static func dailyVitals(
+    resting: [SignalSample], heartRate: [SignalReading], hrv: [SignalReading],
+    beatLists: [BeatList], offsets: UTCOffsetTimeline
+  ) -> [DailyVitals] {
+    func day(_ ms: Int64) -> CalendarDay {
+      CalendarDay(
+        Timestamp(millisecondsSinceEpoch: ms, utcOffsetSeconds: offsets.offset(atMs: ms) ?? 0))
+    }
+    var restingByDay: [CalendarDay: [Double]] = [:]
+    for sample in resting { restingByDay[day(sample.timeMs), default: []].append(sample.value) }
+    var hourly: [CalendarDay: [Int64: [Double]]] = [:]
+    for reading in heartRate where !reading.isMoving && reading.value.isFinite {
+      let ms = reading.timeMs
+      let local = ms + Int64(offsets.offset(atMs: ms) ?? 0) * 1000
+      hourly[day(ms), default: [:]][local / 3_600_000, default: []].append(reading.value)
+    }
+    var sdnnByDay: [CalendarDay: [Double]] = [:]
+    for reading in hrv where reading.value.isFinite {
+      sdnnByDay[day(reading.timeMs), default: []].append(reading.value)
+    }
+    var rmssdByDay: [CalendarDay: [Double]] = [:]
+    for list in beatLists {
+      let series = HRVSeries(
+        rr: RRSeries.intervals(from: list.beats), handling: .malik, file: nil, start: list.start)
+      if let rmssd = series.metrics.rmssd {
+        rmssdByDay[CalendarDay(list.start), default: []].append(rmssd)
+      }
+    }
+    let days = Set(restingByDay.keys).union(hourly.keys).union(sdnnByDay.keys)
+      .union(rmssdByDay.keys).sorted()
+    return days.compactMap { d in
+      var resting = mean(restingByDay[d] ?? [])
+      var source = resting == nil ? "" : "health"
+      if resting == nil {
+        resting = (hourly[d] ?? [:]).values.filter { $0.count >= 3 }.compactMap { mean($0) }.min()
+        source = resting == nil ? "" : "lowest hour at rest"
+      }
+      let sdnn = sdnnByDay[d] ?? []
+      let rmssd = rmssdByDay[d] ?? []
+      guard resting != nil || !sdnn.isEmpty || !rmssd.isEmpty else { return nil }
+      return DailyVitals(
+        day: d, restingHeartRate: resting, restingSource: source, sdnn: mean(sdnn),
+        sdnnReadings: sdnn.count, rmssd: mean(rmssd), beatLists: rmssd.count)
+    }
+  }
+
+  // MARK: Songs
+
+  /// Per context (in the app's order), the songs the learning loop found most calming and
+  /// most energising there, among those with at least `minimumSamples` plays in it: the top
+  /// `count` by calm score and by energy score, ties by more plays, then by id.
+  package static func rankings(
+    effects: [SongEffect], songs: [SongRecord], minimumSamples: Int = 3, count: Int = 5
+  ) -> [(context: String, calming: [RankedSong], energising: [RankedSong])] {
+    let byID = Dictionary(uniqueKeysWithValues: songs.map { ($0.id, $0) })
+    return ActivityContext.allCases.compactMap { context in
+      let rows = effects.filter { $0.context == context && $0.effect.sampleCount >= minimumSamples }
+        .compactMap { e in
+          byID[e.songID].map {
+            RankedSong(
+              song: $0, context: context.rawValue, calm: e.effect.calm, energy: e.effect.energy,
+              samples: e.effect.sampleCount)
+          }
+        }
+      guard !rows.isEmpty else { return nil }
+      func top(_ key: (RankedSong) -> Double) -> [RankedSong] {
+        Array(
+          rows.sorted {
+            (key($0), $0.samples, -$0.song.id) > (key($1), $1.samples, -$1.song.id)
+          }.prefix(count))
+      }
+      return (context.rawValue, top(\.calm), top(\.energy))
+    }
+  }
+
+  // MARK: Helpers
+
+  /// Monday 0 … Sunday 6 (1970-01-01 was a Thursday).
+  package static func weekday(_ day: CalendarDay) -> Int {
+    Int(((day.daysSinceEpoch + 3) % 7 + 7) % 7)
+  }
+
+  static func mean(_ values: [Double]) -> Double? {
+    values.isEmpty ? nil : values.reduce(0, +) / Double(values.count)
+  }
+
+  /// The mean of the readings at rest in `span` (readings in time order).
+  static func mean(of readings: [SignalReading], in span: Range<Int64>) -> Double? {
+    var low = 0
+    var high = readings.count
+    while low < high {
+      let mid = (low + high) / 2
+      if readings[mid].timeMs < span.lowerBound { low = mid + 1 } else { high = mid }
+    }
+    var sum = 0.0
+    var n = 0
+    var i = low
+    while i < readings.count, readings[i].timeMs < span.upperBound {
+      if !readings[i].isMoving, readings[i].value.isFinite {
+        sum += readings[i].value
+        n += 1
+      }
+      i += 1
+    }
+    return n > 0 ? sum / Double(n) : nil
+  }
+
+  /// Linear interpolation between order statistics of sorted values (type 7).
+  static func quantile(_ sorted: [Double], _ q: Double) -> Double {
+    guard sorted.count > 1 else { return sorted.first ?? .nan }
+    let h = q * Double(sorted.count - 1)
+    let i = Int(h.rounded(.down))
+    return i + 1 < sorted.count
+      ? sorted[i] + (h - Double(i)) * (sorted[i + 1] - sorted[i]) : sorted[i]
+  }
+}

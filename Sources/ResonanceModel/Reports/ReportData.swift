@@ -1,0 +1,248 @@
+/// What `resonance report` reads from the store and what the Brain's report statistics make
+/// of it: plain values, so that the pages (ResonanceReports) format figures and never query.
+
+/// A listening session as the analysis stored it (`historical_sessions`).
+package struct SessionRecord: Sendable, Equatable {
+  package var id: Int64
+  package var start: Timestamp
+  package var end: Timestamp
+  package var context: String
+  package var plays: Int
+  /// Skipped plays over plays, 0…1.
+  package var skipRate: Double
+  /// Mean share of each song listened to, 0…1.
+  package var engagement: Double?
+  package var meanHeartRate: Double?
+  package var meanHRV: Double?
+  /// Heart rate during the session's plays less before them, in beats per minute.
+  package var heartRateChange: Double?
+  /// SDNN during less before, in milliseconds.
+  package var hrvChange: Double?
+  /// The next night's sleep score, 0…1.
+  package var sleepScore: Double?
+  /// The seed's session quality, 0…1, and the parts it stood on.
+  package var quality: Double?
+  package var qualityBasis: [String]
+  package var nextNightID: Int64?
+
+  package init(
+    id: Int64, start: Timestamp, end: Timestamp, context: String, plays: Int, skipRate: Double,
+    engagement: Double? = nil, meanHeartRate: Double? = nil, meanHRV: Double? = nil,
+    heartRateChange: Double? = nil, hrvChange: Double? = nil, sleepScore: Double? = nil,
+    quality: Double? = nil, qualityBasis: [String] = [], nextNightID: Int64? = nil
+  ) {
+    self.id = id
+    self.start = start
+    self.end = end
+    self.context = context
+    self.plays = plays
+    self.skipRate = skipRate
+    self.engagement = engagement
+    self.meanHeartRate = meanHeartRate
+    self.meanHRV = meanHRV
+    self.heartRateChange = heartRateChange
+    self.hrvChange = hrvChange
+    self.sleepScore = sleepScore
+    self.quality = quality
+    self.qualityBasis = qualityBasis
+    self.nextNightID = nextNightID
+  }
+
+  /// Minutes from the first play's start to the last one's end.
+  package var minutes: Double {
+    Double(end.millisecondsSinceEpoch - start.millisecondsSinceEpoch) / 60_000
+  }
+}
+
+/// A night as the analysis stored it (`sleep_nights`), with the heart's figures while asleep.
+package struct NightRecord: Sendable, Equatable {
+  package var id: Int64
+  /// The local day the night began on.
+  package var evening: CalendarDay
+  package var bedtime: Timestamp
+  package var wake: Timestamp
+  package var asleepMs: Int64?
+  package var deepShare: Double?
+  package var efficiency: Double?
+  /// Mean heart rate and SDNN between bedtime and waking (the Brain fills them).
+  package var overnightHeartRate: Double?
+  package var overnightHRV: Double?
+
+  package init(
+    id: Int64, evening: CalendarDay, bedtime: Timestamp, wake: Timestamp, asleepMs: Int64?,
+    deepShare: Double?, efficiency: Double?, overnightHeartRate: Double? = nil,
+    overnightHRV: Double? = nil
+  ) {
+    self.id = id
+    self.evening = evening
+    self.bedtime = bedtime
+    self.wake = wake
+    self.asleepMs = asleepMs
+    self.deepShare = deepShare
+    self.efficiency = efficiency
+    self.overnightHeartRate = overnightHeartRate
+    self.overnightHRV = overnightHRV
+  }
+
+  /// Hours asleep.
+  package var asleepHours: Double? { asleepMs.map { Double($0) / 3_600_000 } }
+}
+
+/// A song as the reports name it, with its play counts.
+package struct SongRecord: Sendable, Equatable {
+  package var id: Int64
+  package var title: String
+  package var artist: String
+  package var genre: String
+  package var plays: Int
+  package var skips: Int
+
+  package init(id: Int64, title: String, artist: String, genre: String, plays: Int, skips: Int) {
+    self.id = id
+    self.title = title
+    self.artist = artist
+    self.genre = genre
+    self.plays = plays
+    self.skips = skips
+  }
+}
+
+/// One outcome compared between two groups of nights, with and without adjustment.
+package struct GroupComparison: Sendable, Equatable {
+  /// The CSV's name for the outcome (`asleep_h`) and the page's (`time asleep`).
+  package var outcome: String
+  package var label: String
+  package var unit: String
+  package var nightsWith: Int
+  package var nightsWithout: Int
+  package var meanWith: Double?
+  package var meanWithout: Double?
+  /// meanWith − meanWithout, with the 90% interval of a seeded bootstrap over nights.
+  package var difference: Double?
+  package var low90: Double?
+  package var high90: Double?
+  /// The same difference from a regression that also has the weekday (weekend evening or not)
+  /// and a workout that day, with its 90% interval (±1.645 standard errors).
+  package var adjusted: Double?
+  package var adjustedLow90: Double?
+  package var adjustedHigh90: Double?
+
+  package init(
+    outcome: String, label: String, unit: String, nightsWith: Int, nightsWithout: Int,
+    meanWith: Double? = nil, meanWithout: Double? = nil, difference: Double? = nil,
+    low90: Double? = nil, high90: Double? = nil, adjusted: Double? = nil,
+    adjustedLow90: Double? = nil, adjustedHigh90: Double? = nil
+  ) {
+    self.outcome = outcome
+    self.label = label
+    self.unit = unit
+    self.nightsWith = nightsWith
+    self.nightsWithout = nightsWithout
+    self.meanWith = meanWith
+    self.meanWithout = meanWithout
+    self.difference = difference
+    self.low90 = low90
+    self.high90 = high90
+    self.adjusted = adjusted
+    self.adjustedLow90 = adjustedLow90
+    self.adjustedHigh90 = adjustedHigh90
+  }
+}
+
+/// A night beside the evening before it, as the sleep page lists it.
+package struct EveningNight: Sendable, Equatable {
+  package var night: NightRecord
+  /// Minutes of music in the four hours before bedtime.
+  package var eveningMinutes: Double
+  package var eveningMusic: Bool
+  package var weekendEvening: Bool
+  package var workoutThatDay: Bool
+
+  package init(
+    night: NightRecord, eveningMinutes: Double, eveningMusic: Bool, weekendEvening: Bool,
+    workoutThatDay: Bool
+  ) {
+    self.night = night
+    self.eveningMinutes = eveningMinutes
+    self.eveningMusic = eveningMusic
+    self.weekendEvening = weekendEvening
+    self.workoutThatDay = workoutThatDay
+  }
+}
+
+/// A straight-line trend: its slope per unit of x with a 90% interval.
+package struct LinearTrend: Sendable, Equatable {
+  package var slope: Double
+  package var low90: Double
+  package var high90: Double
+  package var points: Int
+
+  package init(slope: Double, low90: Double, high90: Double, points: Int) {
+    self.slope = slope
+    self.low90 = low90
+    self.high90 = high90
+    self.points = points
+  }
+}
+
+/// One week's sessions: how many, and their mean quality.
+package struct WeeklyQuality: Sendable, Equatable {
+  /// The Monday the week starts on.
+  package var week: CalendarDay
+  package var sessions: Int
+  package var meanQuality: Double?
+  package var meanSkipRate: Double
+
+  package init(week: CalendarDay, sessions: Int, meanQuality: Double?, meanSkipRate: Double) {
+    self.week = week
+    self.sessions = sessions
+    self.meanQuality = meanQuality
+    self.meanSkipRate = meanSkipRate
+  }
+}
+
+/// One local day's resting heart and HRV.
+package struct DailyVitals: Sendable, Equatable {
+  package var day: CalendarDay
+  /// Health's resting heart rate that day, or else the lowest hourly mean of the readings
+  /// taken at rest; `restingSource` says which.
+  package var restingHeartRate: Double?
+  package var restingSource: String
+  /// The mean of the Watch's SDNN readings that day, and how many.
+  package var sdnn: Double?
+  package var sdnnReadings: Int
+  /// The mean RMSSD of the day's beat-to-beat lists, and how many.
+  package var rmssd: Double?
+  package var beatLists: Int
+
+  package init(
+    day: CalendarDay, restingHeartRate: Double?, restingSource: String, sdnn: Double?,
+    sdnnReadings: Int, rmssd: Double?, beatLists: Int
+  ) {
+    self.day = day
+    self.restingHeartRate = restingHeartRate
+    self.restingSource = restingSource
+    self.sdnn = sdnn
+    self.sdnnReadings = sdnnReadings
+    self.rmssd = rmssd
+    self.beatLists = beatLists
+  }
+}
+
+/// A song's learned effect in one context, beside its identity: the rankings' rows.
+package struct RankedSong: Sendable, Equatable {
+  package var song: SongRecord
+  package var context: String
+  /// The learning loop's calm and energy scores in that context, −1…1, and the plays behind.
+  package var calm: Double
+  package var energy: Double
+  package var samples: Int
+
+  package init(song: SongRecord, context: String, calm: Double, energy: Double, samples: Int) {
+    self.song = song
+    self.context = context
+    self.calm = calm
+    self.energy = energy
+    self.samples = samples
+  }
+}

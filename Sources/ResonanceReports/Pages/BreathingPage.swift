@@ -1,0 +1,123 @@
+import ResonanceModel
+
+/// `breathing.md`: every breathing-pacer session, by pattern and by month, and the trend of the
+/// Resonance Score.
+package enum BreathingPage {
+  package static func make(
+    sessions: [BreathingSessionResult], byPattern: [BreathingGroup], byMonth: [BreathingGroup],
+    range: ReportRange
+  ) -> ReportPage {
+    var text = "# Breathing sessions: how are they going?\n\n"
+    text += "Breathing-pacer sessions from \(range.text), each analysed from its recording of "
+    text += "the chest's motion (`docs/breathing.md`): the Resonance Score (0 … 100, how well "
+    text += "the breathing followed the pacer), the breathing rate, phase locking to the pacer "
+    text += "(0 … 1), the heart's coherence, and SDNN before and after.\n\n"
+    var files: [ReportFile] = []
+    let headline: String
+    let ordered = sessions.sorted {
+      ($0.started?.millisecondsSinceEpoch ?? .min, $0.session) < (
+        $1.started?.millisecondsSinceEpoch ?? .min, $1.session
+      )
+    }
+    if sessions.isEmpty {
+      text += "No breathing session in this range: the pacer app's session recordings are "
+      text += "what `resonance ingest` reads for them.\n"
+      headline = "no breathing sessions in this range"
+    } else {
+      let scores = ordered.compactMap(\.result.resonanceScore)
+      let firstMonth = byMonth.first { $0.meanScore != nil }
+      let lastMonth = byMonth.last { $0.meanScore != nil }
+      var trend = ""
+      if let a = firstMonth, let b = lastMonth, a.name != b.name, let x = a.meanScore,
+        let y = b.meanScore
+      {
+        trend = ", \(Format.fixed(x, 0)) in \(a.name) → \(Format.fixed(y, 0)) in \(b.name)"
+      }
+      headline =
+        "\(sessions.count) sessions, mean Resonance Score "
+        + "\(Format.optional(mean(scores), 0))" + trend
+      text += "## By month\n\n"
+      text += groups(byMonth, first: "month")
+      text += "\n## By pattern\n\n"
+      text += groups(byPattern, first: "pattern")
+      text += "\n"
+      let points = ordered.compactMap { s -> SVGChart.Point? in
+        guard let started = s.started, let score = s.result.resonanceScore else { return nil }
+        return SVGChart.Point(Double(CalendarDay(started).daysSinceEpoch), score)
+      }
+      if points.count >= 2 {
+        var chart = SVGChart(
+          title: "Resonance Score by session", xLabel: "local date",
+          yLabel: "Resonance Score (0–100)")
+        chart.xScale = .days
+        chart.marks = [.points(points, series: 0)]
+        let months = byMonth.compactMap { g -> SVGChart.Point? in
+          guard let score = g.meanScore, let day = CalendarDay(g.name + "-15") else { return nil }
+          return SVGChart.Point(Double(day.daysSinceEpoch), score)
+        }
+        if months.count >= 2 {
+          chart.marks.append(.line(months, series: 1))
+          chart.legend = ["a session", "the month's mean"]
+        }
+        files.append(ReportFile(name: "breathing-score.svg", text: chart.svg()))
+        text += "![Resonance Score by session](breathing-score.svg)\n\n"
+      }
+      text += "## Every session\n\n"
+      text += Markdown.table(
+        header: [
+          "date", "pattern", "score", "breaths/min", "pacer", "phase locking", "coherence",
+          "SDNN before → after (ms)",
+        ],
+        rows: ordered.map { s in
+          let r = s.result
+          return [
+            s.started.map { ReportTime.date($0) + " " + ReportTime.clock($0) } ?? "–", s.pattern,
+            Format.optional(r.resonanceScore, 0), Format.optional(r.breathsPerMinute, 1),
+            Format.optional(r.pacerBreathsPerMinute, 1), Format.optional(r.phaseLocking, 2),
+            Format.optional(r.coherence, 2),
+            "\(Format.optional(r.hrvBefore, 1)) → \(Format.optional(r.hrvAfter, 1))",
+          ]
+        }, alignments: ["l", "l", "r", "r", "r", "r", "r", "r"])
+      text += "\n"
+    }
+    text += "Every session with full precision: [breathing.csv](breathing.csv).\n"
+    var csv = CSVTable(header: [
+      "session", "file", "pattern", "started", "started_local_date", "started_local_hour",
+      "resonance_score", "breaths_per_min", "pacer_breaths_per_min", "rate_variability",
+      "phase_locking", "lag_s", "in_sync_share", "coherence", "coherence_peak_hz",
+      "rsa_amplitude", "sdnn_before_ms", "sdnn_after_ms",
+    ])
+    for s in ordered {
+      let r = s.result
+      csv.append([
+        .integer(s.session), .text(s.file), .text(s.pattern),
+        s.started.map { .text(ReportTime.iso8601($0)) } ?? .empty,
+        s.started.map { .text(ReportTime.date($0)) } ?? .empty,
+        s.started.map { .integer(ReportTime.hour($0)) } ?? .empty, .value(r.resonanceScore),
+        .value(r.breathsPerMinute), .value(r.pacerBreathsPerMinute), .value(r.rateVariability),
+        .value(r.phaseLocking), .value(r.lagSeconds), .value(r.inSyncShare), .value(r.coherence),
+        .value(r.coherencePeakHz), .value(r.rsaAmplitude), .value(r.hrvBefore), .value(r.hrvAfter),
+      ])
+    }
+    return ReportPage(
+      name: "breathing", title: "Breathing", headline: headline,
+      files: [ReportFile(name: "breathing.md", text: text)] + files + [
+        ReportFile(name: "breathing.csv", text: csv.text)
+      ])
+  }
+
+  static func groups(_ groups: [BreathingGroup], first: String) -> String {
+    Markdown.table(
+      header: [first, "sessions", "mean score", "mean breaths/min", "mean phase locking"],
+      rows: groups.map {
+        [
+          $0.name, String($0.sessions), Format.optional($0.meanScore, 0),
+          Format.optional($0.meanBreathsPerMinute, 1), Format.optional($0.meanPhaseLocking, 2),
+        ]
+      }, alignments: ["l", "r", "r", "r", "r"])
+  }
+
+  static func mean(_ values: [Double]) -> Double? {
+    values.isEmpty ? nil : values.reduce(0, +) / Double(values.count)
+  }
+}

@@ -1,0 +1,113 @@
+import ResonanceModel
+
+/// `hrv.md`: resting heart rate and HRV day by day, and the nights behind them.
+package enum HRVPage {
+  package static func make(days: [DailyVitals], nights: [NightRecord], range: ReportRange)
+    -> ReportPage
+  {
+    var text = "# Resting heart rate and HRV, day by day\n\n"
+    text += "Days from \(range.text). The resting heart rate is Health's own figure for the "
+    text += "day when the export has one, otherwise the lowest hourly mean of the readings "
+    text += "taken at rest (at least three in the hour). SDNN is the mean of the Watch's HRV "
+    text += "readings that day; RMSSD is computed here from Health's beat-to-beat lists "
+    text += "(Malik's artefact rule, NeuroKit2's definition: `docs/brain.md`).\n\n"
+    var files: [ReportFile] = []
+    let headline: String
+    if days.isEmpty {
+      text += "No day in this range has heart-rate or HRV readings.\n"
+      headline = "no heart-rate or HRV readings in this range"
+    } else {
+      let resting = days.compactMap(\.restingHeartRate)
+      let sdnn = days.compactMap(\.sdnn)
+      headline =
+        "\(days.count) days: resting heart rate \(Format.optional(mean(resting), 1)) bpm, "
+        + "SDNN \(Format.optional(mean(sdnn), 1)) ms on average"
+      text += "## Over time\n\n"
+      text += "\(days.count) days; resting heart rate on \(resting.count), SDNN on "
+      text += "\(sdnn.count), RMSSD on \(days.filter { $0.rmssd != nil }.count)."
+      text += change(
+        days.map { ($0.day, $0.restingHeartRate) }, unit: "bpm", name: "resting heart rate")
+      text += change(days.map { ($0.day, $0.sdnn) }, unit: "ms", name: "SDNN") + "\n\n"
+      if resting.count >= 2 {
+        var chart = SVGChart(
+          title: "Resting heart rate", xLabel: "local date", yLabel: "beats per minute")
+        chart.xScale = .days
+        chart.marks = [
+          .line(
+            days.map { SVGChart.Point(Double($0.day.daysSinceEpoch), $0.restingHeartRate ?? .nan) },
+            series: 0)
+        ]
+        files.append(ReportFile(name: "hrv-resting-hr.svg", text: chart.svg()))
+        text += "![Resting heart rate by day](hrv-resting-hr.svg)\n\n"
+      }
+      if sdnn.count >= 2 || days.filter({ $0.rmssd != nil }).count >= 2 {
+        var chart = SVGChart(title: "HRV by day", xLabel: "local date", yLabel: "milliseconds")
+        chart.xScale = .days
+        chart.marks = [
+          .line(
+            days.map { SVGChart.Point(Double($0.day.daysSinceEpoch), $0.sdnn ?? .nan) }, series: 0),
+          .points(
+            days.compactMap { d in d.rmssd.map { SVGChart.Point(Double(d.day.daysSinceEpoch), $0) }
+            },
+            series: 1),
+        ]
+        chart.legend = ["SDNN (Watch)", "RMSSD (beat lists)"]
+        files.append(ReportFile(name: "hrv-daily.svg", text: chart.svg()))
+        text += "![SDNN and RMSSD by day](hrv-daily.svg)\n\n"
+      }
+    }
+    text += "## The nights behind them\n\n"
+    if nights.isEmpty {
+      text += "No night in this range (the export has no sleep analysis).\n\n"
+    } else {
+      text +=
+        "Each night's mean heart rate and SDNN between bedtime and waking, readings at rest:\n\n"
+      text += Markdown.table(
+        header: [
+          "evening", "bedtime", "wake", "asleep (h)", "deep", "heart rate (bpm)", "SDNN (ms)",
+        ],
+        rows: nights.map { n in
+          [
+            n.evening.description, ReportTime.clock(n.bedtime), ReportTime.clock(n.wake),
+            Format.optional(n.asleepHours, 1), Figures.percent(n.deepShare),
+            Format.optional(n.overnightHeartRate, 1), Format.optional(n.overnightHRV, 1),
+          ]
+        }, alignments: ["l", "l", "l", "r", "r", "r", "r"])
+      text += "\n"
+    }
+    text += "Every day: [hrv-daily.csv](hrv-daily.csv); the nights are in [sleep.csv](sleep.csv).\n"
+    var csv = CSVTable(header: [
+      "date", "resting_hr_bpm", "resting_hr_source", "sdnn_ms", "sdnn_readings", "rmssd_ms",
+      "beat_lists",
+    ])
+    for d in days {
+      csv.append([
+        .text(d.day.description), .value(d.restingHeartRate),
+        d.restingSource.isEmpty ? .empty : .text(d.restingSource), .value(d.sdnn),
+        .integer(d.sdnnReadings), .value(d.rmssd), .integer(d.beatLists),
+      ])
+    }
+    return ReportPage(
+      name: "hrv", title: "Heart rate and HRV", headline: headline,
+      files: [ReportFile(name: "hrv.md", text: text)] + files + [
+        ReportFile(name: "hrv-daily.csv", text: csv.text)
+      ])
+  }
+
+  /// ` The resting heart rate went from 62.1 bpm in the first four weeks to 60.3 in the last
+  /// four.`, or nothing when either end has no value.
+  static func change(_ series: [(CalendarDay, Double?)], unit: String, name: String) -> String {
+    guard let first = series.first?.0, let last = series.last?.0,
+      last.daysSinceEpoch - first.daysSinceEpoch >= 56
+    else { return "" }
+    let early = series.filter { $0.0.daysSinceEpoch < first.daysSinceEpoch + 28 }.compactMap(\.1)
+    let late = series.filter { $0.0.daysSinceEpoch > last.daysSinceEpoch - 28 }.compactMap(\.1)
+    guard let a = mean(early), let b = mean(late) else { return "" }
+    return " The \(name) went from \(Format.fixed(a, 1)) \(unit) in the first four weeks to "
+      + "\(Format.fixed(b, 1)) in the last four."
+  }
+
+  static func mean(_ values: [Double]) -> Double? {
+    values.isEmpty ? nil : values.reduce(0, +) / Double(values.count)
+  }
+}

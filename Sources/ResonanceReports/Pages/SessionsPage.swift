@@ -1,0 +1,172 @@
+import ResonanceModel
+
+/// `sessions.md`: every listening session with its quality, the weekly trend, and what set the
+/// best sessions apart from the worst.
+package enum SessionsPage {
+  /// Sessions in the best and the worst lists.
+  static let listed = 5
+
+  package static func make(
+    sessions: [SessionRecord], weeks: [WeeklyQuality], trend: LinearTrend?, range: ReportRange
+  ) -> ReportPage {
+    var text = "# Listening sessions: which were good, and is it getting better?\n\n"
+    text += "Sessions from \(range.text), as `resonance analyze` reconstructed them (plays less "
+    text += "than 30 minutes apart, split where the context changes). A session's quality is "
+    text += "the seed's composite of four parts, 0 … 1: few skips, HRV rising while it played, "
+    text += "songs listened through, and the next night's sleep, each where it was measured "
+    text += "(`docs/brain.md`).\n\n"
+    var files: [ReportFile] = []
+    let headline: String
+    let rated = sessions.filter { $0.quality != nil }
+    if sessions.isEmpty {
+      text += "No session in this range: `resonance analyze` reconstructs them from the "
+      text += "listening history.\n"
+      headline = "no listening sessions in this range"
+    } else {
+      let meanQuality =
+        rated.isEmpty ? nil : rated.compactMap(\.quality).reduce(0, +) / Double(rated.count)
+      headline =
+        "\(Format.grouped(sessions.count)) sessions, mean quality "
+        + "\(Format.optional(meanQuality, 2))"
+        + (trend.map { ", \(trendWords($0))" } ?? "")
+      text += "## The weekly trend\n\n"
+      text += "\(Format.grouped(sessions.count)) sessions over \(weeks.count) weeks; "
+      text += "\(rated.count) have a quality, averaging \(Format.optional(meanQuality, 2)). "
+      if let trend {
+        text += "Over the weeks the mean quality \(trendWords(trend)): "
+        text += "\(Figures.interval(trend.slope, trend.low90, trend.high90, 3)) a week "
+        text += "(least squares over \(trend.points) weeks, 90% interval).\n\n"
+      } else {
+        text += "A trend needs three weeks with rated sessions.\n\n"
+      }
+      if weeks.count >= 2 {
+        var chart = SVGChart(
+          title: "Session quality by week", xLabel: "week (local date of its Monday)",
+          yLabel: "mean quality (0–1)")
+        chart.xScale = .days
+        let points = weeks.compactMap { w in
+          w.meanQuality.map { SVGChart.Point(Double(w.week.daysSinceEpoch), $0) }
+        }
+        chart.marks = [.line(points, series: 0), .points(points, series: 0)]
+        if let trend, let first = points.first, let last = points.last {
+          let meanX = points.map(\.x).reduce(0, +) / Double(points.count)
+          let meanY = points.map(\.y).reduce(0, +) / Double(points.count)
+          let line = [first.x, last.x].map {
+            SVGChart.Point($0, meanY + trend.slope * ($0 - meanX) / 7)
+          }
+          chart.marks.append(.line(line, series: 1))
+          chart.legend = ["weekly mean", "least-squares trend"]
+        }
+        files.append(ReportFile(name: "sessions-weekly.svg", text: chart.svg()))
+        text += "![Session quality by week](sessions-weekly.svg)\n\n"
+      }
+      if rated.count >= 2 * listed {
+        let ordered = rated.sorted { ($0.quality!, -$0.id) > ($1.quality!, -$1.id) }
+        text += "## Best and worst sessions\n\n"
+        text += table(Array(ordered.prefix(listed)), title: "The best")
+        text += table(Array(ordered.suffix(listed).reversed()), title: "The worst")
+        let quarter = max(1, ordered.count / 4)
+        let best = Array(ordered.prefix(quarter))
+        let worst = Array(ordered.suffix(quarter))
+        text += "What differed, on average, between the best quarter (\(quarter) sessions) "
+        text += "and the worst:\n\n"
+        let parts: [(String, (SessionRecord) -> Double?, Int)] = [
+          ("skip rate", { $0.skipRate }, 2), ("engagement", { $0.engagement }, 2),
+          ("heart-rate change (bpm)", { $0.heartRateChange }, 1),
+          ("HRV change (ms)", { $0.hrvChange }, 1),
+          ("next night's sleep score", { $0.sleepScore }, 2),
+          ("length (min)", { $0.minutes }, 0), ("plays", { Double($0.plays) }, 1),
+        ]
+        text += Markdown.table(
+          header: ["", "best quarter", "worst quarter"],
+          rows: parts.map { name, key, places in
+            [
+              name, Format.optional(mean(best.compactMap(key)), places),
+              Format.optional(mean(worst.compactMap(key)), places),
+            ]
+          }, alignments: ["l", "r", "r"])
+        text += "\nBy context: "
+        let contexts = Set(sessions.map(\.context)).sorted()
+        text +=
+          contexts.map { c in
+            let b = best.filter { $0.context == c }.count
+            let w = worst.filter { $0.context == c }.count
+            return "\(c) \(b) best, \(w) worst"
+          }.joined(separator: "; ") + ".\n\n"
+      }
+      text += "## Every session\n\n"
+      text += Markdown.table(
+        header: [
+          "start (local)", "context", "min", "plays", "skips", "engagement", "HR Δ (bpm)",
+          "HRV Δ (ms)", "sleep", "quality",
+        ],
+        rows: sessions.map { s in
+          [
+            ReportTime.date(s.start) + " " + ReportTime.clock(s.start), s.context,
+            Format.fixed(s.minutes, 0), String(s.plays), Figures.percent(s.skipRate),
+            Figures.percent(s.engagement), s.heartRateChange.map { Figures.signed($0, 1) } ?? "–",
+            s.hrvChange.map { Figures.signed($0, 1) } ?? "–", Format.optional(s.sleepScore, 2),
+            Format.optional(s.quality, 2),
+          ]
+        }, alignments: ["l", "l", "r", "r", "r", "r", "r", "r", "r", "r"])
+      text += "\n"
+    }
+    text += "Every session with full precision: [sessions.csv](sessions.csv); the weeks: "
+    text += "[sessions-weekly.csv](sessions-weekly.csv).\n"
+
+    var csv = CSVTable(header: [
+      "session_id", "start", "start_local_date", "start_local_hour", "end", "context",
+      "length_min", "plays", "skip_rate", "engagement", "mean_hr_bpm", "mean_sdnn_ms",
+      "hr_delta_bpm", "sdnn_delta_ms", "next_night_id", "next_night_sleep_score", "quality",
+      "quality_basis",
+    ])
+    for s in sessions {
+      csv.append([
+        .integer(Int(s.id)), .text(ReportTime.iso8601(s.start)), .text(ReportTime.date(s.start)),
+        .integer(ReportTime.hour(s.start)), .text(ReportTime.iso8601(s.end)), .text(s.context),
+        .number(s.minutes), .integer(s.plays), .number(s.skipRate), .value(s.engagement),
+        .value(s.meanHeartRate), .value(s.meanHRV), .value(s.heartRateChange),
+        .value(s.hrvChange), s.nextNightID.map { .integer(Int($0)) } ?? .empty,
+        .value(s.sleepScore), .value(s.quality), .text(s.qualityBasis.joined(separator: "+")),
+      ])
+    }
+    var weekly = CSVTable(header: ["week_start", "sessions", "mean_quality", "mean_skip_rate"])
+    for w in weeks {
+      weekly.append([
+        .text(w.week.description), .integer(w.sessions), .value(w.meanQuality),
+        .number(w.meanSkipRate),
+      ])
+    }
+    return ReportPage(
+      name: "sessions", title: "Sessions", headline: headline,
+      files: [ReportFile(name: "sessions.md", text: text)] + files + [
+        ReportFile(name: "sessions.csv", text: csv.text),
+        ReportFile(name: "sessions-weekly.csv", text: weekly.text),
+      ])
+  }
+
+  static func table(_ sessions: [SessionRecord], title: String) -> String {
+    "\(title):\n\n"
+      + Markdown.table(
+        header: ["start (local)", "context", "min", "skips", "HRV Δ (ms)", "sleep", "quality"],
+        rows: sessions.map { s in
+          [
+            ReportTime.date(s.start) + " " + ReportTime.clock(s.start), s.context,
+            Format.fixed(s.minutes, 0), Figures.percent(s.skipRate),
+            s.hrvChange.map { Figures.signed($0, 1) } ?? "–", Format.optional(s.sleepScore, 2),
+            Format.optional(s.quality, 2),
+          ]
+        }, alignments: ["l", "l", "r", "r", "r", "r", "r"]) + "\n"
+  }
+
+  /// `is rising`, `is falling`, or `shows no clear trend` (the interval spans zero).
+  static func trendWords(_ trend: LinearTrend) -> String {
+    if trend.low90 > 0 { return "is rising" }
+    if trend.high90 < 0 { return "is falling" }
+    return "shows no clear trend"
+  }
+
+  static func mean(_ values: [Double]) -> Double? {
+    values.isEmpty ? nil : values.reduce(0, +) / Double(values.count)
+  }
+}

@@ -1,0 +1,122 @@
+import ResonanceModel
+
+/// `sleep.md`: nights after an evening with music against the other nights.
+package enum SleepPage {
+  package static func make(
+    evenings: [EveningNight], comparisons: [GroupComparison], range: ReportRange,
+    eveningHours: Double, eveningMinutes: Double
+  ) -> ReportPage {
+    var text = "# Evening music and the night after\n\n"
+    text += "Nights from \(range.text). An evening *with music* is one with at least "
+    text += "\(Format.fixed(eveningMinutes, 0)) minutes of listening in the "
+    text += "\(Format.fixed(eveningHours, 0)) hours before bedtime. The overnight heart rate and "
+    text += "HRV are the means of the readings taken at rest between bedtime and waking.\n\n"
+    var files: [ReportFile] = []
+    let headline: String
+    let with = evenings.filter(\.eveningMusic).count
+    let asleep = comparisons.first { $0.outcome == "asleep_h" }
+    if evenings.isEmpty {
+      text += "No night in this range: the sleep stage needs Health's sleep analysis "
+      text += "(`HKCategoryTypeIdentifierSleepAnalysis`) in the export.\n"
+      headline = "no nights in this range: the export has no sleep analysis"
+    } else if comparisons.allSatisfy({ $0.difference == nil }) {
+      text += "\(evenings.count) nights, \(with) after an evening with music. A comparison needs "
+      text += "at least five nights on each side, with the figure measured.\n"
+      headline = "\(evenings.count) nights, \(with) after evening music: too few to compare"
+    } else {
+      if let asleep, let d = asleep.difference {
+        headline =
+          "after evening music you slept \(Figures.signed(d * 60, 0)) min "
+          + "(90% interval \(Figures.signed((asleep.low90 ?? d) * 60, 0)) … "
+          + "\(Figures.signed((asleep.high90 ?? d) * 60, 0))) against other nights"
+      } else {
+        headline = "\(evenings.count) nights compared"
+      }
+      text += "## The comparison\n\n"
+      text += "\(evenings.count) nights, \(with) after an evening with music. The difference is "
+      text += "the mean after music less the mean after other evenings, with a 90% interval "
+      text += "from 2,000 bootstrap resamples of the nights (seeded: the same store gives the "
+      text += "same interval). The adjusted difference comes from a least-squares regression "
+      text += "of the outcome on evening music, a Friday or Saturday evening, and a workout "
+      text += "that day, with a 90% interval from its standard error.\n\n"
+      text += Markdown.table(
+        header: [
+          "outcome", "nights with / without", "mean with", "mean without", "difference (90%)",
+          "adjusted (90%)",
+        ],
+        rows: comparisons.map { c in
+          let places = c.unit == "h" ? 2 : 1
+          return [
+            "\(c.label) (\(c.unit))", "\(c.nightsWith) / \(c.nightsWithout)",
+            Format.optional(c.meanWith, places), Format.optional(c.meanWithout, places),
+            Figures.interval(c.difference, c.low90, c.high90, places),
+            Figures.interval(c.adjusted, c.adjustedLow90, c.adjustedHigh90, places),
+          ]
+        }, alignments: ["l", "r", "r", "r", "r", "r"])
+      text += "\n"
+      text += "**This is an association, not a cause.** The nights were not assigned: an "
+      text += "evening with music may also be a calmer evening, a later or earlier bedtime, a "
+      text += "day with less caffeine or alcohol, or a different mood — none of which the "
+      text += "data hold. The regression takes out only the weekday and workouts. An interval "
+      text += "that spans zero means the data cannot tell the two kinds of night apart.\n\n"
+      let points = evenings.compactMap { e in
+        e.night.asleepHours.map { SVGChart.Point(e.eveningMinutes, $0) }
+      }
+      if points.count >= 5 {
+        var chart = SVGChart(
+          title: "Evening listening and time asleep",
+          xLabel: "minutes of music in the \(Format.fixed(eveningHours, 0)) h before bedtime",
+          yLabel: "time asleep (h)")
+        chart.marks = [
+          .points(
+            evenings.filter { !$0.eveningMusic }.compactMap { e in
+              e.night.asleepHours.map { SVGChart.Point(e.eveningMinutes, $0) }
+            }, series: 0),
+          .points(
+            evenings.filter(\.eveningMusic).compactMap { e in
+              e.night.asleepHours.map { SVGChart.Point(e.eveningMinutes, $0) }
+            }, series: 1),
+        ]
+        chart.legend = ["other evenings", "evenings with music"]
+        files.append(ReportFile(name: "sleep-evenings.svg", text: chart.svg()))
+        text += "![Evening listening against time asleep](sleep-evenings.svg)\n\n"
+      }
+    }
+    text += "Every night with its evening: [sleep.csv](sleep.csv); the comparison: "
+    text += "[sleep-comparison.csv](sleep-comparison.csv).\n"
+
+    var csv = CSVTable(header: [
+      "night_id", "evening", "bedtime", "wake", "asleep_h", "deep_share", "efficiency",
+      "overnight_hr_bpm", "overnight_sdnn_ms", "evening_music_min", "evening_music",
+      "weekend_evening", "workout_that_day",
+    ])
+    for e in evenings {
+      let n = e.night
+      csv.append([
+        .integer(Int(n.id)), .text(n.evening.description), .text(ReportTime.iso8601(n.bedtime)),
+        .text(ReportTime.iso8601(n.wake)), .value(n.asleepHours), .value(n.deepShare),
+        .value(n.efficiency), .value(n.overnightHeartRate), .value(n.overnightHRV),
+        .number(e.eveningMinutes), .integer(e.eveningMusic ? 1 : 0),
+        .integer(e.weekendEvening ? 1 : 0), .integer(e.workoutThatDay ? 1 : 0),
+      ])
+    }
+    var comparison = CSVTable(header: [
+      "outcome", "unit", "nights_with_music", "nights_without", "mean_with", "mean_without",
+      "difference", "difference_low90", "difference_high90", "adjusted_difference",
+      "adjusted_low90", "adjusted_high90",
+    ])
+    for c in comparisons {
+      comparison.append([
+        .text(c.outcome), .text(c.unit), .integer(c.nightsWith), .integer(c.nightsWithout),
+        .value(c.meanWith), .value(c.meanWithout), .value(c.difference), .value(c.low90),
+        .value(c.high90), .value(c.adjusted), .value(c.adjustedLow90), .value(c.adjustedHigh90),
+      ])
+    }
+    return ReportPage(
+      name: "sleep", title: "Sleep", headline: headline,
+      files: [ReportFile(name: "sleep.md", text: text)] + files + [
+        ReportFile(name: "sleep.csv", text: csv.text),
+        ReportFile(name: "sleep-comparison.csv", text: comparison.text),
+      ])
+  }
+}

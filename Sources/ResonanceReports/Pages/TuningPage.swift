@@ -1,0 +1,167 @@
+import ResonanceModel
+
+/// `tuning.md`: the last sweep and the last `tune`, from the store: what the DJ's weights
+/// should be and how sure that is.
+package enum TuningPage {
+  package static func make(sweep: SweepResult?, tuning: TuningReport?) -> ReportPage {
+    var text = "# Tuning the DJ: what its weights should be, and how sure that is\n\n"
+    text += "From the last `resonance sweep` and `resonance tune` the store records; "
+    text += "`docs/tuning.md` explains every estimator, diagnostic and rule.\n\n"
+    var files: [ReportFile] = []
+    var headline = "no tuning yet: run resonance tune"
+    text += "## The recommendation\n\n"
+    if let tuning {
+      // The reason up to its explanation after a colon: one line for the index.
+      let short = tuning.reason.split(separator: ": ", maxSplits: 1).first.map(String.init) ?? ""
+      headline = "\(tuning.recommendation.rawValue) the preferences: \(short)"
+      text += "**\(tuning.recommendation == .change ? "Change" : "Keep") the preferences.** "
+      text += sentence(tuning.reason) + "\n\n"
+      text += "Judged on \(Format.grouped(tuning.decisions)) logged decisions"
+      if let from = tuning.from, let to = tuning.to { text += " from \(from) to \(to)" }
+      text += ", \(tuning.estimator) estimates of the \(tuning.reward) reward, design "
+      text += "\(tuning.design). The rule: `change` only when the \(percent(tuning.level)) "
+      text += "interval of the gain on the held-out month lies above "
+      text += "\(Format.fixed(tuning.margin, 3)) and the chosen preferences' effective sample "
+      text += "size there is at least \(Format.fixed(tuning.minimumESS, 0)).\n\n"
+      if let held = tuning.heldOut {
+        text += "### The held-out month, \(held.month)\n\n"
+        text += Markdown.table(
+          header: ["figure", "value"],
+          rows: [
+            ["decisions", Format.grouped(held.decisions)],
+            ["preferences in force", Format.fixed(held.inForceValue, 3)],
+            ["chosen preferences", Format.fixed(held.chosenValue, 3)],
+            [
+              "gain (\(percent(held.gain.level)) interval)",
+              Figures.interval(held.gain.estimate, held.gain.lower, held.gain.upper, 3),
+            ],
+            ["effective sample size", Format.fixed(held.effectiveSampleSize, 0)],
+            ["largest importance weight", Format.fixed(held.largestWeight, 1)],
+            [
+              "decisions where the likeliest choice is the logged one",
+              Figures.percent(held.agreementShare),
+            ],
+          ], alignments: ["l", "r"])
+        text += "\n"
+        if let keep = held.keepChangePer100 {
+          text += "In plain words: had the DJ run the chosen preferences in \(held.month), "
+          text += "it would have had about \(Format.fixed(abs(keep), 0)) "
+          text += keep >= 0 ? "fewer" : "more"
+          text += " skips per 100 songs it played (the offline estimate; `docs/validation.md` "
+          text += "shows how such estimates compare with what a closed loop delivers).\n\n"
+        }
+        if !held.clipping.isEmpty {
+          text += "How the gain depends on the largest weights (each weight capped at the "
+          text += "threshold): "
+          text +=
+            held.clipping.map { c in
+              "\(c.threshold.map { Format.fixed($0, 0) } ?? "no cap"): "
+                + (c.gain.map { Figures.signed($0, 3) } ?? "–")
+            }.joined(separator: "; ") + ".\n\n"
+        }
+      }
+      if !tuning.folds.isEmpty {
+        text += "### Forward-chaining folds\n\n"
+        text += "Choosing on the months before each month, judged on it: how well choosing on "
+        text += "the past predicted the next month.\n\n"
+        text += Markdown.table(
+          header: ["month", "decisions", "gain of the point chosen before it"],
+          rows: tuning.folds.map {
+            [
+              $0.month, Format.grouped($0.decisions),
+              $0.gain.map { Figures.signed($0, 3) } ?? "none chosen",
+            ]
+          }, alignments: ["l", "r", "r"])
+        text += "\n"
+      }
+      if !tuning.contexts.isEmpty {
+        text += "### By context\n\n"
+        text += Markdown.table(
+          header: ["context", "decisions", "held out", "claimed", "why"],
+          rows: tuning.contexts.map {
+            [
+              $0.context, Format.grouped($0.decisions), Format.grouped($0.heldOutDecisions),
+              $0.claimed ? "yes" : "no", $0.reason,
+            ]
+          }, alignments: ["l", "r", "r", "l", "l"])
+        text += "\n"
+      }
+      text += "### The weights\n\n"
+      let rows: [(String, KeyPath<ScoringWeights, Double>)] = [
+        ("tempo match (bpmWeight)", \.bpm), ("energy match (energyWeight)", \.energy),
+        ("familiarity (familiarityWeight)", \.familiarity),
+        ("learned response (historicalWeight)", \.historical),
+        ("context (contextWeight)", \.context), ("recency penalty", \.recency),
+        ("time-of-day penalty", \.timeOfDay),
+      ]
+      text += Markdown.table(
+        header: ["component", "in force", "candidate", "recommended"],
+        rows: rows.map { name, key in
+          [
+            name, Format.fixed(tuning.inForce.weights[keyPath: key], 3),
+            tuning.candidate.map { Format.fixed($0.weights[keyPath: key], 3) } ?? "–",
+            Format.fixed(tuning.recommended.weights[keyPath: key], 3),
+          ]
+        }, alignments: ["l", "r", "r", "r"])
+      text += "\n"
+    } else {
+      text += "The store records no `resonance tune` run yet.\n\n"
+    }
+
+    text += "## The sweep\n\n"
+    var csvFile: ReportFile?
+    if let sweep {
+      let front = sweep.points.filter(\.isPareto).count
+      text += "The last sweep: design \(sweep.design), \(Format.grouped(sweep.points.count)) "
+      text += "points over \(Format.grouped(sweep.decisions)) decisions"
+      if let from = sweep.from, let to = sweep.to { text += " (\(from) … \(to))" }
+      text += ", \(sweep.estimator) estimates of \(sweep.reward). Each point is a set of the seven "
+      text += "weights; the chart sets each point's estimated keep rate against its "
+      text += "physiological response, and marks the \(front) on the Pareto front (no other point "
+      text += "does better on both). Chosen on the whole history, the sweep's best point is "
+      text += "optimistic; `tune` is what decides.\n\n"
+      let measured = sweep.points.filter { $0.keepRate != nil && $0.response != nil }
+      if measured.count >= 2 {
+        var chart = SVGChart(
+          title: "The sweep: keep rate against response", xLabel: "estimated keep rate (0–1)",
+          yLabel: "estimated response (0–1)")
+        chart.marks = [
+          .points(
+            measured.filter { !$0.isPareto && $0.label == nil }.map {
+              .init($0.keepRate!, $0.response!)
+            }, series: 5),
+          .points(measured.filter(\.isPareto).map { .init($0.keepRate!, $0.response!) }, series: 1),
+          .markers(
+            measured.filter { $0.label != nil }.map { .init($0.keepRate!, $0.response!) }, series: 0
+          ),
+        ]
+        chart.legend = ["a design point", "on the Pareto front", "preferences in force"]
+        // The legend's colours follow the series numbers of the marks above.
+        chart.legendSeries = [5, 1, 0]
+        files.append(ReportFile(name: "tuning-sweep.svg", text: chart.svg()))
+        text += "![Keep rate against response over the sweep](tuning-sweep.svg)\n\n"
+      } else {
+        text += "The sweep has no point with both a keep rate and a response (the response "
+        text += "needs heart-rate data around the DJ's plays), so there is no front to draw.\n\n"
+      }
+      text += "Every point: [tuning-sweep.csv](tuning-sweep.csv).\n"
+      csvFile = ReportFile(name: "tuning-sweep.csv", text: SweepReport.csv(sweep).text)
+    } else {
+      text += "The store records no sweep yet (`resonance sweep` runs one).\n"
+    }
+    return ReportPage(
+      name: "tuning", title: "Tuning", headline: headline,
+      files: [ReportFile(name: "tuning.md", text: text)] + files + (csvFile.map { [$0] } ?? []))
+  }
+
+  static func percent(_ level: Double) -> String {
+    let p = level * 100
+    return (p == p.rounded() ? Format.fixed(p, 0) : Format.fixed(p, 2)) + "%"
+  }
+
+  /// The reason with a capital and a full stop.
+  static func sentence(_ reason: String) -> String {
+    guard let first = reason.first else { return "" }
+    return first.uppercased() + reason.dropFirst() + (reason.hasSuffix(".") ? "" : ".")
+  }
+}

@@ -1,0 +1,205 @@
+import Foundation
+import ResonanceModel
+import Testing
+
+@testable import ResonanceCLI
+@testable import ResonanceStore
+
+@Suite("report: the pages, CSVs and charts from a store")
+struct ReportCommandTests {
+  func stores() throws -> TuningStores { try TuningStores.shared.get() }
+
+  /// Checks, with Python's standard parsers, every file a report wrote: each CSV parses with
+  /// the same number of cells in every row as in its header; each SVG parses as XML, draws its
+  /// own background and has a mark inside its `<g class="plot">`; every link and image of
+  /// every page names a file that exists. Prints what it checked.
+  static let checker = #"""
+    import csv, os, re, sys, xml.etree.ElementTree as ET
+    folder = sys.argv[1]
+    ns = "{http://www.w3.org/2000/svg}"
+    problems = []
+    counts = {"csv": 0, "svg": 0, "md": 0}
+    for name in sorted(os.listdir(folder)):
+        path = os.path.join(folder, name)
+        if name.endswith(".csv"):
+            counts["csv"] += 1
+            with open(path, newline="", encoding="utf-8") as f:
+                rows = list(csv.reader(f))
+            if not rows:
+                problems.append(name + ": empty")
+            for i, row in enumerate(rows[1:], 2):
+                if len(row) != len(rows[0]):
+                    problems.append(f"{name}:{i}: {len(row)} cells, header has {len(rows[0])}")
+        elif name.endswith(".svg"):
+            counts["svg"] += 1
+            root = ET.parse(path).getroot()
+            first = [c for c in root if c.tag != ns + "title"][0]
+            if first.tag != ns + "rect" or first.get("fill") != "#ffffff":
+                problems.append(name + ": no background of its own")
+            plots = [g for g in root.iter(ns + "g") if g.get("class") == "plot"]
+            marks = [m for g in plots for m in g.iter() if m.tag[len(ns):] in ("path", "rect", "circle", "line", "polygon")]
+            if len(plots) != 1 or not marks:
+                problems.append(name + ": no marks in one <g class=\"plot\">")
+        elif name.endswith(".md"):
+            counts["md"] += 1
+            text = open(path, encoding="utf-8").read()
+            for target in re.findall(r"\]\(([^)#]+)\)", text):
+                if "://" not in target and not os.path.exists(os.path.join(folder, target)):
+                    problems.append(f"{name}: broken link {target}")
+    print(counts)
+    for p in problems:
+        print("PROBLEM", p)
+    sys.exit(1 if problems else 0)
+    """#
+
+  @Test(
+    "every page is written with its CSVs and charts, all of which parse, and a second run writes the same bytes"
+  )
+  func wholeReport() throws {
+    let stores = try stores()
+    let folder = try TemporaryFolder()
+    let db = try stores.copy(stores.analyzed, into: folder)
+    let out = folder.file("report")
+    let result = runResonance(["report", "--db", db, "--out", out, "--json"])
+    #expect(result.status == .ok, "\(result.err)")
+    let json = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
+    let pages = try #require(json["pages"] as? [[String: Any]])
+    #expect(
+      pages.map { $0["name"] as? String } == [
+        "songs", "sessions", "sleep", "hrv", "breathing", "tuning",
+      ])
+    for page in pages {
+      #expect(!((page["headline"] as? String) ?? "").isEmpty)
+      for file in page["files"] as? [String] ?? [] {
+        #expect(FileManager.default.fileExists(atPath: out + "/" + file), "\(file)")
+      }
+    }
+    let (status, output) = try TuningStores.python(Self.checker, [out])
+    #expect(status == 0, "\(output)")
+    #expect(output.contains("'svg': "), "\(output)")
+    // Deterministic: the same store gives the same files, byte for byte.
+    let first = try Self.contents(of: out)
+    let again = runResonance(["report", "--db", db, "--out", out, "-q"])
+    #expect(again.status == .ok)
+    #expect(try Self.contents(of: out) == first)
+  }
+
+  @Test("sessions.csv holds the store's sessions, with their figures at full precision")
+  func sessionsMatchTheStore() throws {
+    let stores = try stores()
+    let folder = try TemporaryFolder()
+    let db = try stores.copy(stores.analyzed, into: folder)
+    let out = folder.file("report")
+    #expect(
+      runResonance(["report", "--db", db, "--out", out, "--only", "sessions", "-q"]).status == .ok)
+    let store = try Store(path: db)
+    let stored = try store.connection.rows(
+      "SELECT id, quality_score, skip_rate, hr_delta FROM historical_sessions ORDER BY start_ms, id"
+    )
+    let script = #"""
+      import csv, sys
+      rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+      for r in rows:
+          print(r["session_id"], r["quality"] or "nan", r["skip_rate"], r["hr_delta_bpm"] or "nan", r["start"][19:])
+      """#
+    let (status, output) = try TuningStores.python(script, [out + "/sessions.csv"])
+    #expect(status == 0, "\(output)")
+    let lines = output.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+    #expect(lines.count == stored.count)
+    #expect(stored.count > 20)
+    for (line, row) in zip(lines, stored) {
+      #expect(Int64(line[0]) == row.optionalInt64(0))
+      for (k, column) in [(1, 1), (2, 2), (3, 3)] {
+        let written = Double(line[k]) ?? .nan
+        let value = row[column].double ?? .nan
+        #expect(
+          written == value || (written.isNaN && value.isNaN), "session \(line[0]) column \(column)")
+      }
+      // ISO 8601 with the offset the moment was lived in.
+      #expect(line[4].hasPrefix("+") || line[4].hasPrefix("-"))
+    }
+    // Only the page asked for, and the index.
+    let files = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
+    #expect(
+      files == [
+        "index.md", "sessions-weekly.csv", "sessions-weekly.svg", "sessions.csv", "sessions.md",
+      ])
+  }
+
+  @Test(
+    "--from and --to limit the sessions and nights; song estimates stay whole-history and say so")
+  func range() throws {
+    let stores = try stores()
+    let folder = try TemporaryFolder()
+    let db = try stores.copy(stores.analyzed, into: folder)
+    let out = folder.file("report")
+    let result = runResonance([
+      "report", "--db", db, "--out", out, "--from", "2022-07-01", "--to", "2022-07-31", "--only",
+      "sessions", "--only", "sleep", "--only", "songs", "-q",
+    ])
+    #expect(result.status == .ok, "\(result.err)")
+    let script = #"""
+      import csv, sys
+      days = [r["start_local_date"] for r in csv.DictReader(open(sys.argv[1], newline=""))]
+      evenings = [r["evening"] for r in csv.DictReader(open(sys.argv[2], newline=""))]
+      print(len(days), min(days), max(days), len(evenings), min(evenings), max(evenings))
+      """#
+    let (status, output) = try TuningStores.python(
+      script, [out + "/sessions.csv", out + "/sleep.csv"])
+    #expect(status == 0, "\(output)")
+    let parts = output.split(separator: " ").map {
+      String($0).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+    #expect(parts.count == 6)
+    #expect(parts[1] >= "2022-07-01" && parts[2] <= "2022-07-31")
+    #expect(parts[4] >= "2022-07-01" && parts[5] <= "2022-07-31")
+    let songs = try String(contentsOfFile: out + "/songs.md", encoding: .utf8)
+    #expect(songs.contains("whole history"))
+    #expect(songs.contains("2022-07-01 to 2022-07-31"))
+  }
+
+  @Test(
+    "the validation page needs --truth; a store that is not there is exit 66 and nothing is written"
+  )
+  func refusals() throws {
+    let folder = try TemporaryFolder()
+    let usage = runResonance(["report", "--only", "validation", "--db", folder.file("x.sqlite")])
+    #expect(usage.status == .usage)
+    #expect(usage.err.contains("--truth"))
+    let missing = runResonance([
+      "report", "--db", folder.file("missing.sqlite"), "--out", folder.file("out"),
+    ])
+    #expect(missing.status == .noInput)
+    #expect(missing.err.contains("missing.sqlite"))
+    #expect(!FileManager.default.fileExists(atPath: folder.file("missing.sqlite")))
+    #expect(!FileManager.default.fileExists(atPath: folder.file("out")))
+    let unknown = runResonance(["report", "--only", "weather"])
+    #expect(unknown.status == .usage)
+  }
+
+  @Test("with --truth the validation page reports the goals")
+  func validation() throws {
+    let stores = try stores()
+    let folder = try TemporaryFolder()
+    let db = try stores.copy(stores.analyzed, into: folder)
+    let out = folder.file("report")
+    let result = runResonance([
+      "report", "--db", db, "--out", out, "--only", "validation", "--truth",
+      stores.data + "/truth.json", "-q",
+    ])
+    #expect(result.status == .ok, "\(result.err)")
+    let page = try String(contentsOfFile: out + "/validation.md", encoding: .utf8)
+    #expect(page.contains("goal"))
+    let index = try String(contentsOfFile: out + "/index.md", encoding: .utf8)
+    #expect(index.contains("[Validation](validation.md)"))
+  }
+
+  static func contents(of folder: String) throws -> [String: Data] {
+    var files: [String: Data] = [:]
+    for name in try FileManager.default.contentsOfDirectory(atPath: folder) {
+      files[name] = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name))
+    }
+    return files
+  }
+}

@@ -1,0 +1,182 @@
+import Foundation
+import ResonanceModel
+import Testing
+
+@testable import ResonanceReports
+
+#if canImport(FoundationXML)
+  import FoundationXML
+#endif
+
+/// Collects an SVG's elements with their attributes and the group each sits in.
+final class SVGElements: NSObject, XMLParserDelegate {
+  var elements: [(name: String, attributes: [String: String], inPlot: Bool)] = []
+  var texts: [String] = []
+  private var groups: [String] = []
+  private var text = ""
+
+  static func parse(_ svg: String) -> SVGElements? {
+    let collector = SVGElements()
+    let parser = XMLParser(data: Data(svg.utf8))
+    parser.delegate = collector
+    return parser.parse() ? collector : nil
+  }
+
+  func parser(
+    _ parser: XMLParser, didStartElement name: String, namespaceURI: String?,
+    qualifiedName: String?, attributes: [String: String] = [:]
+  ) {
+    elements.append((name, attributes, groups.contains("plot")))
+    if name == "g" { groups.append(attributes["class"] ?? "") }
+    text = ""
+  }
+
+  func parser(_ parser: XMLParser, foundCharacters string: String) { text += string }
+
+  func parser(
+    _ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?
+  ) {
+    if name == "g" { groups.removeLast() }
+    if name == "text" || name == "title" { texts.append(text) }
+    text = ""
+  }
+}
+
+@Suite("charts and pages")
+struct ChartAndPageTests {
+  static func days(_ from: String, _ count: Int) -> [SVGChart.Point] {
+    let start = CalendarDay(from)!.daysSinceEpoch
+    return (0..<count).map { SVGChart.Point(Double(start + Int64($0)), 50 + Double($0 % 7)) }
+  }
+
+  @Test(
+    "a chart is XML with its own white background, its title as text, and every mark inside <g class=\"plot\">"
+  )
+  func structure() throws {
+    var chart = SVGChart(title: "Heart & <soul>", xLabel: "local date", yLabel: "bpm")
+    chart.xScale = .days
+    chart.marks = [
+      .band(
+        Self.days("2022-06-01", 30).map { .init($0.x, low: $0.y - 2, high: $0.y + 2) }, series: 0),
+      .line(Self.days("2022-06-01", 30), series: 0),
+      .points(Self.days("2022-06-01", 30), series: 1),
+    ]
+    chart.legend = ["a", "b"]
+    let svg = chart.svg()
+    let parsed = try #require(SVGElements.parse(svg), "not XML:\n\(svg)")
+    #expect(parsed.elements.first?.name == "svg")
+    #expect(parsed.elements.first?.attributes["xmlns"] == "http://www.w3.org/2000/svg")
+    let background = try #require(parsed.elements.first { $0.name == "rect" })
+    #expect(background.attributes["fill"] == "#ffffff" && background.attributes["width"] == "720.0")
+    #expect(parsed.texts.contains("Heart & <soul>"))
+    let plot = parsed.elements.filter(\.inPlot)
+    #expect(plot.contains { $0.name == "polygon" } && plot.contains { $0.name == "path" })
+    #expect(plot.filter { $0.name == "circle" }.count == 30)
+    #expect(
+      parsed.elements.filter { $0.name == "g" && $0.attributes["class"] == "plot" }.count == 1)
+    #expect(chart.svg() == svg)
+  }
+
+  @Test("date ticks fall inside the data, at most eight, on month starts over four months")
+  func dateTicks() throws {
+    var chart = SVGChart(title: "t", xLabel: "x", yLabel: "y")
+    chart.xScale = .days
+    chart.marks = [.line(Self.days("2022-06-01", 122), series: 0)]
+    let labels = try #require(SVGElements.parse(chart.svg())).texts.filter { $0.hasPrefix("2022-") }
+    #expect(labels == ["2022-06-01", "2022-07-01", "2022-08-01", "2022-09-01"])
+    var week = chart
+    week.marks = [.line(Self.days("2022-06-01", 40), series: 0)]
+    let weekly = try #require(SVGElements.parse(week.svg())).texts.filter { $0.hasPrefix("2022-") }
+    #expect(weekly.first == "2022-06-06" && weekly.count <= 8)
+  }
+
+  @Test("a forest plot gives its row labels room, draws a whisker per row and a line at zero")
+  func forest() throws {
+    var chart = SVGChart(title: "t", xLabel: "bpm", yLabel: "")
+    let labels = ["A very long song title — And Its Artist", "Short"]
+    chart.yScale = .categories(labels)
+    chart.marks = [
+      .reference(0, vertical: true),
+      .whiskers(
+        [.init(0, low: -1, high: 1, estimate: 0.2), .init(1, low: -3, high: -2, estimate: -2.5)],
+        series: 0),
+    ]
+    let parsed = try #require(SVGElements.parse(chart.svg()))
+    #expect(parsed.texts.contains(labels[0]))
+    let frame = try #require(
+      parsed.elements.first { $0.name == "rect" && $0.attributes["fill"] == "none" })
+    let left = try #require(Double(frame.attributes["x"] ?? ""))
+    #expect(left >= 7 * Double(labels[0].count))
+    #expect(parsed.elements.filter { $0.inPlot && $0.name == "line" }.count == 3)
+  }
+
+  @Test("pages with nothing to show say why instead of printing empty tables")
+  func emptyPages() {
+    let range = ReportRange(DayRange())
+    let pages = [
+      SongsPage.make(
+        songs: [], estimates: [], features: [], rankings: [], effects: [], range: range),
+      SessionsPage.make(sessions: [], weeks: [], trend: nil, range: range),
+      SleepPage.make(
+        evenings: [], comparisons: [], range: range, eveningHours: 4, eveningMinutes: 10),
+      HRVPage.make(days: [], nights: [], range: range),
+      BreathingPage.make(sessions: [], byPattern: [], byMonth: [], range: range),
+      TuningPage.make(sweep: nil, tuning: nil),
+    ]
+    let reasons = [
+      "No song has an estimate yet", "No session in this range", "No night in this range",
+      "No day in this range", "No breathing session in this range", "no `resonance tune` run",
+    ]
+    for (page, reason) in zip(pages, reasons) {
+      let text = page.files[0].text
+      #expect(text.contains(reason), "\(page.name)")
+      #expect(!text.contains("|---"), "\(page.name) printed an empty table")
+      #expect(
+        page.files.allSatisfy { !$0.name.hasSuffix(".svg") }, "\(page.name) drew an empty chart")
+      // The CSVs are still written, with their header.
+      #expect(page.files.contains { $0.name.hasSuffix(".csv") } || page.name == "tuning")
+    }
+  }
+
+  @Test("CSV times carry the offset the moment was lived in, with the local date and hour beside")
+  func times() {
+    let t = Timestamp(millisecondsSinceEpoch: 1_654_095_780_000, utcOffsetSeconds: 7200)
+    #expect(ReportTime.iso8601(t) == "2022-06-01T17:03:00+02:00")
+    #expect(ReportTime.date(t) == "2022-06-01")
+    #expect(ReportTime.hour(t) == 17)
+    let west = Timestamp(millisecondsSinceEpoch: 1_654_095_780_000, utcOffsetSeconds: -25200)
+    #expect(ReportTime.iso8601(west) == "2022-06-01T08:03:00-07:00")
+    #expect(ReportTime.clock(west) == "08:03")
+  }
+
+  @Test("the sleep page states the association plainly and its CSV has a row per night")
+  func sleepPage() {
+    let day = CalendarDay("2022-06-06")!
+    let evenings = (0..<12).map { (i: Int) -> EveningNight in
+      let shift = Int64(i) * 86_400_000
+      let night = NightRecord(
+        id: Int64(i), evening: CalendarDay(daysSinceEpoch: day.daysSinceEpoch + Int64(i)),
+        bedtime: Timestamp(millisecondsSinceEpoch: 1_654_556_400_000 + shift),
+        wake: Timestamp(millisecondsSinceEpoch: 1_654_585_200_000 + shift),
+        asleepMs: 25_200_000 + Int64(i % 2) * 3_600_000, deepShare: 0.2, efficiency: 0.9)
+      let music = i % 2 == 1
+      return EveningNight(
+        night: night, eveningMinutes: music ? 40 : 0, eveningMusic: music,
+        weekendEvening: false, workoutThatDay: false)
+    }
+    let comparison = GroupComparison(
+      outcome: "asleep_h", label: "time asleep", unit: "h", nightsWith: 6, nightsWithout: 6,
+      meanWith: 8, meanWithout: 7, difference: 1, low90: 0.8, high90: 1.2, adjusted: 1,
+      adjustedLow90: 0.7, adjustedHigh90: 1.3)
+    let page = SleepPage.make(
+      evenings: evenings, comparisons: [comparison], range: ReportRange(DayRange()),
+      eveningHours: 4, eveningMinutes: 10)
+    #expect(page.headline.contains("+60 min"))
+    let text = page.files[0].text
+    #expect(text.contains("association, not a cause"))
+    #expect(text.contains("+1.00 (+0.80 … +1.20)"))
+    let csv = page.files.first { $0.name == "sleep.csv" }!.text
+    #expect(csv.split(separator: "\r\n").count == 13)
+    #expect(csv.hasPrefix("night_id,evening,bedtime,wake,asleep_h,"))
+  }
+}
