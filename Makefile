@@ -11,16 +11,20 @@ BUILD_PACKAGES := pkg-config libsqlite3-dev libssl-dev libarchive-dev libxml2-de
 BUILD_PACKAGES += libopenblas-dev
 # GSL: the Sobol sequence of the sweep designs (CGSL target, for ResonanceLinear).
 BUILD_PACKAGES += libgsl-dev
+# What `make render-check` shows the report with: GitHub's Markdown renderer and a browser.
+RENDER_PACKAGES := cmark-gfm chromium fonts-dejavu-core python3
 # What the tests check generated files with: standard parsers, not ours.
 TEST_PACKAGES := libxml2-utils python3 time
 # The public fixtures CI has beside the project; a user's clone does not.
 FIXTURES ?= $(abspath ../shared/fixtures)
 RELEASE_BIN := .build/release/resonance
 
-.PHONY: help deps test-deps build test conformance demo sample sample-check lint bench bench-ingest bench-synth bench-listening bench-analyze bench-sweep clean
+.PHONY: help deps test-deps build test conformance demo notebooks-check render-check sample sample-check lint bench bench-ingest bench-synth bench-listening bench-analyze bench-sweep clean
 
 help:
-	@echo "make demo         build in release mode and run the whole pipeline on Datasets/sample"
+	@echo "make demo         build in release mode, run the whole pipeline on Datasets/sample into Reports/, re-run notebooks-md/"
+	@echo "make notebooks-check  exit 1, showing the difference, when a notebook's outputs are stale (after make demo)"
+	@echo "make render-check     every report page through cmark-gfm and headless Chromium, light and dark (after make demo)"
 	@echo "make test         build and run the unit tests (no network, no ../shared needed)"
 	@echo "make conformance  tests over the real public files in ../shared/fixtures"
 	@echo "make lint         swift format lint --strict over Sources and Tests"
@@ -51,8 +55,25 @@ conformance: deps
 	@test -d "$(FIXTURES)" || { echo "error: $(FIXTURES) not found: conformance needs the shared fixtures (CI has them)" >&2; exit 1; }
 	RESONANCE_FIXTURES="$(FIXTURES)" $(SWIFT) test -Xswiftc -warnings-as-errors --filter ConformanceTests
 
+# The whole pipeline on the committed sample into Reports/, then the notebooks re-run against
+# the demo's store (their outputs rewritten in place; unchanged when they were current).
 demo: build
 	$(RELEASE_BIN) demo
+	$(RELEASE_BIN) notebook run $(NOTEBOOKS) --db Reports/demo.sqlite
+
+# After `make demo`: each page of Reports/ through cmark-gfm and headless Chromium, in a light
+# and a dark colour scheme; fails on a broken link or image, an SVG without its marks, or a
+# table row whose cells do not match its header. Screenshots in Reports/screenshots/.
+render-check:
+	@scripts/require-packages.sh $(RENDER_PACKAGES)
+	@test -s Reports/index.md || { echo "error: Reports/index.md not found: run make demo first" >&2; exit 1; }
+	python3 scripts/render_check.py Reports Reports/screenshots
+
+# CI: after `make demo`, the committed notebooks must be what a re-run writes.
+notebooks-check: build
+	$(RELEASE_BIN) notebook run $(NOTEBOOKS) --db Reports/demo.sqlite --check
+
+NOTEBOOKS := $(sort $(wildcard notebooks-md/*.md))
 
 SAMPLE_ARGS := --months 4 --scale 0.2 --songs 160 --compress
 

@@ -9,7 +9,7 @@ package enum Resonance {
     [
       SynthCommand.self, IngestCommand.self, StatusCommand.self, HRVCommand.self,
       BreathingCommand.self, ValidateCommand.self, AnalyzeCommand.self, SweepCommand.self,
-      TuneCommand.self, ReportCommand.self, DemoCommand.self,
+      TuneCommand.self, ReportCommand.self, NotebookCommand.self, DemoCommand.self,
     ]
   }
 

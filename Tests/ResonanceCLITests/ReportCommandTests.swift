@@ -1,5 +1,6 @@
 import Foundation
 import ResonanceModel
+import ResonanceReports
 import Testing
 
 @testable import ResonanceCLI
@@ -119,11 +120,12 @@ struct ReportCommandTests {
       // ISO 8601 with the offset the moment was lived in.
       #expect(line[4].hasPrefix("+") || line[4].hasPrefix("-"))
     }
-    // Only the page asked for, and the index.
+    // Only the page asked for, the index and the Datasette metadata.
     let files = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
     #expect(
       files == [
-        "index.md", "sessions-weekly.csv", "sessions-weekly.svg", "sessions.csv", "sessions.md",
+        "index.md", "metadata.json", "sessions-weekly.csv", "sessions-weekly.svg",
+        "sessions.csv", "sessions.md",
       ])
   }
 
@@ -193,6 +195,56 @@ struct ReportCommandTests {
     #expect(page.contains("goal"))
     let index = try String(contentsOfFile: out + "/index.md", encoding: .utf8)
     #expect(index.contains("[Validation](validation.md)"))
+  }
+
+  @Test(
+    "the query views hold every row of their tables, with the columns metadata.json describes, and metadata.json names every table"
+  )
+  func viewsAndMetadata() throws {
+    let stores = try stores()
+    let folder = try TemporaryFolder()
+    let db = try stores.copy(stores.analyzed, into: folder)
+    let out = folder.file("report")
+    #expect(
+      runResonance(["report", "--db", db, "--out", out, "--only", "tuning", "-q"]).status == .ok)
+    let store = try Store(path: db)
+    let counts: [(String, String)] = [
+      ("v_plays", "playback_events"), ("v_sessions", "historical_sessions"),
+      ("v_song_effects", "songs"), ("v_song_context_effects", "song_effects"),
+      ("v_nights", "sleep_nights"), ("v_breathing", "breathing_sessions"),
+    ]
+    #expect(counts.map(\.0) == DatasetteMetadata.viewNames)
+    for (view, table) in counts {
+      let columns = try store.connection.rows("SELECT name FROM pragma_table_info('\(view)')")
+        .map { $0.string(0) }
+      #expect(columns == DatasetteMetadata.columns(of: view), "\(view)")
+      let n = try store.connection.row("SELECT COUNT(*) FROM \(view)")?.int(0)
+      let m = try store.connection.row("SELECT COUNT(*) FROM \(table)")?.int(0)
+      #expect(n == m && (m ?? 0) > 0, "\(view): \(n ?? -1) rows, \(table) has \(m ?? -1)")
+    }
+    // Local times carry their offset and agree with the UTC instant.
+    let row = try #require(
+      try store.connection.row("SELECT start_utc, start_local, local_date FROM v_sessions LIMIT 1"))
+    #expect(row.string(0).hasSuffix("Z"))
+    #expect(row.string(1).dropLast(6).hasPrefix(row.string(2)))
+    let metadata = try #require(
+      try JSONSerialization.jsonObject(
+        with: Data(contentsOf: URL(fileURLWithPath: out + "/metadata.json"))) as? [String: Any])
+    let database = try #require(
+      ((metadata["databases"] as? [String: Any])?["store"] as? [String: Any])?["tables"]
+        as? [String: Any])
+    let names = try store.connection.rows(
+      "SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%'"
+    ).map { $0.string(0) }
+    let undocumented = names.filter {
+      database[$0] == nil && !$0.hasPrefix("health_watch") && !$0.hasPrefix("health_daily")
+    }
+    #expect(undocumented.isEmpty, "metadata.json misses \(undocumented)")
+    let plays = try #require(database["v_plays"] as? [String: Any])
+    #expect((plays["units"] as? [String: String])?["played_s"] == "s")
+    #expect(
+      (plays["columns"] as? [String: String])?.count
+        == DatasetteMetadata.columns(of: "v_plays").count)
   }
 
   static func contents(of folder: String) throws -> [String: Data] {

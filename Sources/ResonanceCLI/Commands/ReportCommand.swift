@@ -110,8 +110,12 @@ struct ReportCommand: ParsableCommand {
     let range = ReportRange(days)
     let index = ReportIndex.make(
       summary: try store.summary(), pages: pages, range: range, pipeline: pipeline)
+    // Datasette names a database by its file's stem.
+    let database = ((store.path as NSString).lastPathComponent as NSString).deletingPathExtension
+    let metadata = ReportFile(
+      name: "metadata.json", text: DatasetteMetadata.json(database: database).text)
     var count = 0
-    for file in [index] + pages.flatMap(\.files) {
+    for file in [index] + pages.flatMap(\.files) + [metadata] {
       try OutputFiles.write(file.text, to: (folder as NSString).appendingPathComponent(file.name))
       count += 1
     }

@@ -16,10 +16,16 @@ package final class Connection {
   ///   - busyTimeoutMilliseconds: how long a statement waits for another process's lock
   ///     before failing with `StoreError.Kind.busy`.
   /// - Throws: `StoreError` when SQLite cannot open the file.
-  package init(path: String, busyTimeoutMilliseconds: Int32 = 30_000) throws(StoreError) {
+  ///   - readOnly: open an existing file for reading only (SQLite refuses every write).
+  package init(path: String, busyTimeoutMilliseconds: Int32 = 30_000, readOnly: Bool = false)
+    throws(StoreError)
+  {
     _ = Connection.configured
     var db: OpaquePointer?
-    let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+    let flags =
+      readOnly
+      ? SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX
+      : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
     let code = sqlite3_open_v2(path, &db, flags, nil)
     guard code == SQLITE_OK, let db else {
       let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open database"
@@ -56,6 +62,37 @@ package final class Connection {
   package func execute(_ sql: String, _ arguments: [any SQLiteBindable]) throws(StoreError) {
     let statement = try prepare(sql)
     try statement.execute(arguments)
+  }
+
+  /// Compiles `sql`, which must be exactly one statement that only reads (a `SELECT`, a
+  /// `WITH … SELECT`, a read-only `PRAGMA`).
+  ///
+  /// - Throws: `StoreError` naming what is wrong: more than one statement, one that would
+  ///   write, or SQL that does not compile.
+  package func prepareQuery(_ sql: String) throws(StoreError) -> Statement {
+    var statement: OpaquePointer?
+    var tail: UnsafePointer<CChar>?
+    let code = sql.withCString { text in
+      let code = sqlite3_prepare_v2(handle, text, -1, &statement, &tail)
+      // What follows the first statement, when anything but spaces and semicolons does.
+      let rest = tail.map { String(cString: $0) } ?? ""
+      tail = nil
+      return code == SQLITE_OK && rest.contains(where: { !$0.isWhitespace && $0 != ";" })
+        ? SQLITE_MISUSE : code
+    }
+    if code == SQLITE_MISUSE {
+      sqlite3_finalize(statement)
+      throw StoreError(.sqlite(code: code), message: "one statement per query", path: path)
+    }
+    guard code == SQLITE_OK, let statement else {
+      throw error(code: code, message: lastErrorMessage, sql: sql)
+    }
+    guard sqlite3_stmt_readonly(statement) != 0 else {
+      sqlite3_finalize(statement)
+      throw StoreError(
+        .sqlite(code: SQLITE_READONLY), message: "a query may only read the store", path: path)
+    }
+    return Statement(handle: statement, connection: self, sql: sql)
   }
 
   /// Compiles `sql` into a statement that can be run many times.

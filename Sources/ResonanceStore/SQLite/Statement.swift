@@ -176,6 +176,11 @@ package final class Statement {
     try rows(arguments).map { try T(row: $0) }
   }
 
+  /// The result's column names, as SQLite gives them (an alias when the query names one).
+  package var columnNames: [String] {
+    (0..<sqlite3_column_count(handle)).map { String(cString: sqlite3_column_name(handle, $0)) }
+  }
+
   /// The row the last `step()` stopped on.
   package func currentRow() -> Row {
     let count = sqlite3_column_count(handle)

@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+
+@testable import ResonanceCLI
+@testable import ResonanceStore
+
+@Suite("notebook run: blocks re-run against the store, outputs written in place")
+struct NotebookCommandTests {
+  func stores() throws -> TuningStores { try TuningStores.shared.get() }
+
+  static let notebook = """
+    # Test notebook
+
+    Prose stays as written.
+
+    ```sql
+    SELECT context, count(*) AS sessions FROM historical_sessions GROUP BY context ORDER BY context
+    ```
+
+    ```resonance
+    resonance report --only sessions
+    ```
+
+    The end.
+
+    """
+
+  @Test("a run writes every output after its block; a second run and --check change nothing")
+  func idempotent() throws {
+    let stores = try stores()
+    let folder = try TemporaryFolder()
+    let db = try stores.copy(stores.analyzed, into: folder)
+    let file = folder.file("n.md")
+    try Self.notebook.write(toFile: file, atomically: true, encoding: .utf8)
+    let first = runResonance(["notebook", "run", file, "--db", db])
+    #expect(first.status == .ok, "\(first.err)")
+    #expect(first.out.contains("2 blocks, 0 failed, updated"))
+    let written = try String(contentsOfFile: file, encoding: .utf8)
+    #expect(written.hasPrefix("# Test notebook\n\nProse stays as written.\n\n```sql\n"))
+    #expect(written.contains("<!-- output -->\n| context | sessions |\n|---|---:|\n"))
+    #expect(written.contains("report: sessions: "))
+    #expect(!written.contains("report: wrote"))
+    #expect(!written.contains(folder.path))
+    #expect(written.hasSuffix("<!-- /output -->\n\nThe end.\n"))
+    let second = runResonance(["notebook", "run", file, "--db", db])
+    #expect(second.status == .ok)
+    #expect(second.out.contains("unchanged"))
+    #expect(try String(contentsOfFile: file, encoding: .utf8) == written)
+    let check = runResonance(["notebook", "run", file, "--db", db, "--check"])
+    #expect(check.status == .ok)
+  }
+
+  @Test("--check on a stale notebook writes nothing, shows the difference and exits 1")
+  func check() throws {
+    let stores = try stores()
+    let folder = try TemporaryFolder()
+    let db = try stores.copy(stores.analyzed, into: folder)
+    let file = folder.file("n.md")
+    let stale = "```sql\nSELECT 1 AS one\n```\n\n<!-- output -->\nold\n<!-- /output -->\n"
+    try stale.write(toFile: file, atomically: true, encoding: .utf8)
+    let check = runResonance(["notebook", "run", file, "--db", db, "--check"])
+    #expect(check.status == .failure)
+    #expect(check.out.contains("- old\n+ | one |"))
+    #expect(check.out.contains("stale"))
+    #expect(try String(contentsOfFile: file, encoding: .utf8) == stale)
+  }
+
+  @Test(
+    "commands that write are refused, queries that write fail, and each failure is the block's output with exit 1"
+  )
+  func refusals() throws {
+    let stores = try stores()
+    let folder = try TemporaryFolder()
+    let db = try stores.copy(stores.analyzed, into: folder)
+    let before = try Data(contentsOf: URL(fileURLWithPath: db))
+    let file = folder.file("n.md")
+    let blocks = [
+      "```resonance\nresonance tune --out x.json\n```",
+      "```resonance\nresonance sweep\n```",
+      "```resonance\nresonance report --only songs --out /tmp/elsewhere\n```",
+      "```resonance\nresonance hrv\n```",
+      "```sql\nDELETE FROM songs\n```",
+      "```sql\nSELECT 1; DROP TABLE songs\n```",
+      "```sql\nSELECT x FROM nowhere\n```",
+      "```resonance\nresonance status\n```",
+    ]
+    try (blocks.joined(separator: "\n\n") + "\n").write(
+      toFile: file, atomically: true, encoding: .utf8)
+    let result = runResonance(["notebook", "run", file, "--db", db])
+    #expect(result.status == .failure)
+    #expect(result.out.contains("8 blocks, 7 failed"))
+    #expect(result.err.contains("n.md:1:1: error: the resonance block failed"))
+    let text = try String(contentsOfFile: file, encoding: .utf8)
+    #expect(text.contains("refused: 'resonance tune' is not one a notebook runs"))
+    #expect(text.contains("refused: 'resonance sweep' is not one a notebook runs"))
+    #expect(text.contains("writes nowhere: drop --out"))
+    #expect(text.contains("refused: 'resonance hrv' in a notebook reads files"))
+    #expect(text.contains("a query may only read the store"))
+    #expect(text.contains("one statement per query"))
+    #expect(text.contains("no such table: nowhere"))
+    #expect(text.contains("```text\nstore: "))
+    // The store is exactly as it was.
+    #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
+    #expect(try Store(path: db).connection.row("SELECT COUNT(*) FROM songs")?.int(0) ?? 0 > 0)
+  }
+
+  @Test("no store is exit 66; no action or no file is a usage error")
+  func usage() throws {
+    let folder = try TemporaryFolder()
+    let file = folder.file("n.md")
+    try "```sql\nSELECT 1\n```\n".write(toFile: file, atomically: true, encoding: .utf8)
+    let missing = runResonance(["notebook", "run", file, "--db", folder.file("none.sqlite")])
+    #expect(missing.status == .noInput)
+    #expect(!FileManager.default.fileExists(atPath: folder.file("none.sqlite")))
+    #expect(runResonance(["notebook", file]).status == .usage)
+    #expect(runResonance(["notebook", "run"]).status == .usage)
+  }
+}
