@@ -19,7 +19,7 @@ TEST_PACKAGES := libxml2-utils python3 time
 FIXTURES ?= $(abspath ../shared/fixtures)
 RELEASE_BIN := .build/release/resonance
 
-.PHONY: help deps test-deps build test conformance demo notebooks-check render-check sample sample-check lint bench bench-ingest bench-synth bench-listening bench-analyze bench-sweep clean
+.PHONY: help deps test-deps build test conformance demo notebooks-check render-check sample sample-check lint bench bench-ingest bench-synth bench-listening bench-analyze bench-sweep bench-demo clean
 
 help:
 	@echo "make demo         build in release mode, run the whole pipeline on Datasets/sample into Reports/, re-run notebooks-md/"
@@ -31,9 +31,10 @@ help:
 	@echo "make build        release build only: $(RELEASE_BIN)"
 	@echo "make sample       regenerate Datasets/sample with resonance synth"
 	@echo "make sample-check check that Datasets/sample is exactly what resonance synth writes"
-	@echo "make bench        every benchmark (bench-ingest, bench-synth, bench-listening, bench-analyze, bench-sweep); figures go in docs/performance.md"
+	@echo "make bench        every benchmark (bench-ingest, bench-synth, bench-listening, bench-analyze, bench-sweep, bench-demo); figures go in docs/performance.md"
 	@echo "make bench-listening  1M Play Activity rows and 1M Spotify entries ingested, beside csv/json/sqlite3 references"
 	@echo "make bench-analyze    resonance analyze over a 12-month history, beside a numpy reference checked against it"
+	@echo "make bench-demo       make demo's wall time after the build (resonance demo and the notebooks) against the 60 s goal"
 	@echo "make bench-sweep      resonance sweep's kernel on 10^4 weight vectors beside a numpy reference checked against it; tune on 12 months"
 	@echo "make clean        remove .build and the demo's outputs"
 
@@ -87,7 +88,7 @@ sample-check: build
 	diff -r Datasets/sample .build/sample-check && echo "Datasets/sample is what resonance synth writes"
 
 # Benchmarks need the test packages (xmllint, python3 for the Python peer's virtual env).
-bench: bench-synth bench-ingest bench-listening bench-analyze bench-sweep
+bench: bench-synth bench-ingest bench-listening bench-analyze bench-sweep bench-demo
 
 bench-ingest: build test-deps
 	@python3 -m venv --help >/dev/null 2>&1 || scripts/require-packages.sh python3-venv
@@ -115,6 +116,10 @@ bench-analyze: build test-deps
 # Generates its sets once into .bench/sweep (resonance synth) and times resonance sweep and tune
 # beside bench/sweep_reference.py (numpy, installed from PyPI into .bench/venv; sqlite3 CLI
 # for the counts).
+bench-demo: build
+	@scripts/require-packages.sh time
+	bench/demo.sh
+
 bench-sweep: build test-deps
 	@python3 -m venv --help >/dev/null 2>&1 || scripts/require-packages.sh python3-venv
 	@scripts/require-packages.sh sqlite3 time

@@ -16,7 +16,21 @@ extension Store {
       genres: try songGenres(), sleep: try sleepIntervals(),
       restingHeartRate: try restingHeartRates(), mood: try moodInputs(),
       birthYear: try birthYear(), decisionStress: try decisionStress(),
-      songs: try songFeatureSources(), marks: marks)
+      songs: try songFeatureSources(), playlists: try playlistMembers(), marks: marks)
+  }
+
+  /// Each playlist's songs, by playlist id.
+  package func playlistMembers() throws(StoreError) -> [Int64: [Int64]] {
+    var members: [Int64: [Int64]] = [:]
+    for row in try connection.rows(
+      "SELECT playlist_id, song_id FROM playlist_songs ORDER BY playlist_id, position")
+    {
+      members[row.optionalInt64(0) ?? 0, default: []].append(row.optionalInt64(1) ?? 0)
+    }
+    for row in try connection.rows("SELECT id FROM playlists") {
+      members[row.optionalInt64(0) ?? 0, default: []] += []
+    }
+    return members
   }
 
   /// Every play, in start order, as sessions need it.

@@ -132,6 +132,47 @@ extension Store {
         ])
       }
       try replaceSongFeatures(results.features)
+      try replaceEntityScores(results)
+    }
+  }
+
+  /// The seed's Song and Playlist aggregate fields, rewritten whole: a song or playlist the
+  /// run has no figure for gets NULL.
+  func replaceEntityScores(_ results: AnalysisResults) throws(StoreError) {
+    try connection.execute(
+      """
+      UPDATE songs SET calm_score = NULL, focus_score = NULL, activation_score = NULL,
+        energy = NULL, valence = NULL, familiarity = NULL
+      """)
+    let song = try connection.prepare(
+      """
+      UPDATE songs SET calm_score = ?, focus_score = ?, activation_score = ?, energy = ?,
+        valence = ?, familiarity = ?
+      WHERE id = ?
+      """)
+    for s in results.songScores {
+      try song.execute([
+        s.calm, s.focus, s.activation, s.energy, s.valence, s.familiarity, s.songID,
+      ])
+    }
+    try connection.execute(
+      """
+      UPDATE playlists SET avg_calm_effect = NULL, avg_focus_effect = NULL,
+        avg_energy_effect = NULL, context_associations = NULL
+      """)
+    let playlist = try connection.prepare(
+      """
+      UPDATE playlists SET avg_calm_effect = ?, avg_focus_effect = ?, avg_energy_effect = ?,
+        context_associations = ?
+      WHERE id = ?
+      """)
+    for p in results.playlistScores {
+      // A JSON object with sorted keys: the same figures give the same text.
+      let contexts =
+        "{"
+        + p.contexts.keys.sorted().map { "\"\($0)\":\(p.contexts[$0] ?? 0)" }
+        .joined(separator: ",") + "}"
+      try playlist.execute([p.calm, p.focus, p.energy, contexts, p.playlistID])
     }
   }
 

@@ -247,6 +247,33 @@ struct ReportCommandTests {
         == DatasetteMetadata.columns(of: "v_plays").count)
   }
 
+  @Test(
+    "analyze fills the seed's song fields: calm, focus and activation from the per-context scores, energy and valence from the estimates"
+  )
+  func entityFields() throws {
+    let stores = try stores()
+    let store = try Store(path: stores.analyzed)
+    let rows = try store.connection.rows(
+      """
+      SELECT s.id, s.calm_score, s.activation_score, s.energy, s.familiarity,
+        (SELECT sum(calm_score * sample_count) / sum(sample_count) FROM song_effects e
+         WHERE e.song_id = s.id AND sample_count > 0),
+        (SELECT sum(energy_score * sample_count) / sum(sample_count) FROM song_effects e
+         WHERE e.song_id = s.id AND sample_count > 0),
+        f.energy, f.familiarity
+      FROM songs s LEFT JOIN song_features f ON f.song_id = s.id
+      """)
+    #expect(rows.filter { $0[1].double != nil }.count > 20)
+    for row in rows {
+      for (stored, expected) in [(1, 5), (2, 6), (3, 7), (4, 8)] {
+        let a = row[stored].double
+        let b = row[expected].double
+        #expect((a == nil) == (b == nil), "song \(row.optionalInt64(0) ?? 0) column \(stored)")
+        if let a, let b { #expect(abs(a - b) < 1e-9) }
+      }
+    }
+  }
+
   static func contents(of folder: String) throws -> [String: Data] {
     var files: [String: Data] = [:]
     for name in try FileManager.default.contentsOfDirectory(atPath: folder) {

@@ -59,6 +59,10 @@ package enum HistoryStage {
       biometrics: analysis.plays.filter { computedPlays.contains($0.playID) },
       effects: analysis.effects, estimates: responses.flatMap(\.estimates),
       features: features, marks: inputs.marks)
+    results.songScores = EntityScores.songs(effects: analysis.effects, features: features)
+    results.playlistScores = EntityScores.playlists(
+      inputs.playlists, songs: results.songScores,
+      sessions: analysis.sessions.map(\.session), songOfPlay: byID.mapValues(\.songID))
     addSleepAndState(
       to: &results, analysis, signals: signals, inputs: inputs, ticksFor: kept.map { $0 == nil })
 

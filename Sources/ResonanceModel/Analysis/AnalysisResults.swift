@@ -50,6 +50,9 @@ package struct AnalysisResults: Sendable, Equatable {
   /// in session order and each session's in time order.
   package var ticks: [StateTick]
   package var features: [SongFeatureEstimate]
+  /// The seed's Song and Playlist aggregate fields (`songs.calm_score`, `playlists.avg_*`).
+  package var songScores: [SongEntityScores]
+  package var playlistScores: [PlaylistEntityScores]
   /// The raw tables' row-id marks the inputs were read at, for the next run to find what
   /// arrived after them.
   package var marks: [String: Int64]?
@@ -59,7 +62,8 @@ package struct AnalysisResults: Sendable, Equatable {
     biometrics: [PlayBiometrics] = [], effects: [SongEffect] = [],
     estimates: [SongEffectEstimate] = [], nights: [NightSleep] = [],
     outcomes: [SessionOutcome] = [], ticks: [StateTick] = [],
-    features: [SongFeatureEstimate] = [], marks: [String: Int64]? = nil
+    features: [SongFeatureEstimate] = [], songScores: [SongEntityScores] = [],
+    playlistScores: [PlaylistEntityScores] = [], marks: [String: Int64]? = nil
   ) {
     self.scope = scope
     self.sessions = sessions
@@ -70,6 +74,8 @@ package struct AnalysisResults: Sendable, Equatable {
     self.outcomes = outcomes
     self.ticks = ticks
     self.features = features
+    self.songScores = songScores
+    self.playlistScores = playlistScores
     self.marks = marks
   }
 }
@@ -139,6 +145,8 @@ package struct AnalysisInputs: Sendable {
   package var decisionStress: [Int64: Double]
   /// What feature estimation needs to know of every song, by song id.
   package var songs: [SongFeatureSource]
+  /// Each playlist's songs, by playlist id.
+  package var playlists: [Int64: [Int64]]
   /// The raw tables' row-id marks, read before anything else.
   package var marks: [String: Int64]
 
@@ -148,7 +156,7 @@ package struct AnalysisInputs: Sendable {
     genres: [Int64: String] = [:], sleep: [SleepInterval] = [],
     restingHeartRate: [SignalSample] = [], mood: [MoodInput] = [], birthYear: Int? = nil,
     decisionStress: [Int64: Double] = [:], songs: [SongFeatureSource] = [],
-    marks: [String: Int64] = [:]
+    playlists: [Int64: [Int64]] = [:], marks: [String: Int64] = [:]
   ) {
     self.plays = plays
     self.heartRate = heartRate
@@ -163,6 +171,7 @@ package struct AnalysisInputs: Sendable {
     self.birthYear = birthYear
     self.decisionStress = decisionStress
     self.songs = songs
+    self.playlists = playlists
     self.marks = marks
   }
 }

@@ -158,3 +158,52 @@ package struct SongResponseFit: Sendable, Equatable, Codable {
     case designEffect, songSD, genreSD, moving, meeting, workFocus
   }
 }
+
+/// The seed's Song entity fields the learning loop fills (`songs.calm_score`, …): each song's
+/// per-context scores pooled over contexts, and its feature estimates (`docs/brain.md`,
+/// "The seed's entity fields").
+package struct SongEntityScores: Sendable, Equatable {
+  package var songID: Int64
+  /// The `song_effects` scores averaged over contexts, weighted by plays; nil with no plays.
+  package var calm: Double?
+  package var focus: Double?
+  /// The energy score, as the seed's `activationScore`.
+  package var activation: Double?
+  /// From `song_features`.
+  package var energy: Double?
+  package var valence: Double?
+  package var familiarity: Double?
+
+  package init(
+    songID: Int64, calm: Double?, focus: Double?, activation: Double?, energy: Double?,
+    valence: Double?, familiarity: Double?
+  ) {
+    self.songID = songID
+    self.calm = calm
+    self.focus = focus
+    self.activation = activation
+    self.energy = energy
+    self.valence = valence
+    self.familiarity = familiarity
+  }
+}
+
+/// The seed's Playlist entity fields: its songs' mean calm, focus and energy scores, and where
+/// its songs were played (context → share of their plays in sessions).
+package struct PlaylistEntityScores: Sendable, Equatable {
+  package var playlistID: Int64
+  package var calm: Double?
+  package var focus: Double?
+  package var energy: Double?
+  package var contexts: [String: Double]
+
+  package init(
+    playlistID: Int64, calm: Double?, focus: Double?, energy: Double?, contexts: [String: Double]
+  ) {
+    self.playlistID = playlistID
+    self.calm = calm
+    self.focus = focus
+    self.energy = energy
+    self.contexts = contexts
+  }
+}
