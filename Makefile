@@ -19,11 +19,13 @@ TEST_PACKAGES := libxml2-utils python3 time
 FIXTURES ?= $(abspath ../shared/fixtures)
 RELEASE_BIN := .build/release/resonance
 
-.PHONY: help deps test-deps build test conformance demo notebooks-check render-check sample sample-check lint bench bench-ingest bench-synth bench-listening bench-analyze bench-sweep bench-demo clean
+.PHONY: help deps test-deps build test conformance demo notebooks-check render-check report-golden report-golden-check sample sample-check lint bench bench-ingest bench-synth bench-listening bench-analyze bench-sweep bench-demo clean
 
 help:
 	@echo "make demo         build in release mode, run the whole pipeline on Datasets/sample into Reports/, re-run notebooks-md/"
 	@echo "make notebooks-check  exit 1, showing the difference, when a notebook's outputs are stale (after make demo)"
+	@echo "make report-golden    copy the demo's report pages into Tests/Golden/report (review, then commit)"
+	@echo "make report-golden-check  the demo's report pages against Tests/Golden/report (after make demo)"
 	@echo "make render-check     every report page through cmark-gfm and headless Chromium, light and dark (after make demo)"
 	@echo "make test         build and run the unit tests (no network, no ../shared needed)"
 	@echo "make conformance  tests over the real public files in ../shared/fixtures"
@@ -69,6 +71,24 @@ render-check:
 	@scripts/require-packages.sh $(RENDER_PACKAGES)
 	@test -s Reports/index.md || { echo "error: Reports/index.md not found: run make demo first" >&2; exit 1; }
 	python3 scripts/render_check.py Reports Reports/screenshots
+
+# The report's pages for the committed sample, as reviewed: `make report-golden` copies what
+# `make demo` wrote into Tests/Golden/report (review the diff before committing it);
+# `make report-golden-check` (CI, after `make demo`) fails, showing the difference, when a page
+# no longer matches. The CSVs are checked numerically by the tests instead: BLAS may differ in
+# the last bits between machines, and the pages round.
+REPORT_PAGES = $(filter-out Reports/README.md,$(wildcard Reports/*.md))
+report-golden: demo
+	rm -rf Tests/Golden/report && mkdir -p Tests/Golden/report
+	cp $(REPORT_PAGES) Tests/Golden/report/
+
+report-golden-check:
+	@test -s Reports/index.md || { echo "error: Reports/index.md not found: run make demo first" >&2; exit 1; }
+	@for page in Tests/Golden/report/*.md; do \
+	  diff -u "$$page" "Reports/$$(basename "$$page")" || { echo "error: Reports/$$(basename "$$page") differs from its golden page (make report-golden, then review)" >&2; exit 1; }; \
+	done
+	@test "$$(ls Tests/Golden/report/*.md | wc -l)" -eq "$$(ls $(REPORT_PAGES) | wc -l)" || { echo "error: Reports/ and Tests/Golden/report hold different pages" >&2; exit 1; }
+	@echo "the report's pages are their golden pages ($$(ls Tests/Golden/report/*.md | wc -l) pages)"
 
 # CI: after `make demo`, the committed notebooks must be what a re-run writes.
 notebooks-check: build
