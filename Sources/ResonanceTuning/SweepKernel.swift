@@ -410,45 +410,34 @@ package enum SweepKernel {
         for k in 0..<(2 * rewardCount) { direct[k] = Lanes() }
         let chosenIndex = view.chosenRow[d] - r0
         let chosenLanes = SIMD8<Int64>(repeating: Int64(chosenIndex))
-        switch view.policy.kind {
-        case .softmax:
-          for i in 0..<n {
-            let eA = VectorExp.exp((s[2 * i] - maxA) * inverseTemperature)
-            let eB = VectorExp.exp((s[2 * i + 1] - maxB) * inverseTemperature)
-            totalA += eA
-            totalB += eB
-            if i == chosenIndex {
-              chosenA = eA
-              chosenB = eB
-            }
-            let q = view.predictions + (r0 + i) * rewardCount
-            for k in 0..<rewardCount {
-              let qk = Lanes(repeating: q[k])
-              direct[2 * k] = direct[2 * k].plusProduct(eA, qk)
-              direct[2 * k + 1] = direct[2 * k + 1].plusProduct(eB, qk)
-            }
-          }
-        case .greedy, .epsilonGreedy:
-          // Probability 1 − ε (1 for greedy) on the first maximum, ε spread evenly.
-          let epsilon = view.policy.kind == .greedy ? 0 : view.policy.epsilon
-          let share = Lanes(repeating: epsilon / Double(n))
-          let best = Lanes(repeating: 1 - epsilon)
-          for i in 0..<n {
+        // Softmax: exp((s − max)/T). Greedy and ε-greedy: probability 1 − ε (1 for greedy) on
+        // the first maximum, ε spread evenly.
+        let softmax = view.policy.kind == .softmax
+        let epsilon = view.policy.kind == .epsilonGreedy ? view.policy.epsilon : 0
+        let share = Lanes(repeating: epsilon / Double(n))
+        let best = Lanes(repeating: 1 - epsilon)
+        for i in 0..<n {
+          let eA: Lanes
+          let eB: Lanes
+          if softmax {
+            eA = VectorExp.exp((s[2 * i] - maxA) * inverseTemperature)
+            eB = VectorExp.exp((s[2 * i + 1] - maxB) * inverseTemperature)
+          } else {
             let row = SIMD8<Int64>(repeating: Int64(i))
-            let eA = share + best.replacing(with: 0, where: argA .!= row)
-            let eB = share + best.replacing(with: 0, where: argB .!= row)
-            totalA += eA
-            totalB += eB
-            if i == chosenIndex {
-              chosenA = eA
-              chosenB = eB
-            }
-            let q = view.predictions + (r0 + i) * rewardCount
-            for k in 0..<rewardCount {
-              let qk = Lanes(repeating: q[k])
-              direct[2 * k] = direct[2 * k].plusProduct(eA, qk)
-              direct[2 * k + 1] = direct[2 * k + 1].plusProduct(eB, qk)
-            }
+            eA = share + best.replacing(with: 0, where: argA .!= row)
+            eB = share + best.replacing(with: 0, where: argB .!= row)
+          }
+          totalA += eA
+          totalB += eB
+          if i == chosenIndex {
+            chosenA = eA
+            chosenB = eB
+          }
+          let q = view.predictions + (r0 + i) * rewardCount
+          for k in 0..<rewardCount {
+            let qk = Lanes(repeating: q[k])
+            direct[2 * k] = direct[2 * k].plusProduct(eA, qk)
+            direct[2 * k + 1] = direct[2 * k + 1].plusProduct(eB, qk)
           }
         }
         // The decision's terms, added to its group's sums.
