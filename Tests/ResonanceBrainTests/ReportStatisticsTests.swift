@@ -157,6 +157,37 @@ struct ReportStatisticsTests {
   }
 
   @Test(
+    "the best and worst sessions: the five at each end, and the parts' means in the best and worst quarters"
+  )
+  func contrast() throws {
+    let sessions = (0..<20).map { i in
+      var s = Self.session(
+        Int64(i), from: Self.time(Self.monday, hour: Double(i) / 2), minutes: 10,
+        quality: Double(i) / 20)
+      s.skipRate = 1 - Double(i) / 20
+      s.context = i % 2 == 0 ? "relax" : "commute"
+      return s
+    }
+    let contrast = try #require(
+      ReportStatistics.contrast(
+        sessions + [Self.session(99, from: Self.time(Self.monday, hour: 20), minutes: 5)]))
+    #expect(contrast.best.map(\.id) == [19, 18, 17, 16, 15])
+    #expect(contrast.worst.map(\.id) == [0, 1, 2, 3, 4])
+    #expect(contrast.quarter == 5)
+    let skip = try #require(contrast.parts.first { $0.name == "skip_rate" })
+    #expect(abs((skip.best ?? 0) - 0.15) < 1e-12 && abs((skip.worst ?? 0) - 0.9) < 1e-12)
+    #expect(
+      contrast.contexts == [
+        .init(context: "commute", best: 3, worst: 2), .init(context: "relax", best: 2, worst: 3),
+      ])
+    #expect(ReportStatistics.contrast(Array(sessions.prefix(9))) == nil)
+    let overview = ReportStatistics.overview(
+      sessions + [Self.session(99, from: Self.time(Self.monday, hour: 20), minutes: 5)])
+    #expect(overview.sessions == 21 && overview.rated == 20)
+    #expect(abs((overview.meanQuality ?? 0) - 0.475) < 1e-12)
+  }
+
+  @Test(
     "the resting heart rate is Health's figure when there is one, else the lowest hourly mean at rest"
   )
   func dailyVitals() throws {

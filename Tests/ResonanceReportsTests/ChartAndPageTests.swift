@@ -116,11 +116,21 @@ struct ChartAndPageTests {
     let pages = [
       SongsPage.make(
         songs: [], estimates: [], features: [], rankings: [], effects: [], range: range),
-      SessionsPage.make(sessions: [], weeks: [], trend: nil, range: range),
+      SessionsPage.make(
+        sessions: [], overview: SessionOverview(sessions: 0, rated: 0, meanQuality: nil),
+        weeks: [], trend: nil, contrast: nil, range: range),
       SleepPage.make(
         evenings: [], comparisons: [], range: range, eveningHours: 4, eveningMinutes: 10),
-      HRVPage.make(days: [], nights: [], range: range),
-      BreathingPage.make(sessions: [], byPattern: [], byMonth: [], range: range),
+      HRVPage.make(
+        days: [],
+        overview: VitalsOverview(
+          days: 0, restingDays: 0, sdnnDays: 0, rmssdDays: 0, meanResting: nil, meanSDNN: nil,
+          restingEarlyLate: nil, sdnnEarlyLate: nil), nights: [], range: range),
+      BreathingPage.make(
+        sessions: [],
+        overall: BreathingGroup(
+          name: "all", sessions: 0, meanScore: nil, meanBreathsPerMinute: nil,
+          meanPhaseLocking: nil), byPattern: [], byMonth: [], range: range),
       TuningPage.make(sweep: nil, tuning: nil),
     ]
     let reasons = [

@@ -30,7 +30,8 @@ package enum BreathingSummary {
     return months.keys.sorted().map { group($0, months[$0] ?? []) }
   }
 
-  static func group(_ name: String, _ results: [BreathingResult]) -> BreathingGroup {
+  /// `results` as one group named `name`: how many, and the means of what they have.
+  package static func group(_ name: String, _ results: [BreathingResult]) -> BreathingGroup {
     BreathingGroup(
       name: name, sessions: results.count, meanScore: mean(results.map(\.resonanceScore)),
       meanBreathsPerMinute: mean(results.map(\.breathsPerMinute)),

@@ -186,7 +186,63 @@ package enum ReportStatistics {
     let slope = fit.coefficients[0]
     let se = fit.standardErrors[1]
     return LinearTrend(
-      slope: slope, low90: slope - z90 * se, high90: slope + z90 * se, points: points.count)
+      slope: slope, low90: slope - z90 * se, high90: slope + z90 * se, points: points.count,
+      origin: origin, intercept: fit.intercept ?? 0)
+  }
+
+  /// Sessions, how many have a quality, and their mean quality.
+  package static func overview(_ sessions: [SessionRecord]) -> SessionOverview {
+    let rated = sessions.compactMap(\.quality)
+    return SessionOverview(sessions: sessions.count, rated: rated.count, meanQuality: mean(rated))
+  }
+
+  /// The `listed` best and worst sessions by quality (ties by id), and, between the best
+  /// quarter of the rated sessions and the worst, the mean of each part and how many of each
+  /// context; nil with fewer than 2 × `listed` rated sessions.
+  package static func contrast(_ sessions: [SessionRecord], listed: Int = 5) -> SessionContrast? {
+    let ordered = sessions.filter { $0.quality != nil }
+      .sorted { ($0.quality ?? 0, -$0.id) > ($1.quality ?? 0, -$1.id) }
+    guard ordered.count >= 2 * listed else { return nil }
+    let quarter = max(1, ordered.count / 4)
+    let best = Array(ordered.prefix(quarter))
+    let worst = Array(ordered.suffix(quarter))
+    let parts: [(String, (SessionRecord) -> Double?)] = [
+      ("skip_rate", { $0.skipRate }), ("engagement", { $0.engagement }),
+      ("hr_delta_bpm", { $0.heartRateChange }), ("sdnn_delta_ms", { $0.hrvChange }),
+      ("next_night_sleep_score", { $0.sleepScore }), ("length_min", { $0.minutes }),
+      ("plays", { Double($0.plays) }),
+    ]
+    return SessionContrast(
+      best: Array(ordered.prefix(listed)), worst: Array(ordered.suffix(listed).reversed()),
+      quarter: quarter,
+      parts: parts.map { name, key in
+        .init(name: name, best: mean(best.compactMap(key)), worst: mean(worst.compactMap(key)))
+      },
+      contexts: Set(sessions.map(\.context)).sorted().map { c in
+        .init(
+          context: c, best: best.filter { $0.context == c }.count,
+          worst: worst.filter { $0.context == c }.count)
+      })
+  }
+
+  /// The days in a few figures: counts, means, and the first four weeks against the last four
+  /// when the days span at least eight weeks.
+  package static func overview(_ days: [DailyVitals]) -> VitalsOverview {
+    func earlyLate(_ value: (DailyVitals) -> Double?) -> (early: Double, late: Double)? {
+      guard let first = days.first?.day.daysSinceEpoch, let last = days.last?.day.daysSinceEpoch,
+        last - first >= 56,
+        let early = mean(days.filter { $0.day.daysSinceEpoch < first + 28 }.compactMap(value)),
+        let late = mean(days.filter { $0.day.daysSinceEpoch > last - 28 }.compactMap(value))
+      else { return nil }
+      return (early, late)
+    }
+    let resting = days.compactMap(\.restingHeartRate)
+    let sdnn = days.compactMap(\.sdnn)
+    return VitalsOverview(
+      days: days.count, restingDays: resting.count, sdnnDays: sdnn.count,
+      rmssdDays: days.filter { $0.rmssd != nil }.count, meanResting: mean(resting),
+      meanSDNN: mean(sdnn), restingEarlyLate: earlyLate(\.restingHeartRate),
+      sdnnEarlyLate: earlyLate(\.sdnn))
   }
 
   // MARK: Heart and HRV by day

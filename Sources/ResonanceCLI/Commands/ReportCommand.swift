@@ -153,8 +153,9 @@ struct ReportCommand: ParsableCommand {
         let weeks = ReportStatistics.weeklyQuality(sessions)
         pages.append(
           SessionsPage.make(
-            sessions: sessions, weeks: weeks, trend: ReportStatistics.qualityTrend(weeks),
-            range: range))
+            sessions: sessions, overview: ReportStatistics.overview(sessions), weeks: weeks,
+            trend: ReportStatistics.qualityTrend(weeks),
+            contrast: ReportStatistics.contrast(sessions), range: range))
       case "sleep":
         let evenings = ReportStatistics.evenings(
           nights, sessions: try store.sessionRecords(), workouts: try store.workoutSpans())
@@ -171,14 +172,18 @@ struct ReportCommand: ParsableCommand {
         ).filter { day in
           (days.from.map { day.day >= $0 } ?? true) && (days.to.map { day.day <= $0 } ?? true)
         }
-        pages.append(HRVPage.make(days: vitals, nights: nights, range: range))
+        pages.append(
+          HRVPage.make(
+            days: vitals, overview: ReportStatistics.overview(vitals), nights: nights,
+            range: range))
       case "breathing":
         let sessions = try store.breathingRecordings().map {
           BreathingSummary.analyse($0.recording, file: $0.file)
         }.filter { s in s.started.map { days.contains($0) } ?? days.isAll }
         pages.append(
           BreathingPage.make(
-            sessions: sessions, byPattern: BreathingSummary.byPattern(sessions),
+            sessions: sessions, overall: BreathingSummary.group("all", sessions.map(\.result)),
+            byPattern: BreathingSummary.byPattern(sessions),
             byMonth: BreathingSummary.byMonth(sessions), range: range))
       case "tuning":
         pages.append(

@@ -170,19 +170,30 @@ package struct EveningNight: Sendable, Equatable {
   }
 }
 
-/// A straight-line trend: its slope per unit of x with a 90% interval.
+/// A straight-line trend: its slope per unit of x with a 90% interval, and the fitted line's
+/// value at x = `origin`.
 package struct LinearTrend: Sendable, Equatable {
   package var slope: Double
   package var low90: Double
   package var high90: Double
   package var points: Int
+  package var origin: Double
+  package var intercept: Double
 
-  package init(slope: Double, low90: Double, high90: Double, points: Int) {
+  package init(
+    slope: Double, low90: Double, high90: Double, points: Int, origin: Double = 0,
+    intercept: Double = 0
+  ) {
     self.slope = slope
     self.low90 = low90
     self.high90 = high90
     self.points = points
+    self.origin = origin
+    self.intercept = intercept
   }
+
+  /// The fitted line at `x`.
+  package func value(at x: Double) -> Double { intercept + slope * (x - origin) }
 }
 
 /// One week's sessions: how many, and their mean quality.
@@ -244,5 +255,103 @@ package struct RankedSong: Sendable, Equatable {
     self.calm = calm
     self.energy = energy
     self.samples = samples
+  }
+}
+
+/// How many sessions there are, how many have a quality, and their mean quality.
+package struct SessionOverview: Sendable, Equatable {
+  package var sessions: Int
+  package var rated: Int
+  package var meanQuality: Double?
+
+  package init(sessions: Int, rated: Int, meanQuality: Double?) {
+    self.sessions = sessions
+    self.rated = rated
+    self.meanQuality = meanQuality
+  }
+}
+
+/// The best sessions against the worst: the few at each end, and the mean of each part of a
+/// session in the best quarter and in the worst.
+package struct SessionContrast: Sendable, Equatable {
+  /// A part of a session, by its CSV name (`skip_rate`, `hr_delta_bpm`, …).
+  package struct Part: Sendable, Equatable {
+    package var name: String
+    package var best: Double?
+    package var worst: Double?
+
+    package init(name: String, best: Double?, worst: Double?) {
+      self.name = name
+      self.best = best
+      self.worst = worst
+    }
+  }
+
+  /// Sessions in each quarter, and per context how many of them are in the best and the worst.
+  package struct ContextCount: Sendable, Equatable {
+    package var context: String
+    package var best: Int
+    package var worst: Int
+
+    package init(context: String, best: Int, worst: Int) {
+      self.context = context
+      self.best = best
+      self.worst = worst
+    }
+  }
+
+  /// The best first, and the worst, worst first.
+  package var best: [SessionRecord]
+  package var worst: [SessionRecord]
+  package var quarter: Int
+  package var parts: [Part]
+  package var contexts: [ContextCount]
+
+  package init(
+    best: [SessionRecord], worst: [SessionRecord], quarter: Int, parts: [Part],
+    contexts: [ContextCount]
+  ) {
+    self.best = best
+    self.worst = worst
+    self.quarter = quarter
+    self.parts = parts
+    self.contexts = contexts
+  }
+}
+
+/// The days of `hrv.md` in a few figures: how many have each reading, the means, and the
+/// first four weeks against the last four (nil when the days span less than eight weeks).
+package struct VitalsOverview: Sendable, Equatable {
+  package var days: Int
+  package var restingDays: Int
+  package var sdnnDays: Int
+  package var rmssdDays: Int
+  package var meanResting: Double?
+  package var meanSDNN: Double?
+  package var restingEarlyLate: (early: Double, late: Double)?
+  package var sdnnEarlyLate: (early: Double, late: Double)?
+
+  package init(
+    days: Int, restingDays: Int, sdnnDays: Int, rmssdDays: Int, meanResting: Double?,
+    meanSDNN: Double?, restingEarlyLate: (early: Double, late: Double)?,
+    sdnnEarlyLate: (early: Double, late: Double)?
+  ) {
+    self.days = days
+    self.restingDays = restingDays
+    self.sdnnDays = sdnnDays
+    self.rmssdDays = rmssdDays
+    self.meanResting = meanResting
+    self.meanSDNN = meanSDNN
+    self.restingEarlyLate = restingEarlyLate
+    self.sdnnEarlyLate = sdnnEarlyLate
+  }
+
+  package static func == (a: VitalsOverview, b: VitalsOverview) -> Bool {
+    a.days == b.days && a.restingDays == b.restingDays && a.sdnnDays == b.sdnnDays
+      && a.rmssdDays == b.rmssdDays && a.meanResting == b.meanResting
+      && a.meanSDNN == b.meanSDNN && a.restingEarlyLate?.early == b.restingEarlyLate?.early
+      && a.restingEarlyLate?.late == b.restingEarlyLate?.late
+      && a.sdnnEarlyLate?.early == b.sdnnEarlyLate?.early
+      && a.sdnnEarlyLate?.late == b.sdnnEarlyLate?.late
   }
 }

@@ -4,8 +4,8 @@ import ResonanceModel
 /// Resonance Score.
 package enum BreathingPage {
   package static func make(
-    sessions: [BreathingSessionResult], byPattern: [BreathingGroup], byMonth: [BreathingGroup],
-    range: ReportRange
+    sessions: [BreathingSessionResult], overall: BreathingGroup, byPattern: [BreathingGroup],
+    byMonth: [BreathingGroup], range: ReportRange
   ) -> ReportPage {
     var text = "# Breathing sessions: how are they going?\n\n"
     text += "Breathing-pacer sessions from \(range.text), each analysed from its recording of "
@@ -24,7 +24,6 @@ package enum BreathingPage {
       text += "what `resonance ingest` reads for them.\n"
       headline = "no breathing sessions in this range"
     } else {
-      let scores = ordered.compactMap(\.result.resonanceScore)
       let firstMonth = byMonth.first { $0.meanScore != nil }
       let lastMonth = byMonth.last { $0.meanScore != nil }
       var trend = ""
@@ -35,7 +34,7 @@ package enum BreathingPage {
       }
       headline =
         "\(sessions.count) sessions, mean Resonance Score "
-        + "\(Format.optional(mean(scores), 0))" + trend
+        + "\(Format.optional(overall.meanScore, 0))" + trend
       text += "## By month\n\n"
       text += groups(byMonth, first: "month")
       text += "\n## By pattern\n\n"
@@ -115,9 +114,5 @@ package enum BreathingPage {
           Format.optional($0.meanBreathsPerMinute, 1), Format.optional($0.meanPhaseLocking, 2),
         ]
       }, alignments: ["l", "r", "r", "r", "r"])
-  }
-
-  static func mean(_ values: [Double]) -> Double? {
-    values.isEmpty ? nil : values.reduce(0, +) / Double(values.count)
   }
 }

@@ -2,9 +2,9 @@ import ResonanceModel
 
 /// `hrv.md`: resting heart rate and HRV day by day, and the nights behind them.
 package enum HRVPage {
-  package static func make(days: [DailyVitals], nights: [NightRecord], range: ReportRange)
-    -> ReportPage
-  {
+  package static func make(
+    days: [DailyVitals], overview: VitalsOverview, nights: [NightRecord], range: ReportRange
+  ) -> ReportPage {
     var text = "# Resting heart rate and HRV, day by day\n\n"
     text += "Days from \(range.text). The resting heart rate is Health's own figure for the "
     text += "day when the export has one, otherwise the lowest hourly mean of the readings "
@@ -17,18 +17,16 @@ package enum HRVPage {
       text += "No day in this range has heart-rate or HRV readings.\n"
       headline = "no heart-rate or HRV readings in this range"
     } else {
-      let resting = days.compactMap(\.restingHeartRate)
-      let sdnn = days.compactMap(\.sdnn)
       headline =
-        "\(days.count) days: resting heart rate \(Format.optional(mean(resting), 1)) bpm, "
-        + "SDNN \(Format.optional(mean(sdnn), 1)) ms on average"
+        "\(overview.days) days: resting heart rate "
+        + "\(Format.optional(overview.meanResting, 1)) bpm, "
+        + "SDNN \(Format.optional(overview.meanSDNN, 1)) ms on average"
       text += "## Over time\n\n"
-      text += "\(days.count) days; resting heart rate on \(resting.count), SDNN on "
-      text += "\(sdnn.count), RMSSD on \(days.filter { $0.rmssd != nil }.count)."
-      text += change(
-        days.map { ($0.day, $0.restingHeartRate) }, unit: "bpm", name: "resting heart rate")
-      text += change(days.map { ($0.day, $0.sdnn) }, unit: "ms", name: "SDNN") + "\n\n"
-      if resting.count >= 2 {
+      text += "\(overview.days) days; resting heart rate on \(overview.restingDays), SDNN on "
+      text += "\(overview.sdnnDays), RMSSD on \(overview.rmssdDays)."
+      text += change(overview.restingEarlyLate, unit: "bpm", name: "resting heart rate")
+      text += change(overview.sdnnEarlyLate, unit: "ms", name: "SDNN") + "\n\n"
+      if overview.restingDays >= 2 {
         var chart = SVGChart(
           title: "Resting heart rate", xLabel: "local date", yLabel: "beats per minute")
         chart.xScale = .days
@@ -40,7 +38,7 @@ package enum HRVPage {
         files.append(ReportFile(name: "hrv-resting-hr.svg", text: chart.svg()))
         text += "![Resting heart rate by day](hrv-resting-hr.svg)\n\n"
       }
-      if sdnn.count >= 2 || days.filter({ $0.rmssd != nil }).count >= 2 {
+      if overview.sdnnDays >= 2 || overview.rmssdDays >= 2 {
         var chart = SVGChart(title: "HRV by day", xLabel: "local date", yLabel: "milliseconds")
         chart.xScale = .days
         chart.marks = [
@@ -95,19 +93,12 @@ package enum HRVPage {
   }
 
   /// ` The resting heart rate went from 62.1 bpm in the first four weeks to 60.3 in the last
-  /// four.`, or nothing when either end has no value.
-  static func change(_ series: [(CalendarDay, Double?)], unit: String, name: String) -> String {
-    guard let first = series.first?.0, let last = series.last?.0,
-      last.daysSinceEpoch - first.daysSinceEpoch >= 56
-    else { return "" }
-    let early = series.filter { $0.0.daysSinceEpoch < first.daysSinceEpoch + 28 }.compactMap(\.1)
-    let late = series.filter { $0.0.daysSinceEpoch > last.daysSinceEpoch - 28 }.compactMap(\.1)
-    guard let a = mean(early), let b = mean(late) else { return "" }
-    return " The \(name) went from \(Format.fixed(a, 1)) \(unit) in the first four weeks to "
-      + "\(Format.fixed(b, 1)) in the last four."
-  }
-
-  static func mean(_ values: [Double]) -> Double? {
-    values.isEmpty ? nil : values.reduce(0, +) / Double(values.count)
+  /// four.`, or nothing without both.
+  static func change(_ earlyLate: (early: Double, late: Double)?, unit: String, name: String)
+    -> String
+  {
+    guard let (early, late) = earlyLate else { return "" }
+    return " The \(name) went from \(Format.fixed(early, 1)) \(unit) in the first four weeks "
+      + "to \(Format.fixed(late, 1)) in the last four."
   }
 }

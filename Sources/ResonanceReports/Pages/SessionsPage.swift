@@ -3,11 +3,17 @@ import ResonanceModel
 /// `sessions.md`: every listening session with its quality, the weekly trend, and what set the
 /// best sessions apart from the worst.
 package enum SessionsPage {
-  /// Sessions in the best and the worst lists.
-  static let listed = 5
+  /// The parts of a session the contrast compares, as the page names them, with their decimals.
+  static let parts: [String: (String, Int)] = [
+    "skip_rate": ("skip rate", 2), "engagement": ("engagement", 2),
+    "hr_delta_bpm": ("heart-rate change (bpm)", 1), "sdnn_delta_ms": ("HRV change (ms)", 1),
+    "next_night_sleep_score": ("next night's sleep score", 2), "length_min": ("length (min)", 0),
+    "plays": ("plays", 1),
+  ]
 
   package static func make(
-    sessions: [SessionRecord], weeks: [WeeklyQuality], trend: LinearTrend?, range: ReportRange
+    sessions: [SessionRecord], overview: SessionOverview, weeks: [WeeklyQuality],
+    trend: LinearTrend?, contrast: SessionContrast?, range: ReportRange
   ) -> ReportPage {
     var text = "# Listening sessions: which were good, and is it getting better?\n\n"
     text += "Sessions from \(range.text), as `resonance analyze` reconstructed them (plays less "
@@ -17,21 +23,19 @@ package enum SessionsPage {
     text += "(`docs/brain.md`).\n\n"
     var files: [ReportFile] = []
     let headline: String
-    let rated = sessions.filter { $0.quality != nil }
     if sessions.isEmpty {
       text += "No session in this range: `resonance analyze` reconstructs them from the "
       text += "listening history.\n"
       headline = "no listening sessions in this range"
     } else {
-      let meanQuality =
-        rated.isEmpty ? nil : rated.compactMap(\.quality).reduce(0, +) / Double(rated.count)
+      let meanQuality = overview.meanQuality
       headline =
         "\(Format.grouped(sessions.count)) sessions, mean quality "
         + "\(Format.optional(meanQuality, 2))"
         + (trend.map { ", \(trendWords($0))" } ?? "")
       text += "## The weekly trend\n\n"
       text += "\(Format.grouped(sessions.count)) sessions over \(weeks.count) weeks; "
-      text += "\(rated.count) have a quality, averaging \(Format.optional(meanQuality, 2)). "
+      text += "\(overview.rated) have a quality, averaging \(Format.optional(meanQuality, 2)). "
       if let trend {
         text += "Over the weeks the mean quality \(trendWords(trend)): "
         text += "\(Figures.interval(trend.slope, trend.low90, trend.high90, 3)) a week "
@@ -49,50 +53,32 @@ package enum SessionsPage {
         }
         chart.marks = [.line(points, series: 0), .points(points, series: 0)]
         if let trend, let first = points.first, let last = points.last {
-          let meanX = points.map(\.x).reduce(0, +) / Double(points.count)
-          let meanY = points.map(\.y).reduce(0, +) / Double(points.count)
-          let line = [first.x, last.x].map {
-            SVGChart.Point($0, meanY + trend.slope * ($0 - meanX) / 7)
-          }
+          // The trend is fitted on weeks since 1970; the chart's x is days.
+          let line = [first.x, last.x].map { SVGChart.Point($0, trend.value(at: $0 / 7)) }
           chart.marks.append(.line(line, series: 1))
           chart.legend = ["weekly mean", "least-squares trend"]
         }
         files.append(ReportFile(name: "sessions-weekly.svg", text: chart.svg()))
         text += "![Session quality by week](sessions-weekly.svg)\n\n"
       }
-      if rated.count >= 2 * listed {
-        let ordered = rated.sorted { ($0.quality!, -$0.id) > ($1.quality!, -$1.id) }
+      if let contrast {
         text += "## Best and worst sessions\n\n"
-        text += table(Array(ordered.prefix(listed)), title: "The best")
-        text += table(Array(ordered.suffix(listed).reversed()), title: "The worst")
-        let quarter = max(1, ordered.count / 4)
-        let best = Array(ordered.prefix(quarter))
-        let worst = Array(ordered.suffix(quarter))
-        text += "What differed, on average, between the best quarter (\(quarter) sessions) "
-        text += "and the worst:\n\n"
-        let parts: [(String, (SessionRecord) -> Double?, Int)] = [
-          ("skip rate", { $0.skipRate }, 2), ("engagement", { $0.engagement }, 2),
-          ("heart-rate change (bpm)", { $0.heartRateChange }, 1),
-          ("HRV change (ms)", { $0.hrvChange }, 1),
-          ("next night's sleep score", { $0.sleepScore }, 2),
-          ("length (min)", { $0.minutes }, 0), ("plays", { Double($0.plays) }, 1),
-        ]
+        text += table(contrast.best, title: "The best")
+        text += table(contrast.worst, title: "The worst")
+        text += "What differed, on average, between the best quarter (\(contrast.quarter) "
+        text += "sessions) and the worst:\n\n"
         text += Markdown.table(
           header: ["", "best quarter", "worst quarter"],
-          rows: parts.map { name, key, places in
-            [
-              name, Format.optional(mean(best.compactMap(key)), places),
-              Format.optional(mean(worst.compactMap(key)), places),
+          rows: contrast.parts.map { part in
+            let (label, places) = Self.parts[part.name] ?? (part.name, 2)
+            return [
+              label, Format.optional(part.best, places), Format.optional(part.worst, places),
             ]
           }, alignments: ["l", "r", "r"])
         text += "\nBy context: "
-        let contexts = Set(sessions.map(\.context)).sorted()
         text +=
-          contexts.map { c in
-            let b = best.filter { $0.context == c }.count
-            let w = worst.filter { $0.context == c }.count
-            return "\(c) \(b) best, \(w) worst"
-          }.joined(separator: "; ") + ".\n\n"
+          contrast.contexts.map { "\($0.context) \($0.best) best, \($0.worst) worst" }
+          .joined(separator: "; ") + ".\n\n"
       }
       text += "## Every session\n\n"
       text += Markdown.table(
@@ -164,9 +150,5 @@ package enum SessionsPage {
     if trend.low90 > 0 { return "is rising" }
     if trend.high90 < 0 { return "is falling" }
     return "shows no clear trend"
-  }
-
-  static func mean(_ values: [Double]) -> Double? {
-    values.isEmpty ? nil : values.reduce(0, +) / Double(values.count)
   }
 }
