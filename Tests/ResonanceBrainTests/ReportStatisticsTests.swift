@@ -59,11 +59,11 @@ struct ReportStatisticsTests {
     let evening = ReportStatistics.evenings([night], sessions: sessions, workouts: [workout])[0]
     #expect(abs(evening.eveningMinutes - 90) < 1e-9)
     #expect(evening.eveningMusic)
-    #expect(evening.weekendEvening)
+    #expect(evening.weekday == 4)  // Friday
     #expect(evening.workoutThatDay)
     let quiet = ReportStatistics.evenings(
       [Self.night(2, Self.monday, asleep: 7)], sessions: sessions, workouts: [workout])[0]
-    #expect(quiet.eveningMinutes == 0 && !quiet.eveningMusic && !quiet.weekendEvening)
+    #expect(quiet.eveningMinutes == 0 && !quiet.eveningMusic && quiet.weekday == 0)
     #expect(!quiet.workoutThatDay)
   }
 
@@ -73,11 +73,12 @@ struct ReportStatisticsTests {
     return (0..<count).map { i in
       let day = CalendarDay(daysSinceEpoch: monday.daysSinceEpoch + Int64(i))
       let music = i % 3 != 0
-      let weekend = [4, 5].contains(ReportStatistics.weekday(day))
+      let weekday = ReportStatistics.weekday(day)
+      let weekend = [4, 5].contains(weekday)
       let hours = (music ? 8.0 : 7.0) + (weekend ? 0.5 : 0) + rng.uniform(-0.3, 0.3)
       return EveningNight(
         night: night(Int64(i), day, asleep: hours), eveningMinutes: music ? 45 : 0,
-        eveningMusic: music, weekendEvening: weekend, workoutThatDay: i % 5 == 0)
+        eveningMusic: music, weekday: weekday, workoutThatDay: i % 5 == 0)
     }
   }
 

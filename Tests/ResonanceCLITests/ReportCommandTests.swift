@@ -240,6 +240,16 @@ struct ReportCommandTests {
       database[$0] == nil && !$0.hasPrefix("health_watch") && !$0.hasPrefix("health_daily")
     }
     #expect(undocumented.isEmpty, "metadata.json misses \(undocumented)")
+    // Every column of every table has its meaning from docs/schema.md.
+    for name in names where !name.hasPrefix("v_") {
+      let described = ((database[name] as? [String: Any])?["columns"] as? [String: String]) ?? [:]
+      let type = try store.connection.row("SELECT type FROM sqlite_master WHERE name = ?", [name])
+      guard type?.string(0) == "table" else { continue }
+      let columns = try store.connection.rows("SELECT name FROM pragma_table_info('\(name)')")
+        .map { $0.string(0) }
+      let missing = columns.filter { described[$0] == nil }
+      #expect(missing.isEmpty, "\(name): no description of \(missing)")
+    }
     let plays = try #require(database["v_plays"] as? [String: Any])
     #expect((plays["units"] as? [String: String])?["played_s"] == "s")
     #expect(
@@ -272,6 +282,17 @@ struct ReportCommandTests {
         if let a, let b { #expect(abs(a - b) < 1e-9) }
       }
     }
+  }
+
+  @Test("the column descriptions metadata.json carries are what docs/schema.md says")
+  func schemaColumnsCurrent() throws {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent().path
+    let (status, output) = try TuningStores.python(
+      "import runpy, sys; sys.argv = [sys.argv[1], '--check']; "
+        + "runpy.run_path(sys.argv[0], run_name='__main__')",
+      [root + "/scripts/schema_metadata.py"])
+    #expect(status == 0, "\(output)")
   }
 
   static func contents(of folder: String) throws -> [String: Data] {

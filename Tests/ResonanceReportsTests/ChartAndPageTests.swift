@@ -172,7 +172,7 @@ struct ChartAndPageTests {
       let music = i % 2 == 1
       return EveningNight(
         night: night, eveningMinutes: music ? 40 : 0, eveningMusic: music,
-        weekendEvening: false, workoutThatDay: false)
+        weekday: i % 7, workoutThatDay: false)
     }
     let comparison = GroupComparison(
       outcome: "asleep_h", label: "time asleep", unit: "h", nightsWith: 6, nightsWithout: 6,

@@ -34,8 +34,8 @@ package enum ReportStatistics {
   }
 
   /// Each night beside its evening: the minutes of music in the `eveningHours` before bedtime
-  /// (from the sessions' spans), whether the evening was a Friday or Saturday, and whether a
-  /// workout started that local day.
+  /// (from the sessions' spans), the evening's weekday, and whether a workout started that
+  /// local day.
   package static func evenings(
     _ nights: [NightRecord], sessions: [SessionRecord], workouts: [TimeSpan]
   ) -> [EveningNight] {
@@ -59,14 +59,14 @@ package enum ReportStatistics {
       }
       return EveningNight(
         night: night, eveningMinutes: minutes, eveningMusic: minutes >= eveningMusicMinutes,
-        weekendEvening: weekday == 4 || weekday == 5, workoutThatDay: workout)
+        weekday: weekday, workoutThatDay: workout)
     }
   }
 
   /// Nights after an evening with music against the others, for time asleep, deep-sleep
   /// share, and overnight heart rate and SDNN: the difference of the means with a seeded
   /// bootstrap 90% interval over nights, and the same difference adjusted by least squares for
-  /// a weekend evening and a workout that day. An outcome with fewer than `minimumNights` in
+  /// the evening's weekday and a workout that day. An outcome with fewer than `minimumNights` in
   /// either group gets counts and no difference.
   package static func sleepComparisons(_ evenings: [EveningNight]) -> [GroupComparison] {
     let outcomes: [(String, String, String, (NightRecord) -> Double?)] = [
@@ -133,14 +133,16 @@ package enum ReportStatistics {
     return (quantile(differences, 0.05), quantile(differences, 0.95))
   }
 
-  /// The evening-music coefficient of y ~ 1 + music + weekend + workout by ordinary least
-  /// squares (LAPACK), with its standard error; a covariate that does not vary is left out.
+  /// The evening-music coefficient of y ~ 1 + music + weekday + workout by ordinary least
+  /// squares (LAPACK), the weekday as six indicators against Monday, with its standard error;
+  /// a covariate that does not vary is left out.
   static func adjustedDifference(_ rows: [(EveningNight, Double)]) -> (
     estimate: Double, se: Double
   )? {
-    let covariates: [(EveningNight) -> Double] = [
-      { $0.eveningMusic ? 1 : 0 }, { $0.weekendEvening ? 1 : 0 }, { $0.workoutThatDay ? 1 : 0 },
-    ]
+    let covariates: [(EveningNight) -> Double] =
+      [{ $0.eveningMusic ? 1 : 0 }]
+      + (1...6).map { day in { $0.weekday == day ? 1 : 0 } }
+      + [{ $0.workoutThatDay ? 1 : 0 }]
     let kept = covariates.enumerated().filter { k, f in
       k == 0 || Set(rows.map { f($0.0) }).count > 1
     }.map(\.element)

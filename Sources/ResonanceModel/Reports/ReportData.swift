@@ -121,8 +121,8 @@ package struct GroupComparison: Sendable, Equatable {
   package var difference: Double?
   package var low90: Double?
   package var high90: Double?
-  /// The same difference from a regression that also has the weekday (weekend evening or not)
-  /// and a workout that day, with its 90% interval (±1.645 standard errors).
+  /// The same difference from a regression that also has the evening's weekday and a workout
+  /// that day, with its 90% interval (±1.645 standard errors).
   package var adjusted: Double?
   package var adjustedLow90: Double?
   package var adjustedHigh90: Double?
@@ -155,17 +155,18 @@ package struct EveningNight: Sendable, Equatable {
   /// Minutes of music in the four hours before bedtime.
   package var eveningMinutes: Double
   package var eveningMusic: Bool
-  package var weekendEvening: Bool
+  /// The evening's weekday: 0 Monday … 6 Sunday.
+  package var weekday: Int
   package var workoutThatDay: Bool
 
   package init(
-    night: NightRecord, eveningMinutes: Double, eveningMusic: Bool, weekendEvening: Bool,
+    night: NightRecord, eveningMinutes: Double, eveningMusic: Bool, weekday: Int,
     workoutThatDay: Bool
   ) {
     self.night = night
     self.eveningMinutes = eveningMinutes
     self.eveningMusic = eveningMusic
-    self.weekendEvening = weekendEvening
+    self.weekday = weekday
     self.workoutThatDay = workoutThatDay
   }
 }

@@ -2,8 +2,9 @@ import ResonanceModel
 
 /// `metadata.json` beside the report: a Datasette metadata file, so that
 /// `datasette resonance.sqlite -m Reports/metadata.json` explains the store itself — every
-/// query view with its columns' meanings and units, and every table with what it holds
-/// (`docs/schema.md` is the full reference).
+/// query view with its columns' meanings and units, and every table with what it holds and
+/// each column's meaning from `docs/schema.md` (`SchemaColumns.swift`, generated from it by
+/// `scripts/schema_metadata.py`).
 package enum DatasetteMetadata {
   struct Column {
     var name: String
@@ -187,8 +188,10 @@ package enum DatasetteMetadata {
   package static func json(database: String) -> JSONValue {
     var tables: [String: JSONValue] = [:]
     for (name, description) in Self.tables {
+      let columns = (schemaColumns[name] ?? [:]).mapValues { JSONValue.string($0) }
       tables[name] = .object([
-        "description": .string(description.prefix(1).uppercased() + description.dropFirst() + ".")
+        "description": .string(description.prefix(1).uppercased() + description.dropFirst() + "."),
+        "columns": .object(columns),
       ])
     }
     for view in views {

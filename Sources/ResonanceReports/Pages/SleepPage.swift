@@ -37,8 +37,8 @@ package enum SleepPage {
       text += "the mean after music less the mean after other evenings, with a 90% interval "
       text += "from 2,000 bootstrap resamples of the nights (seeded: the same store gives the "
       text += "same interval). The adjusted difference comes from a least-squares regression "
-      text += "of the outcome on evening music, a Friday or Saturday evening, and a workout "
-      text += "that day, with a 90% interval from its standard error.\n\n"
+      text += "of the outcome on evening music, the evening's weekday and a workout that day, "
+      text += "with a 90% interval from its standard error.\n\n"
       text += Markdown.table(
         header: [
           "outcome", "nights with / without", "mean with", "mean without", "difference (90%)",
@@ -88,7 +88,7 @@ package enum SleepPage {
     var csv = CSVTable(header: [
       "night_id", "evening", "bedtime", "wake", "asleep_h", "deep_share", "efficiency",
       "overnight_hr_bpm", "overnight_sdnn_ms", "evening_music_min", "evening_music",
-      "weekend_evening", "workout_that_day",
+      "evening_weekday", "workout_that_day",
     ])
     for e in evenings {
       let n = e.night
@@ -97,7 +97,7 @@ package enum SleepPage {
         .text(ReportTime.iso8601(n.wake)), .value(n.asleepHours), .value(n.deepShare),
         .value(n.efficiency), .value(n.overnightHeartRate), .value(n.overnightHRV),
         .number(e.eveningMinutes), .integer(e.eveningMusic ? 1 : 0),
-        .integer(e.weekendEvening ? 1 : 0), .integer(e.workoutThatDay ? 1 : 0),
+        .integer(e.weekday + 1), .integer(e.workoutThatDay ? 1 : 0),
       ])
     }
     var comparison = CSVTable(header: [

@@ -3,8 +3,9 @@ import ResonanceModel
 /// `songs.md`: what each song does to heart rate and HRV, which songs calm or energise in each
 /// context, and the tempo, energy and valence the tool works with.
 package enum SongsPage {
-  /// Songs in each forest plot.
-  static let plotted = 20
+  /// Songs in each forest plot: the most played, then the most certain of the others.
+  static let plottedByPlays = 12
+  static let plottedByCertainty = 8
 
   package static func make(
     songs: [SongRecord], estimates: [SongEffectEstimate], features: [SongFeatureEstimate],
@@ -50,26 +51,37 @@ package enum SongsPage {
         (Signal.heartRate, "heart rate", "bpm", hr), (Signal.hrv, "HRV (SDNN)", "ms", hrv),
       ] where !table.isEmpty {
         let name = signal == .heartRate ? "songs-hr.svg" : "songs-hrv.svg"
-        let mostPlayed = table.values.sorted { ($0.plays, -$0.songID) > ($1.plays, -$1.songID) }
-          .prefix(plotted)
+        let mostPlayed = Array(
+          table.values.sorted { ($0.plays, -$0.songID) > ($1.plays, -$1.songID) }
+            .prefix(plottedByPlays))
+        let shown = Set(mostPlayed.map(\.songID))
+        let mostCertain = Array(
+          table.values.filter { !shown.contains($0.songID) }
+            .sorted { ($0.sd, $0.songID) < ($1.sd, $1.songID) }.prefix(plottedByCertainty))
         var chart = SVGChart(
-          title: "Effect on \(label), the \(mostPlayed.count) most-played songs",
-          xLabel: "change while the song plays (\(unit)), 90% interval", yLabel: "")
-        let rows = Array(mostPlayed)
+          title: "Effect on \(label) while a song plays",
+          xLabel: "change (\(unit)) with its 90% interval", yLabel: "")
+        chart.legend = [
+          "the \(mostPlayed.count) most-played songs",
+          "the \(mostCertain.count) most certain others",
+        ]
+        let rows = mostPlayed + mostCertain
         chart.yScale = .categories(rows.map { songLabel(byID[$0.songID], id: $0.songID) })
+        func whiskers(_ list: [SongEffectEstimate], from first: Int) -> [SVGChart.Interval] {
+          list.enumerated().map {
+            .init(
+              Double(first + $0.offset), low: $0.element.low90, high: $0.element.high90,
+              estimate: $0.element.estimate)
+          }
+        }
         chart.marks = [
-          .reference(0, vertical: true),
-          .whiskers(
-            rows.enumerated().map {
-              .init(
-                Double($0.offset), low: $0.element.low90, high: $0.element.high90,
-                estimate: $0.element.estimate)
-            }, series: 0),
+          .reference(0, vertical: true), .whiskers(whiskers(mostPlayed, from: 0), series: 0),
+          .whiskers(whiskers(mostCertain, from: mostPlayed.count), series: 1),
         ]
         chart.height = 80 + 22 * Double(rows.count)
         files.append(ReportFile(name: name, text: chart.svg()))
         text += "### \(label.prefix(1).uppercased() + label.dropFirst())\n\n"
-        text += "![Effect on \(label) of the most-played songs](\(name))\n\n"
+        text += "![Effect on \(label) of the most-played and the most certain songs](\(name))\n\n"
         let certain = table.values.filter(\.isDistinguishableFromZero)
           .sorted { ($0.sd, $0.songID) < ($1.sd, $1.songID) }.prefix(10)
         if certain.isEmpty {
