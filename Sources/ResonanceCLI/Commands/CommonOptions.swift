@@ -11,6 +11,13 @@ extension Option where Value == String {
     parser: ValueParser(expected: "a file path (not empty, not ':memory:')") {
       $0.isEmpty || $0 == ":memory:" ? nil : $0
     })
+
+  /// `--db PATH` for the commands that only read a store: one that is not there is exit 66.
+  static let existingDB = Option(
+    "db", placeholder: "PATH",
+    help:
+      "The store to read; it must exist. Default: $RESONANCE_DB, else ./resonance.sqlite.",
+    parser: Option<String>.db.parser)
 }
 
 extension Option where Value == CalendarDay {

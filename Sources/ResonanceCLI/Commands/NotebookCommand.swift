@@ -34,7 +34,7 @@ struct NotebookCommand: ParsableCommand {
       ArgumentDefinition("ACTION", help: "What to do with the notebooks: run."),
       ArgumentDefinition("FILE", help: "The notebooks to run, in order.", variadic: true),
     ],
-    options: [Option.db, Self.check] + OutputOptions.options,
+    options: [Option.existingDB, Self.check] + OutputOptions.options,
     examples: [
       Example(
         "resonance notebook run notebooks-md/*.md --db Reports/demo.sqlite",

@@ -25,7 +25,7 @@ struct ReportCommand: ParsableCommand {
       with too little data says what it needs. docs/reports.md documents every page, column \
       and chart. Nothing is written outside the folder.
       """,
-    options: [Option.db, Self.out, Option.from, Option.to, Self.only, Self.truth]
+    options: [Option.existingDB, Self.out, Option.from, Option.to, Self.only, Self.truth]
       + OutputOptions.options,
     examples: [
       Example("resonance report", "Write every page of ./resonance.sqlite into Reports/."),
