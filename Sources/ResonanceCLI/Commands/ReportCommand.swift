@@ -130,14 +130,14 @@ struct ReportCommand: ParsableCommand {
     let range = ReportRange(days)
     var pages: [ReportPage] = []
     let wants = Set(names)
-    let needsSessions = wants.contains("sessions") || wants.contains("sleep")
-    let sessions = needsSessions ? try store.sessionRecords(in: days) : []
-    var nights: [NightRecord] = []
-    if wants.contains("sleep") || wants.contains("hrv") {
-      nights = ReportStatistics.withOvernightVitals(
-        try store.nightRecords(in: days), heartRate: try store.signal(.heartRate),
-        hrv: try store.signal(.hrv))
-    }
+    // Read once what more than one page uses.
+    let readsSignals = wants.contains("sleep") || wants.contains("hrv")
+    let heartRate = readsSignals ? try store.signal(.heartRate) : []
+    let hrv = readsSignals ? try store.signal(.hrv) : []
+    let nights =
+      readsSignals
+      ? ReportStatistics.withOvernightVitals(
+        try store.nightRecords(in: days), heartRate: heartRate, hrv: hrv) : []
     for name in names {
       switch name {
       case "songs":
@@ -150,6 +150,7 @@ struct ReportCommand: ParsableCommand {
             rankings: ReportStatistics.rankings(effects: effects, songs: songs),
             effects: effects, range: range))
       case "sessions":
+        let sessions = try store.sessionRecords(in: days)
         let weeks = ReportStatistics.weeklyQuality(sessions)
         pages.append(
           SessionsPage.make(
@@ -166,8 +167,8 @@ struct ReportCommand: ParsableCommand {
             eveningMinutes: ReportStatistics.eveningMusicMinutes))
       case "hrv":
         let vitals = ReportStatistics.dailyVitals(
-          resting: try store.restingHeartRates(), heartRate: try store.signal(.heartRate),
-          hrv: try store.signal(.hrv), beatLists: try store.beatLists(in: days),
+          resting: try store.restingHeartRates(), heartRate: heartRate, hrv: hrv,
+          beatLists: try store.beatLists(in: days),
           offsets: try store.healthOffsetTimeline()
         ).filter { day in
           (days.from.map { day.day >= $0 } ?? true) && (days.to.map { day.day <= $0 } ?? true)
