@@ -44,7 +44,7 @@ struct BinaryTests {
       (["--help"], 0),
       (["--version"], 0),
       (["status", "--help"], 0),
-      (["status"], 0),
+      (["status"], 66),  // no store in the empty folder: nothing to read, nothing created
       (["frobnicate"], 64),
       (["status", "--bogus"], 64),
       (["demo", "--data", "no-such-folder"], 66),

@@ -19,6 +19,7 @@ struct CommandTests {
   func statusJSON() throws {
     let folder = try TemporaryFolder()
     let db = folder.file("empty.sqlite")
+    _ = try Store(path: db)
     let result = runResonance(["status", "--json", "--db", db])
     #expect(result.status == .ok)
     #expect(result.err.isEmpty)
@@ -36,7 +37,26 @@ struct CommandTests {
     let traces = object["traces"] as? [String: Any] ?? [:]
     #expect(traces["recordings"] as? Int == 0 && traces["samples"] as? Int == 0)
     #expect((object["imports"] as? [Any])?.isEmpty == true)
-    #expect(FileManager.default.fileExists(atPath: db), "status creates the store when missing")
+  }
+
+  @Test(
+    "commands that only read a store are exit 66 when it is not there, say so, and create nothing",
+    arguments: [
+      ["status"], ["validate", "--truth", "truth.json"], ["breathing"],
+      ["hrv", "--from", "2022-06-01"],
+      ["report"], ["notebook", "run", "n.md"], ["tune"], ["sweep"],
+    ])
+  func readOnlyCommandsNeedAStore(arguments: [String]) throws {
+    let folder = try TemporaryFolder()
+    let db = folder.file("missing.sqlite")
+    try "```sql\nSELECT 1\n```\n".write(
+      toFile: folder.file("n.md"), atomically: true, encoding: .utf8)
+    try "{}".write(toFile: folder.file("truth.json"), atomically: true, encoding: .utf8)
+    let words = arguments.map { ["truth.json", "n.md"].contains($0) ? folder.file($0) : $0 }
+    let result = runResonance(words + ["--db", db])
+    #expect(result.status == .noInput, "\(arguments): \(result.err)")
+    #expect(result.err.contains("missing.sqlite: no store here"), "\(arguments): \(result.err)")
+    #expect(!FileManager.default.fileExists(atPath: db), "\(arguments) created the store")
   }
 
   @Test("RESONANCE_DB chooses the store when --db is absent; --db wins over it")
@@ -44,11 +64,13 @@ struct CommandTests {
     let folder = try TemporaryFolder()
     let fromEnvironment = folder.file("env.sqlite")
     let fromOption = folder.file("option.sqlite")
-    _ = runResonance(["status"], environment: ["RESONANCE_DB": fromEnvironment])
-    #expect(FileManager.default.fileExists(atPath: fromEnvironment))
-    _ = runResonance(
+    _ = try Store(path: fromEnvironment)
+    _ = try Store(path: fromOption)
+    let environment = runResonance(["status"], environment: ["RESONANCE_DB": fromEnvironment])
+    #expect(environment.out.hasPrefix("store: \(fromEnvironment) "))
+    let option = runResonance(
       ["status", "--db", fromOption], environment: ["RESONANCE_DB": fromEnvironment])
-    #expect(FileManager.default.fileExists(atPath: fromOption))
+    #expect(option.out.hasPrefix("store: \(fromOption) "))
   }
 
   @Test("status lists imported files in text and JSON")

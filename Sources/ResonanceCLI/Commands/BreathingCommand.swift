@@ -29,7 +29,7 @@ struct BreathingCommand: ParsableCommand {
         "FILE", help: "Recording files; without any, the sessions in the store.", required: false,
         variadic: true)
     ],
-    options: [Option.db, Self.session] + OutputOptions.options,
+    options: [Option.existingDB, Self.session] + OutputOptions.options,
     examples: [
       Example(
         "resonance breathing Datasets/sample/resonance/breathing/*.jsonl.gz",
@@ -102,7 +102,7 @@ struct BreathingCommand: ParsableCommand {
 
   /// The store's sessions (or the one asked for), analysed, their results saved.
   private func analyseStored() throws -> [BreathingSessionResult] {
-    let opened = try store.open()
+    let opened = try store.openExisting(for: "breathing")
     let stored = try opened.breathingRecordings(session: session)
     if stored.isEmpty {
       throw CommandError(

@@ -104,6 +104,23 @@ struct StoreOptions {
   func open() throws -> Store {
     try Store(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
   }
+
+  /// Opens a store that must already exist (a command that only reads): a missing file is
+  /// exit 66, and nothing is created.
+  func openExisting(for command: String) throws -> Store {
+    try requireExisting(for: command)
+    return try open()
+  }
+
+  /// Exit 66 when the store is not there, naming what makes one; nothing is opened.
+  func requireExisting(for command: String) throws {
+    guard FileManager.default.fileExists(atPath: path) else {
+      throw CommandError(
+        .noInput,
+        "\(path): no store here; import the files first (resonance ingest FILES --db \(path)), then resonance \(command)"
+      )
+    }
+  }
 }
 
 /// The files commands write beside their output (reports, CSVs, preference files).

@@ -32,7 +32,7 @@ struct HRVCommand: ParsableCommand {
         "FILE", help: "The RR-interval file; without it, the beat lists in the store.",
         required: false)
     ],
-    options: [Option.from, Option.to, Option.db, Self.artefacts] + OutputOptions.options,
+    options: [Option.from, Option.to, Option.existingDB, Self.artefacts] + OutputOptions.options,
     examples: [
       Example("resonance hrv rr.txt", "Metrics of a Polar RR export, with artefacts removed."),
       Example("resonance hrv session.csv --artefacts off --json", "Raw-series metrics as JSON."),
@@ -92,7 +92,7 @@ struct HRVCommand: ParsableCommand {
 
   /// Each beat list in the store in the days asked for, then the mean over them.
   private func runOverStore(_ context: CommandContext) throws -> ExitCode {
-    let lists = try store.open().beatLists(in: days)
+    let lists = try store.openExisting(for: "hrv").beatLists(in: days)
     guard !lists.isEmpty else {
       throw CommandError(
         .noInput,

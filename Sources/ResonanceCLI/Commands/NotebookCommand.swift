@@ -74,12 +74,8 @@ struct NotebookCommand: ParsableCommand {
   }
 
   func run(in context: CommandContext) throws -> ExitCode {
-    guard FileManager.default.fileExists(atPath: store.path) else {
-      throw CommandError(
-        .noInput,
-        "\(store.path): no store here (a notebook reads one; resonance demo makes Reports/demo.sqlite)"
-      )
-    }
+    // A notebook only reads: the store must exist, and QueryStore opens it read-only.
+    try store.requireExisting(for: "notebook run")
     let queries = try QueryStore(path: store.path)
     var texts: [String] = []
     for file in files {

@@ -83,12 +83,7 @@ struct ReportCommand: ParsableCommand {
   }
 
   func run(in context: CommandContext) throws -> ExitCode {
-    guard FileManager.default.fileExists(atPath: store.path) else {
-      throw CommandError(
-        .noInput,
-        "\(store.path): no store here (resonance ingest makes one; resonance analyze fills it)")
-    }
-    let opened = try store.open()
+    let opened = try store.openExisting(for: "report")
     let truth = try truthPath.map { try ValidateCommand.readTruth($0) }
     let written = try Self.write(
       opened, days: days, pages: pages, truth: truth.map { ($0, truthPath ?? "") }, to: folder)

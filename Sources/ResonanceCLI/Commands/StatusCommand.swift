@@ -14,7 +14,7 @@ struct StatusCommand: ParsableCommand {
 
       The --json form is a stable interface for scripts; docs/cli.md describes every key.
       """,
-    options: [Option.db, Self.unresolved] + OutputOptions.options,
+    options: [Option.existingDB, Self.unresolved] + OutputOptions.options,
     examples: [
       Example("resonance status", "Summarise ./resonance.sqlite."),
       Example(
@@ -43,7 +43,7 @@ struct StatusCommand: ParsableCommand {
   }
 
   func run(in context: CommandContext) throws -> ExitCode {
-    let opened = try store.open()
+    let opened = try store.openExisting(for: "status")
     if listsUnresolved {
       let songs = try opened.unresolvedSongs()
       if output.isJSON {

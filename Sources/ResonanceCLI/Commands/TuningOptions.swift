@@ -103,17 +103,3 @@ struct TuningOptions {
       records: keep.map { all.records[$0] }, followUps: keep.map { all.followUps[$0] })
   }
 }
-
-extension StoreOptions {
-  /// Opens a store that must already exist (a command that only reads): a missing file is
-  /// exit 66, and nothing is created.
-  func openExisting(for command: String) throws -> Store {
-    guard FileManager.default.fileExists(atPath: path) else {
-      throw CommandError(
-        .noInput,
-        "\(path): no store here; import the files first (resonance ingest FILES --db \(path)), then resonance \(command)"
-      )
-    }
-    return try open()
-  }
-}

@@ -35,7 +35,7 @@ struct ValidateCommand: ParsableCommand {
       all goals met is exit 0. docs/validation.md holds its output for the sample and two \
       12-month sets.
       """,
-    options: [Self.truth, Option.db] + OutputOptions.options,
+    options: [Self.truth, Option.existingDB] + OutputOptions.options,
     examples: [
       Example(
         "resonance validate --truth Datasets/sample/truth.json --db Reports/demo.sqlite",
@@ -57,8 +57,9 @@ struct ValidateCommand: ParsableCommand {
   }
 
   func run(in context: CommandContext) throws -> ExitCode {
+    let opened = try store.openExisting(for: "validate")
     let truth = try readTruth()
-    let report = truth.validate(try Self.inputs(from: try store.open()))
+    let report = truth.validate(try Self.inputs(from: opened))
     guard !report.isEmpty else {
       throw CommandError(
         .noInput,
