@@ -48,6 +48,22 @@ package enum Statistics {
     return sorted.count % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
   }
 
+  /// The q-quantile of sorted values, interpolated linearly between order statistics (type 7,
+  /// NumPy's default); NaN for no values.
+  package static func quantile(_ sorted: [Double], _ q: Double) -> Double {
+    guard !sorted.isEmpty else { return .nan }
+    let position = q * Double(sorted.count - 1)
+    let i = Int(position.rounded(.down))
+    let j = min(sorted.count - 1, i + 1)
+    return sorted[i] + (position - Double(i)) * (sorted[j] - sorted[i])
+  }
+
+  /// The mean of the values present; nil when none is.
+  package static func mean(_ values: [Double?]) -> Double? {
+    let present = values.compactMap { $0 }
+    return present.isEmpty ? nil : present.reduce(0, +) / Double(present.count)
+  }
+
   /// The 1-based ranks of the values, tied values sharing their average rank.
   ///
   /// ```swift

@@ -1,4 +1,5 @@
 import Foundation
+import ResonanceBrain
 import ResonanceModel
 
 /// `resonance sweep`: every point of a design estimated on the whole decision history, for
@@ -86,8 +87,8 @@ package enum Sweeper {
           }
         }
         values.sort()
-        results[p].lower = Tuner.quantile(values, 0.05)
-        results[p].upper = Tuner.quantile(values, 0.95)
+        results[p].lower = Statistics.quantile(values, 0.05)
+        results[p].upper = Statistics.quantile(values, 0.95)
       }
     }
     markPareto(&results)

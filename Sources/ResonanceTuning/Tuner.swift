@@ -1,4 +1,5 @@
 import Foundation
+import ResonanceBrain
 import ResonanceModel
 
 /// How `resonance tune` selects and judges (`docs/tuning.md`, "Honest selection").
@@ -382,17 +383,9 @@ package enum Tuner {
     gains.sort()
     let tail = (1 - level) / 2
     return .init(
-      estimate: estimate, lower: quantile(gains, tail), upper: quantile(gains, 1 - tail),
+      estimate: estimate, lower: Statistics.quantile(gains, tail),
+      upper: Statistics.quantile(gains, 1 - tail),
       level: level)
-  }
-
-  /// The q-quantile of sorted values, interpolated linearly between order statistics.
-  static func quantile(_ sorted: [Double], _ q: Double) -> Double {
-    guard !sorted.isEmpty else { return .nan }
-    let position = q * Double(sorted.count - 1)
-    let i = Int(position.rounded(.down))
-    let j = min(sorted.count - 1, i + 1)
-    return sorted[i] + (position - Double(i)) * (sorted[j] - sorted[i])
   }
 
   /// `--by-context`: each context with enough held-out decisions chooses on its own selection

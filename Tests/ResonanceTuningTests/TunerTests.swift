@@ -349,11 +349,11 @@ struct TunerBootstrapTests {
       ([0.0, 1, 1, 1], 0.025, 0.075),
     ])
   func quantile(sorted: [Double], q: Double, expected: Double) {
-    #expect(abs(Tuner.quantile(sorted, q) - expected) < 1e-12)
+    #expect(abs(Statistics.quantile(sorted, q) - expected) < 1e-12)
   }
 
   @Test("the quantile of nothing is not a number")
   func emptyQuantile() {
-    #expect(Tuner.quantile([], 0.5).isNaN)
+    #expect(Statistics.quantile([], 0.5).isNaN)
   }
 }

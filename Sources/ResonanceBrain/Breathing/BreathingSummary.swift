@@ -33,14 +33,9 @@ package enum BreathingSummary {
   /// `results` as one group named `name`: how many, and the means of what they have.
   package static func group(_ name: String, _ results: [BreathingResult]) -> BreathingGroup {
     BreathingGroup(
-      name: name, sessions: results.count, meanScore: mean(results.map(\.resonanceScore)),
-      meanBreathsPerMinute: mean(results.map(\.breathsPerMinute)),
-      meanPhaseLocking: mean(results.map(\.phaseLocking)))
-  }
-
-  /// The mean of the values present; nil when none is.
-  static func mean(_ values: [Double?]) -> Double? {
-    let present = values.compactMap { $0 }
-    return present.isEmpty ? nil : present.reduce(0, +) / Double(present.count)
+      name: name, sessions: results.count,
+      meanScore: Statistics.mean(results.map(\.resonanceScore)),
+      meanBreathsPerMinute: Statistics.mean(results.map(\.breathsPerMinute)),
+      meanPhaseLocking: Statistics.mean(results.map(\.phaseLocking)))
   }
 }

@@ -46,10 +46,6 @@ package enum EntityScores {
         contextsOfSong[song, default: [:]][session.context, default: 0] += 1
       }
     }
-    func mean(_ values: [Double?]) -> Double? {
-      let present = values.compactMap { $0 }
-      return present.isEmpty ? nil : present.reduce(0, +) / Double(present.count)
-    }
     return playlists.keys.sorted().map { id in
       let members = Array(Set(playlists[id] ?? [])).sorted()
       var counts: [ActivityContext: Int] = [:]
@@ -58,9 +54,9 @@ package enum EntityScores {
       }
       let total = Double(counts.values.reduce(0, +))
       return PlaylistEntityScores(
-        playlistID: id, calm: mean(members.map { scores[$0]?.calm }),
-        focus: mean(members.map { scores[$0]?.focus }),
-        energy: mean(members.map { scores[$0]?.activation }),
+        playlistID: id, calm: Statistics.mean(members.map { scores[$0]?.calm }),
+        focus: Statistics.mean(members.map { scores[$0]?.focus }),
+        energy: Statistics.mean(members.map { scores[$0]?.activation }),
         contexts: Dictionary(
           uniqueKeysWithValues: counts.map { ($0.key.rawValue, Double($0.value) / total) }))
     }

@@ -83,7 +83,8 @@ package enum ReportStatistics {
       let without = rows.filter { !$0.0.eveningMusic }.map(\.1)
       var comparison = GroupComparison(
         outcome: name, label: label, unit: unit, nightsWith: with.count,
-        nightsWithout: without.count, meanWith: mean(with), meanWithout: mean(without))
+        nightsWithout: without.count, meanWith: Statistics.mean(with),
+        meanWithout: Statistics.mean(without))
       guard with.count >= minimumNights, without.count >= minimumNights,
         let a = comparison.meanWith, let b = comparison.meanWithout
       else { return comparison }
@@ -130,7 +131,7 @@ package enum ReportStatistics {
     }
     guard differences.count == replicates else { return nil }
     differences.sort()
-    return (quantile(differences, 0.05), quantile(differences, 0.95))
+    return (Statistics.quantile(differences, 0.05), Statistics.quantile(differences, 0.95))
   }
 
   /// The evening-music coefficient of y ~ 1 + music + weekday + workout by ordinary least
@@ -168,8 +169,8 @@ package enum ReportStatistics {
     return weeks.keys.sorted().map { week in
       let list = weeks[week] ?? []
       return WeeklyQuality(
-        week: week, sessions: list.count, meanQuality: mean(list.compactMap(\.quality)),
-        meanSkipRate: mean(list.map(\.skipRate)) ?? 0)
+        week: week, sessions: list.count, meanQuality: Statistics.mean(list.compactMap(\.quality)),
+        meanSkipRate: Statistics.mean(list.map(\.skipRate)) ?? 0)
     }
   }
 
@@ -195,7 +196,8 @@ package enum ReportStatistics {
   /// Sessions, how many have a quality, and their mean quality.
   package static func overview(_ sessions: [SessionRecord]) -> SessionOverview {
     let rated = sessions.compactMap(\.quality)
-    return SessionOverview(sessions: sessions.count, rated: rated.count, meanQuality: mean(rated))
+    return SessionOverview(
+      sessions: sessions.count, rated: rated.count, meanQuality: Statistics.mean(rated))
   }
 
   /// The `listed` best and worst sessions by quality (ties by id), and, between the best
@@ -218,7 +220,9 @@ package enum ReportStatistics {
       best: Array(ordered.prefix(listed)), worst: Array(ordered.suffix(listed).reversed()),
       quarter: quarter,
       parts: parts.map { name, key in
-        .init(name: name, best: mean(best.compactMap(key)), worst: mean(worst.compactMap(key)))
+        .init(
+          name: name, best: Statistics.mean(best.compactMap(key)),
+          worst: Statistics.mean(worst.compactMap(key)))
       },
       contexts: Set(sessions.map(\.context)).sorted().map { c in
         .init(
@@ -233,8 +237,10 @@ package enum ReportStatistics {
     func earlyLate(_ value: (DailyVitals) -> Double?) -> (early: Double, late: Double)? {
       guard let first = days.first?.day.daysSinceEpoch, let last = days.last?.day.daysSinceEpoch,
         last - first >= 56,
-        let early = mean(days.filter { $0.day.daysSinceEpoch < first + 28 }.compactMap(value)),
-        let late = mean(days.filter { $0.day.daysSinceEpoch > last - 28 }.compactMap(value))
+        let early = Statistics.mean(
+          days.filter { $0.day.daysSinceEpoch < first + 28 }.compactMap(value)),
+        let late = Statistics.mean(
+          days.filter { $0.day.daysSinceEpoch > last - 28 }.compactMap(value))
       else { return nil }
       return (early, late)
     }
@@ -242,8 +248,8 @@ package enum ReportStatistics {
     let sdnn = days.compactMap(\.sdnn)
     return VitalsOverview(
       days: days.count, restingDays: resting.count, sdnnDays: sdnn.count,
-      rmssdDays: days.filter { $0.rmssd != nil }.count, meanResting: mean(resting),
-      meanSDNN: mean(sdnn), restingEarlyLate: earlyLate(\.restingHeartRate),
+      rmssdDays: days.filter { $0.rmssd != nil }.count, meanResting: Statistics.mean(resting),
+      meanSDNN: Statistics.mean(sdnn), restingEarlyLate: earlyLate(\.restingHeartRate),
       sdnnEarlyLate: earlyLate(\.sdnn))
   }
 
@@ -284,18 +290,20 @@ package enum ReportStatistics {
     let days = Set(restingByDay.keys).union(hourly.keys).union(sdnnByDay.keys)
       .union(rmssdByDay.keys).sorted()
     return days.compactMap { d in
-      var resting = mean(restingByDay[d] ?? [])
+      var resting = Statistics.mean(restingByDay[d] ?? [])
       var source = resting == nil ? "" : "health"
       if resting == nil {
-        resting = (hourly[d] ?? [:]).values.filter { $0.count >= 3 }.compactMap { mean($0) }.min()
+        resting = (hourly[d] ?? [:]).values.filter { $0.count >= 3 }.compactMap {
+          Statistics.mean($0)
+        }.min()
         source = resting == nil ? "" : "lowest hour at rest"
       }
       let sdnn = sdnnByDay[d] ?? []
       let rmssd = rmssdByDay[d] ?? []
       guard resting != nil || !sdnn.isEmpty || !rmssd.isEmpty else { return nil }
       return DailyVitals(
-        day: d, restingHeartRate: resting, restingSource: source, sdnn: mean(sdnn),
-        sdnnReadings: sdnn.count, rmssd: mean(rmssd), beatLists: rmssd.count)
+        day: d, restingHeartRate: resting, restingSource: source, sdnn: Statistics.mean(sdnn),
+        sdnnReadings: sdnn.count, rmssd: Statistics.mean(rmssd), beatLists: rmssd.count)
     }
   }
 
@@ -335,10 +343,6 @@ package enum ReportStatistics {
     Int(((day.daysSinceEpoch + 3) % 7 + 7) % 7)
   }
 
-  static func mean(_ values: [Double]) -> Double? {
-    values.isEmpty ? nil : values.reduce(0, +) / Double(values.count)
-  }
-
   /// The mean of the readings at rest in `span` (readings in time order).
   static func mean(of readings: [SignalReading], in span: Range<Int64>) -> Double? {
     var low = 0
@@ -358,14 +362,5 @@ package enum ReportStatistics {
       i += 1
     }
     return n > 0 ? sum / Double(n) : nil
-  }
-
-  /// Linear interpolation between order statistics of sorted values (type 7).
-  static func quantile(_ sorted: [Double], _ q: Double) -> Double {
-    guard sorted.count > 1 else { return sorted.first ?? .nan }
-    let h = q * Double(sorted.count - 1)
-    let i = Int(h.rounded(.down))
-    return i + 1 < sorted.count
-      ? sorted[i] + (h - Double(i)) * (sorted[i + 1] - sorted[i]) : sorted[i]
   }
 }

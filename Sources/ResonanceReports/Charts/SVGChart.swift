@@ -295,7 +295,7 @@ package struct SVGChart: Sendable {
     case .linear:
       let span = range.upperBound - range.lowerBound
       let raw = span / 5
-      let magnitude = pow10((raw > 0 ? log10(raw) : 0).rounded(.down))
+      let magnitude = pow(10, (raw > 0 ? log10(raw) : 0).rounded(.down))
       let step = [1.0, 2, 5, 10].map { $0 * magnitude }.first { $0 >= raw } ?? raw
       let first = (range.lowerBound / step).rounded(.down) * step
       let last = (range.upperBound / step).rounded(.up) * step
@@ -340,12 +340,6 @@ package struct SVGChart: Sendable {
       }
     }
     return out
-  }
-
-  private func pow10(_ exponent: Double) -> Double {
-    var result = 1.0
-    for _ in 0..<Int(abs(exponent)) { result *= 10 }
-    return exponent < 0 ? 1 / result : result
   }
 }
 
