@@ -138,6 +138,17 @@ struct IngestListeningTests {
       try Store(path: reversed).summary().imports.count == 1, "the streamed try left no trace")
   }
 
+  @Test("an old Play Activity export (empty Event Type, out of order) keeps its plays and skips")
+  func oldLayout() throws {
+    let folder = try TemporaryFolder()
+    let db = folder.file("old.sqlite")
+    let result = ingest(["play-activity-2016.csv"], db)
+    #expect(result.status == .ok, "\(result.err)")
+    let listening = try Store(path: db).summary().listening
+    #expect(listening.plays == 5 && listening.skips == 2)
+    #expect(listening.withArtist == 5)
+  }
+
   @Test("Apple_Media_Services.zip inside the download zip, and my_spotify_data.zip, read in place")
   func nestedZips() throws {
     let folder = try TemporaryFolder()

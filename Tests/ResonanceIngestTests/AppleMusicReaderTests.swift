@@ -116,6 +116,50 @@ struct PlayActivityReaderTests {
   }
 }
 
+@Suite("Apple Music Play Activity, the 2015–2016 layout")
+struct OldPlayActivityLayoutTests {
+  /// Apple's old 44-column layout: `Content Name` and `Artist Name`, `Apple Id Number`, `Event
+  /// Type` empty on most rows, rows out of time order.
+  static let read = Result {
+    try AppleMusicPlayActivityReader.read(
+      path: "old.csv", bytes: listeningFixture("play-activity-2016.csv"))
+  }
+
+  @Test("an empty Event Type with a song and an end reason is a play end; rows sorted by start")
+  func emptyEventType() throws {
+    let (file, diagnostics) = try Self.read.get()
+    #expect(diagnostics.isEmpty)
+    #expect(file.rows == 9)
+    #expect(
+      file.plays.map { "\($0.song.artist ?? "")|\($0.song.title ?? "")" } == [
+        "Low Tide|Salt Air", "Marrow|Copper Wire", "Marrow|Glasshouse", "Marrow|Glasshouse",
+        "Low Tide|Harbour Lights",
+      ])
+    #expect(file.plays.map(\.wasSkipped) == [false, true, false, true, false])
+    // Paused at 1:30 and resumed four minutes later, both rows without an event type: one listen.
+    let salt = file.plays[0]
+    #expect(salt.playedMs == 250_000 && salt.completed == true)
+    #expect(salt.utcOffsetSeconds == 3600)
+    let strings = allStrings(file)
+    for secret in ["27182818284", "203.0.113.77", "0123456789ABCDEF0123456789ABCDEF01234567"] {
+      #expect(!strings.contains { $0.contains(secret) })
+    }
+    #expect(
+      AppleMusicPlayActivityReader.looksLike(try listeningFixture("play-activity-2016.csv")))
+  }
+
+  @Test("without an end reason an empty Event Type is not a play")
+  func noReason() throws {
+    let csv = """
+      Content Name,Event Type,Event Start Timestamp,Play Duration Milliseconds,End Reason Type
+      Copper Wire,,2016-05-02T08:11:00Z,0,
+      Copper Wire,PLAY_START,2016-05-02T08:12:00Z,0,NATURAL_END_OF_TRACK
+      """
+    let (file, _) = try AppleMusicPlayActivityReader.read(path: "x.csv", bytes: Array(csv.utf8))
+    #expect(file.rows == 2 && file.plays.isEmpty)
+  }
+}
+
 @Suite("Apple Music summaries and library")
 struct AppleMusicSummaryTests {
   @Test("Daily Tracks give artists from 'Artist - Title', split on the first ' - '")

@@ -34,8 +34,9 @@ package enum AppleMusicEndReason {
   }
 }
 
-/// Apple Music's `Apple Music Play Activity.csv`: one row per player event. Only `PLAY_END`
-/// rows with a song name are plays; a listen split by pauses or scrubs (consecutive `PLAY_END`
+/// Apple Music's `Apple Music Play Activity.csv`: one row per player event. Only the rows
+/// that end a play (`PLAY_END`, or in older files an empty `Event Type` with an end reason) and
+/// name a song are plays; a listen split by pauses or scrubs (consecutive `PLAY_END`
 /// rows of one song, the earlier ended by a pause or scrub, the later starting within 30
 /// minutes of its end) is one play. Durations are clamped to [0, media duration].
 package enum AppleMusicPlayActivityReader {
@@ -172,7 +173,7 @@ package enum AppleMusicPlayActivityReader {
     }
   }
 
-  /// Parses the rows that are plays' parts (`PLAY_END` with a song name), in file order, handing
+  /// Parses the rows that are plays' parts (play ends with a song name), in file order, handing
   /// each to `body` until it returns false. Returns the data rows read and the warnings.
   ///
   /// With `interning`, repeated names share one String (a history plays the same songs over
@@ -226,11 +227,16 @@ package enum AppleMusicPlayActivityReader {
         return text
       }
     }
+    // Before about 2017 Apple left `Event Type` empty on most rows; a row with an end reason
+    // still records how a play ended.
+    func isPlayEnd(_ record: CSVRecord) -> Bool {
+      if record.equals(eventType, "PLAY_END") { return true }
+      guard let reason, record.withBytes(eventType, { $0.isEmpty }) else { return false }
+      return record.withBytes(reason) { !$0.isEmpty }
+    }
     while let record = reader.next() {
       count += 1
-      guard record.equals(eventType, "PLAY_END"), let name = intern(record, title) else {
-        continue
-      }
+      guard isPlayEnd(record), let name = intern(record, title) else { continue }
       let location = SourceLocation(file: path, line: reader.line)
       guard let playedRaw = record.int(played) else {
         diagnostics.append(
