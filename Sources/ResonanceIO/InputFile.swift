@@ -124,7 +124,9 @@ package final class InputFile: SeekableByteSource {
     return Int64(position)
   }
 
-  static func error(_ code: Int32, path: String) -> IOError {
+  /// The `IOError` for the operating system's error `code` on `path`: nothing there is
+  /// `.missing`, no permission (or a directory) `.unreadable`, anything else `.failed`.
+  package static func error(_ code: Int32, path: String) -> IOError {
     let reason = String(cString: strerror(code)).lowercased()
     switch code {
     case ENOENT, ENOTDIR: return IOError(.missing, path: path, reason: reason)

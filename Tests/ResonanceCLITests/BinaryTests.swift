@@ -1,4 +1,5 @@
 import Foundation
+import ResonanceIO
 import Testing
 
 @testable import ResonanceStore
@@ -18,14 +19,18 @@ enum Binary {
     return nil
   }
 
-  /// Runs the executable and returns its exit code and standard error.
-  static func run(_ arguments: [String], in folder: String) throws -> (code: Int32, err: String) {
+  /// Runs the executable (or `executable`, given the arguments) with only `PATH` set — so in
+  /// the C locale — and returns its exit code and standard error.
+  static func run(
+    _ arguments: [String], in folder: String, executable: URL? = nil,
+    environment: [String: String] = ["PATH": "/usr/bin:/bin"]
+  ) throws -> (code: Int32, err: String) {
     let process = Process()
-    guard let url else { throw CocoaError(.fileNoSuchFile) }
-    process.executableURL = url
+    guard let program = executable ?? url else { throw CocoaError(.fileNoSuchFile) }
+    process.executableURL = program
     process.arguments = arguments
     process.currentDirectoryURL = URL(fileURLWithPath: folder)
-    process.environment = ["PATH": "/usr/bin:/bin"]
+    process.environment = environment
     let errors = Pipe()
     process.standardError = errors
     process.standardOutput = FileHandle.nullDevice
@@ -152,5 +157,81 @@ struct InterruptedIngestTests {
     #expect(summary.imports.map(\.file) == ["earlier.xml"])
     #expect(summary.health.records.isEmpty)
     #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
+  }
+}
+
+@Suite("The resonance executable, inputs it may not read")
+struct PermissionTests {
+  /// Runs the executable as a user the permissions apply to. Under root (CI runs as root, and
+  /// root reads everything) that is `nobody`, through util-linux's `setpriv`, from a copy of the
+  /// executable in `folder` (the build folder may be closed to others).
+  static func runUnprivileged(_ arguments: [String], in folder: TemporaryFolder) throws -> (
+    code: Int32, err: String
+  ) {
+    guard getuid() == 0 else { return try Binary.run(arguments, in: folder.path) }
+    let source = try #require(Binary.url as URL?)
+    let copy = folder.file("resonance")
+    if !FileManager.default.fileExists(atPath: copy) {
+      try FileManager.default.copyItem(atPath: source.path, toPath: copy)
+    }
+    chmod(folder.path, 0o777)
+    return try Binary.run(
+      ["--reuid=65534", "--regid=65534", "--clear-groups", copy] + arguments, in: folder.path,
+      executable: URL(fileURLWithPath: "/usr/bin/setpriv"))
+  }
+
+  @Test("a folder that cannot be listed is exit 74, permission denied, not an empty success")
+  func unreadableFolder() throws {
+    let folder = try TemporaryFolder()
+    let locked = folder.file("locked")
+    try FileManager.default.createDirectory(atPath: locked, withIntermediateDirectories: true)
+    try "Song Name,Event Type\n".write(
+      toFile: locked + "/a.csv", atomically: true, encoding: .utf8)
+    chmod(locked, 0)
+    defer { chmod(locked, 0o755) }
+    let result = try Self.runUnprivileged(["ingest", "locked", "--db", "s.sqlite"], in: folder)
+    #expect(result.code == 74, "\(result.err)")
+    #expect(result.err.contains("error: locked: cannot read: permission denied"), "\(result.err)")
+    // A file inside it exists: it is not "no such file".
+    let inside = try Self.runUnprivileged(
+      ["ingest", "locked/a.csv", "--db", "s.sqlite"], in: folder)
+    #expect(inside.code == 74, "\(inside.err)")
+    #expect(inside.err.contains("locked/a.csv: cannot read: permission denied"), "\(inside.err)")
+  }
+
+  @Test("a closed folder inside an open one fails alone: the files beside it are imported")
+  func closedSubfolder() throws {
+    let folder = try TemporaryFolder()
+    let exports = folder.file("exports")
+    try FileManager.default.createDirectory(
+      atPath: exports + "/closed", withIntermediateDirectories: true)
+    try FileManager.default.copyItem(
+      atPath: listeningFixturePath("play-activity-2016.csv"), toPath: exports + "/play.csv")
+    chmod(exports + "/closed", 0)
+    defer { chmod(exports + "/closed", 0o755) }
+    let result = try Self.runUnprivileged(["ingest", "exports", "--db", "s.sqlite"], in: folder)
+    #expect(result.code == 74, "\(result.err)")
+    #expect(result.err.contains("exports/closed: cannot read: permission denied"), "\(result.err)")
+    #expect(try Store(path: folder.file("s.sqlite")).summary().listening.plays == 5)
+  }
+}
+
+@Suite("The resonance executable, under LC_ALL=C")
+struct ZipNameTests {
+  @Test(
+    "a Health export.zip whose XML member has a non-ASCII name is found and imported",
+    arguments: ["apple_health_export/导出.xml", "apple_health_export/書き出し.xml", "Exporte/Größe.xml"])
+  func nonASCIIMember(name: String) throws {
+    let folder = try TemporaryFolder()
+    let zip = try ZipWriter(path: folder.file("export.zip"), modificationTime: 0)
+    try zip.add(name: name, contentsOfFile: healthFixturePath("quirks.xml"))
+    try zip.close()
+    let result = try Binary.run(
+      ["ingest", "export.zip", "--db", "s.sqlite"], in: folder.path,
+      environment: ["PATH": "/usr/bin:/bin", "LC_ALL": "C"])
+    #expect(result.code == 0, "\(result.err)")
+    #expect(result.err.contains("export.zip!\(name):"), "\(result.err)")
+    #expect(
+      try Store(path: folder.file("s.sqlite")).summary().health.records.values.reduce(0, +) > 0)
   }
 }

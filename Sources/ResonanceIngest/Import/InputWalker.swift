@@ -31,12 +31,14 @@ package final class InputWalker {
   /// Walks one path from the command line; `-` is standard input.
   package func walk(path: String) {
     if path != "-" {
-      var isDirectory: ObjCBool = false
-      guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-        fail(IOError(.missing, path: path, reason: "no such file or directory"))
+      // stat, not FileManager.fileExists: a file inside a folder the user may not enter
+      // exists, and must be "permission denied", not "no such file".
+      var info = stat()
+      guard stat(path, &info) == 0 else {
+        fail(InputFile.error(errno, path: path))
         return
       }
-      if isDirectory.boolValue {
+      if info.st_mode & S_IFMT == S_IFDIR {
         walkFolder(path)
         return
       }
@@ -52,22 +54,8 @@ package final class InputWalker {
   /// come first (an `.xml` whose root is `HealthData`, the largest of its folder): the other
   /// files of an unpacked export's folder are its parts, named as not imported.
   private func walkFolder(_ path: String) {
-    guard let walker = FileManager.default.enumerator(atPath: path) else {
-      fail(IOError(.unreadable, path: path, reason: "cannot list the folder"))
-      return
-    }
     var files: [String] = []
-    while let item = walker.nextObject() as? String {
-      var isDirectory: ObjCBool = false
-      let full = (path as NSString).appendingPathComponent(item)
-      guard !(item as NSString).lastPathComponent.hasPrefix("."),
-        FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory)
-      else {
-        walker.skipDescendants()
-        continue
-      }
-      if !isDirectory.boolValue { files.append(full) }
-    }
+    listFiles(in: path, into: &files)
     files.sort()
     var healthFolders: [String] = []
     if forced == nil || forced == .appleHealth {
@@ -98,6 +86,36 @@ package final class InputWalker {
         fail(error)
       }
     }
+  }
+
+  /// Appends the files under `folder` (hidden files and folders left out) to `files`. A folder
+  /// that cannot be listed is a failure of its own (`permission denied`), and the walk goes on.
+  private func listFiles(in folder: String, into files: inout [String]) {
+    guard let directory = opendir(folder) else {
+      fail(InputFile.error(errno, path: folder))
+      return
+    }
+    defer { closedir(directory) }
+    var folders: [String] = []
+    while let entry = readdir(directory) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+      }
+      guard !name.hasPrefix(".") else { continue }
+      let full = (folder as NSString).appendingPathComponent(name)
+      // Links are followed to files, not to folders (a link to a parent would never end). A
+      // link to nowhere, or an entry removed since the listing, has nothing to read.
+      var info = stat()
+      guard lstat(full, &info) == 0 else { continue }
+      if info.st_mode & S_IFMT == S_IFDIR {
+        folders.append(full)
+      } else if info.st_mode & S_IFMT == S_IFLNK || info.st_mode & S_IFMT == S_IFREG,
+        stat(full, &info) == 0, info.st_mode & S_IFMT == S_IFREG
+      {
+        files.append(full)
+      }
+    }
+    for subfolder in folders.sorted() { listFiles(in: subfolder, into: &files) }
   }
 
   /// One file: a zip, a gzip stream, or a file a reader knows.
