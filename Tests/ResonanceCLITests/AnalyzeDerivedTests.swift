@@ -1,5 +1,6 @@
 import Foundation
 import ResonanceModel
+import ResonanceReports
 import Testing
 
 @testable import ResonanceCLI
@@ -112,16 +113,35 @@ extension AnalyzeCommandTests {
     }
     let from = day((first + 3) * 86_400_000)
     let to = day((first + 10) * 86_400_000)
-    let window = runResonance(["analyze", "--db", db, "--from", from, "--to", to, "--json"])
-    let summary = try #require(
-      try JSONSerialization.jsonObject(with: Data(window.out.utf8)) as? [String: Any])
     let inWindow = try count(
       """
       SELECT COUNT(*) FROM playback_events
       WHERE start_ms + start_offset_s * 1000 >= \((first + 3) * 86_400_000)
         AND start_ms + start_offset_s * 1000 < \((first + 10) * 86_400_000)
       """)
-    #expect(summary["plays"] as? Int == inWindow && inWindow > 0 && inWindow < plays)
+    // Without --replace the range is printed, and the store is exactly as it was.
+    let whole = try Data(contentsOf: URL(fileURLWithPath: db))
+    let preview = runResonance(["analyze", "--db", db, "--from", from, "--to", to, "--json"])
+    let previewed = try #require(
+      try JSONSerialization.jsonObject(with: Data(preview.out.utf8)) as? [String: Any])
+    #expect(previewed["plays"] as? Int == inWindow && inWindow > 0 && inWindow < plays)
+    #expect(previewed["stored"] as? Bool == false)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == whole)
+    #expect(try count("SELECT COUNT(*) FROM playback_events WHERE session_id IS NULL") == 0)
+    let printed = runResonance(["analyze", "--db", db, "--from", from, "--to", to])
+    #expect(printed.out.contains("\(Format.grouped(inWindow)) plays in"), "\(printed.out)")
+    #expect(printed.out.contains("not stored"), "\(printed.out)")
+    #expect(runResonance(["analyze", "--db", db, "--replace"]).status == .usage)
+    // With --replace the derived tables describe the range.
+    let window = runResonance(
+      ["analyze", "--db", db, "--from", from, "--to", to, "--replace", "--json"])
+    let summary = try #require(
+      try JSONSerialization.jsonObject(with: Data(window.out.utf8)) as? [String: Any])
+    #expect(summary["plays"] as? Int == inWindow && summary["stored"] as? Bool == true)
+    #expect(summary["nights"] as? Int == previewed["nights"] as? Int)
+    #expect(summary["state_ticks"] as? Int == previewed["state_ticks"] as? Int)
+    #expect(
+      summary["mean_session_quality"] as? Double == previewed["mean_session_quality"] as? Double)
     #expect(
       try count("SELECT COUNT(*) FROM playback_events WHERE session_id IS NOT NULL") == inWindow)
     #expect(runResonance(["analyze", "--db", db, "--from", to, "--to", from]).status == .usage)

@@ -80,6 +80,19 @@ package struct AnalysisResults: Sendable, Equatable {
   }
 }
 
+extension AnalysisResults {
+  /// What the derived tables would hold once these results, every session computed, were
+  /// stored in place of the last run's.
+  package var derivedSummary: DerivedSummary {
+    let qualities = outcomes.compactMap(\.quality)
+    return DerivedSummary(
+      nights: nights.count, sessionsWithNextNight: outcomes.count { $0.nextNight != nil },
+      sessionsWithQuality: qualities.count,
+      meanQuality: qualities.isEmpty ? nil : qualities.reduce(0, +) / Double(qualities.count),
+      ticks: ticks.count)
+  }
+}
+
 /// The last analysis a store records (`analysis_runs`).
 package struct AnalysisRun: Sendable, Equatable {
   /// The newest import the run had seen.

@@ -77,10 +77,12 @@ package enum AnalyzeSummary {
   ///   - summary: what the run in force found (nil for a run by a build that kept none).
   ///   - scope: that run's scope.
   ///   - analysedAt: when that run finished, UTC milliseconds.
+  ///   - stored: false for a range previewed without `--replace`, whose figures the derived
+  ///     tables do not hold.
   package static func json(
     _ summary: HistorySummary?, scope: AnalysisScope, derived: DerivedSummary, upToDate: Bool,
     analysedAt: Int64,
-    lastImportID: Int64?, seconds: Double
+    lastImportID: Int64?, seconds: Double, stored: Bool = true
   ) -> JSONValue {
     var responses: [String: JSONValue] = [:]
     for signal in Signal.allCases {
@@ -104,7 +106,7 @@ package enum AnalyzeSummary {
       } ?? .null
     return .object(
       derivedJSON(derived).merging([
-        "format_version": 1, "up_to_date": .bool(upToDate),
+        "format_version": 1, "up_to_date": .bool(upToDate), "stored": .bool(stored),
         "analysed_at": .string(Timestamp.iso8601UTC(millisecondsSinceEpoch: analysedAt)),
         "last_import_id": .integer(lastImportID), "plays": .integer(summary?.plays),
         "sessions": .integer(summary?.sessions), "contexts": contexts,
