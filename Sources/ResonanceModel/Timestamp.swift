@@ -24,6 +24,24 @@ package struct Timestamp: Sendable, Equatable, Hashable, Comparable {
     Timestamp.iso8601UTC(millisecondsSinceEpoch: millisecondsSinceEpoch)
   }
 
+  /// The local time it was lived in, with its offset: `2022-06-01T08:03:00-07:00` (seconds
+  /// kept, milliseconds dropped).
+  package var iso8601Local: String {
+    let offset = Int64(utcOffsetSeconds)
+    let local = Timestamp.iso8601UTC(millisecondsSinceEpoch: millisecondsSinceEpoch + offset * 1000)
+    let minutes = abs(offset) / 60
+    return String(local.prefix(19)) + (offset < 0 ? "-" : "+") + Timestamp.pad(minutes / 60, 2)
+      + ":" + Timestamp.pad(minutes % 60, 2)
+  }
+
+  /// How messages show an instant to people: the local time it was lived in, then UTC,
+  /// `2022-06-01 08:03 -07:00 (2022-06-01T15:03:00Z)`; only UTC when the offset is 0.
+  package var shown: String {
+    guard utcOffsetSeconds != 0 else { return iso8601UTC }
+    let local = iso8601Local
+    return "\(local.prefix(10)) \(local.dropFirst(11).prefix(5)) \(local.suffix(6)) (\(iso8601UTC))"
+  }
+
   /// Formats UTC milliseconds as ISO 8601 with a `Z`, without Foundation's formatters.
   ///
   /// - Complexity: O(1); uses the days-from-civil algorithm, valid for every Int64 day count

@@ -17,28 +17,30 @@ extension Store {
     }
     health.heartbeats = try count("health_beats")
     health.workouts = try count("workouts")
-    if let span = try connection.row(
+    // SQLite gives the bare offset column from the row MIN() or MAX() chose, so each end of
+    // the span keeps the offset it was lived in.
+    health.first = try instant(
       """
-      SELECT MIN(first), MAX(last) FROM (
-        SELECT MIN(start_ms) AS first, MAX(end_ms) AS last FROM health_records
-        UNION ALL SELECT MIN(start_ms), MAX(end_ms) FROM workouts)
+      SELECT ms, offset FROM (
+        SELECT MIN(start_ms) AS ms, start_offset_s AS offset FROM health_records
+        UNION ALL SELECT MIN(start_ms), start_offset_s FROM workouts)
+      WHERE ms IS NOT NULL ORDER BY ms LIMIT 1
       """)
-    {
-      health.first = span.optionalInt64(0).map { Timestamp(millisecondsSinceEpoch: $0) }
-      health.last = span.optionalInt64(1).map { Timestamp(millisecondsSinceEpoch: $0) }
-    }
+    health.last = try instant(
+      """
+      SELECT ms, offset FROM (
+        SELECT MAX(end_ms) AS ms, end_offset_s AS offset FROM health_records
+        UNION ALL SELECT MAX(end_ms), end_offset_s FROM workouts)
+      WHERE ms IS NOT NULL ORDER BY ms DESC LIMIT 1
+      """)
 
     var listening = StoreSummary.Listening()
-    if let plays = try connection.row(
-      """
-      SELECT COUNT(*), SUM(was_skipped), MIN(start_ms), MAX(end_ms) FROM playback_events
-      """)
-    {
+    if let plays = try connection.row("SELECT COUNT(*), SUM(was_skipped) FROM playback_events") {
       listening.plays = plays.int(0)
       listening.skips = plays.int(1)
-      listening.first = plays.optionalInt64(2).map { Timestamp(millisecondsSinceEpoch: $0) }
-      listening.last = plays.optionalInt64(3).map { Timestamp(millisecondsSinceEpoch: $0) }
     }
+    listening.first = try instant("SELECT MIN(start_ms), start_offset_s FROM playback_events")
+    listening.last = try instant("SELECT MAX(end_ms), end_offset_s FROM playback_events")
     listening.songs = try count("songs")
     if let row = try connection.row(
       """
@@ -61,6 +63,12 @@ extension Store {
     return StoreSummary(
       schemaVersion: try schemaVersion(), health: health, listening: listening, traces: traces,
       imports: try importEntries())
+  }
+
+  /// The instant and offset a query's one row gives, nil when it gives none or NULL.
+  private func instant(_ sql: String) throws(StoreError) -> Timestamp? {
+    guard let row = try connection.row(sql), let ms = row.optionalInt64(0) else { return nil }
+    return Timestamp(millisecondsSinceEpoch: ms, utcOffsetSeconds: Int32(row.int(1)))
   }
 
   private func count(_ table: String) throws(StoreError) -> Int {

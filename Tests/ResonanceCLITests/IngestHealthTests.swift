@@ -37,6 +37,10 @@ struct IngestHealthTests {
       ])
     #expect(health.heartbeats == 5 && health.workouts == 1)
     #expect(health.first?.iso8601UTC == "2021-03-01T16:00:00Z")
+    // Shown to people in the local time it was lived in, UTC beside it.
+    let status = runResonance(["status", "--db", db])
+    #expect(
+      status.out.contains("2021-03-01 08:00 -08:00 (2021-03-01T16:00:00Z) to "), "\(status.out)")
     let imports = try summary(db).imports
     #expect(imports.count == 1 && imports[0].records == 19 && imports[0].warnings == 2)
     let store = try Store(path: db)

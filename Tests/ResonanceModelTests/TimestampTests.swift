@@ -27,6 +27,18 @@ struct TimestampTests {
     #expect(Timestamp.days(fromYear: 2024, month: 1, day: 15) == 19_737)
   }
 
+  @Test("people see the local time it was lived in, then UTC; a zero offset only once")
+  func shown() {
+    let evening = Timestamp(millisecondsSinceEpoch: 1_705_336_200_250, utcOffsetSeconds: -28_800)
+    #expect(evening.iso8601Local == "2024-01-15T08:30:00-08:00")
+    #expect(evening.shown == "2024-01-15 08:30 -08:00 (2024-01-15T16:30:00.250Z)")
+    // Kolkata, across midnight UTC: the local day is the next one.
+    let india = Timestamp(
+      millisecondsSinceEpoch: 1_705_336_200_000 + 8 * 3_600_000, utcOffsetSeconds: 19_800)
+    #expect(india.shown == "2024-01-16 06:00 +05:30 (2024-01-16T00:30:00Z)")
+    #expect(Timestamp(millisecondsSinceEpoch: 0).shown == "1970-01-01T00:00:00Z")
+  }
+
   @Test("orders by instant, whatever the offset")
   func ordering() {
     let a = Timestamp(millisecondsSinceEpoch: 1000, utcOffsetSeconds: -25_200)

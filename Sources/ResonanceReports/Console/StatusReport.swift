@@ -76,10 +76,10 @@ package enum StatusReport {
     return lines.joined(separator: "\n") + "\n"
   }
 
-  /// When the data was lived: UTC, with the local time beside it.
+  /// When the data was lived: the local time, with UTC beside it.
   static func span(_ first: Timestamp?, _ last: Timestamp?) -> String {
     guard let first, let last else { return "" }
-    return ", \(first.iso8601UTC) to \(last.iso8601UTC)"
+    return ", \(first.shown) to \(last.shown)"
   }
 
   /// The songs no source has named an artist or genre for, as JSON.

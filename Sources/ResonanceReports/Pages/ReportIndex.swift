@@ -63,17 +63,17 @@ package enum ReportIndex {
     let health = summary.health
     let listening = summary.listening
     text += Markdown.table(
-      header: ["data", "count", "from (UTC)", "to (UTC)"],
+      header: ["data", "count", "from (local time, then UTC)", "to (local time, then UTC)"],
       rows: [
         [
           "Health records", Format.grouped(health.records.values.reduce(0, +)),
-          health.first?.iso8601UTC ?? "–", health.last?.iso8601UTC ?? "–",
+          health.first?.shown ?? "–", health.last?.shown ?? "–",
         ],
         ["heartbeats", Format.grouped(health.heartbeats), "", ""],
         ["workouts", Format.grouped(health.workouts), "", ""],
         [
-          "plays", Format.grouped(listening.plays), listening.first?.iso8601UTC ?? "–",
-          listening.last?.iso8601UTC ?? "–",
+          "plays", Format.grouped(listening.plays), listening.first?.shown ?? "–",
+          listening.last?.shown ?? "–",
         ],
         ["skipped plays", Format.grouped(listening.skips), "", ""],
         ["songs", Format.grouped(listening.songs), "", ""],

@@ -58,16 +58,7 @@ package struct ReportRange: Sendable, Equatable {
 /// local date and hour beside it.
 package enum ReportTime {
   /// `2022-06-01T15:03:00+02:00`.
-  package static func iso8601(_ time: Timestamp) -> String {
-    let offset = Int64(time.utcOffsetSeconds)
-    let local = time.millisecondsSinceEpoch + offset * 1000
-    let utc = Timestamp.iso8601UTC(millisecondsSinceEpoch: local)
-    // iso8601UTC gives `YYYY-MM-DDTHH:MM:SS.mmmZ`; keep the seconds, add the offset.
-    let clock = String(utc.prefix(19))
-    let sign = offset < 0 ? "-" : "+"
-    let minutes = abs(offset) / 60
-    return clock + sign + two(minutes / 60) + ":" + two(minutes % 60)
-  }
+  package static func iso8601(_ time: Timestamp) -> String { time.iso8601Local }
 
   /// The local date, `2022-06-01`.
   package static func date(_ time: Timestamp) -> String { CalendarDay(time).description }
