@@ -1,13 +1,18 @@
 /// The privacy rules every reader applies as it reads: identifiers of users, accounts and
 /// devices are dropped before anything reaches the store (`docs/privacy.md` lists them).
 package enum PrivacyFilter {
-  /// Words that, in a metadata key, mark it as an identifier of a person, account or device.
+  /// Words that, in a metadata key folded by `fold` (lower case, without spaces, `-` and `_`),
+  /// mark it as an identifier of a person, account or device: `User-ID`, `user_id`, `User ID`
+  /// and `UserID` all fold to `userid`.
   static let identifyingKeyWords = [
-    "userid", "user_id", "user id", "username", "user name", "accountid", "account_id",
-    "account id", "accountnumber", "deviceid", "device_id", "device id", "deviceidentifier",
-    "serial", "udid", "imei", "macaddress", "mac address", "ipaddress", "ip address", "email",
-    "phone", "appleid", "apple id",
+    "userid", "username", "useridentifier", "accountid", "accountnumber", "deviceid",
+    "deviceidentifier", "serial", "udid", "imei", "macaddress", "ipaddress", "email",
+    "phonenumber", "telephone", "appleid",
   ]
+
+  /// Folded keys that are identifiers when they are the whole key (inside a longer key they
+  /// are common words: `HeadphoneAudioExposure`).
+  static let identifyingWholeKeys: Set<String> = ["phone", "mobile", "mail", "ip", "uid"]
 
   /// Fragments that, in a metadata value, carry such an identifier (a `userid=` in a URL).
   static let identifyingValueFragments = [
@@ -21,17 +26,183 @@ package enum PrivacyFilter {
     isIdentifyingKey(key) || isIdentifyingValue(value)
   }
 
-  /// Whether a metadata key names an identifier (readers cache this per key: keys repeat).
-  package static func isIdentifyingKey(_ key: String) -> Bool {
-    let k = key.lowercased()
-    return identifyingKeyWords.contains { k.contains($0) }
+  /// A key with case, spaces, `-` and `_` folded away.
+  static func fold(_ key: String) -> String {
+    String(
+      decoding: key.lowercased().utf8.filter {
+        $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "-") && $0 != UInt8(ascii: "_")
+      }, as: UTF8.self)
   }
 
-  /// Whether a value carries an identifier. Only values with a `=` can (`userid=…`), so the
-  /// rest are passed over with a byte scan.
+  /// Whether a metadata key names an identifier (readers cache this per key: keys repeat).
+  package static func isIdentifyingKey(_ key: String) -> Bool {
+    let folded = fold(key)
+    return identifyingWholeKeys.contains(folded)
+      || identifyingKeyWords.contains { folded.contains($0) }
+  }
+
+  /// Whether a value carries an identifier: a `userid=`-style parameter, an e-mail address, an
+  /// IPv4 or IPv6 address, a MAC address, a UUID, or a `0x…` memory address.
   package static func isIdentifyingValue(_ value: String) -> Bool {
-    guard value.utf8.contains(UInt8(ascii: "=")) else { return false }
-    let v = value.lowercased()
-    return identifyingValueFragments.contains { v.contains($0) }
+    var value = value
+    return value.withUTF8 { containsIdentifier($0) }
+  }
+
+  /// `isIdentifyingValue` over UTF-8 bytes, without allocating: the value is cut into tokens
+  /// (runs of letters, digits and `.:@%+-_`), and each token is matched against the shapes.
+  package static func containsIdentifier(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    if bytes.contains(UInt8(ascii: "=")) {
+      let lower = String(decoding: bytes, as: UTF8.self).lowercased()
+      if identifyingValueFragments.contains(where: { lower.contains($0) }) { return true }
+    }
+    var start = 0
+    while start < bytes.count {
+      guard isTokenByte(bytes[start]) else {
+        start += 1
+        continue
+      }
+      var end = start
+      while end < bytes.count, isTokenByte(bytes[end]) { end += 1 }
+      // A sentence's full stop or colon is not part of the token.
+      var last = end
+      while last > start, !isAlphanumeric(bytes[last - 1]) { last -= 1 }
+      if isIdentifierToken(UnsafeBufferPointer(rebasing: bytes[start..<last])) { return true }
+      start = end
+    }
+    return false
+  }
+
+  private static func isTokenByte(_ b: UInt8) -> Bool {
+    isAlphanumeric(b) || b == UInt8(ascii: ".") || b == UInt8(ascii: ":")
+      || b == UInt8(ascii: "@") || b == UInt8(ascii: "%") || b == UInt8(ascii: "+")
+      || b == UInt8(ascii: "-") || b == UInt8(ascii: "_")
+  }
+
+  private static func isAlphanumeric(_ b: UInt8) -> Bool {
+    (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9"))
+      || (b | 0x20 >= UInt8(ascii: "a")
+        && b | 0x20 <= UInt8(ascii: "z"))
+  }
+
+  private static func isHex(_ b: UInt8) -> Bool {
+    (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9"))
+      || (b | 0x20 >= UInt8(ascii: "a") && b | 0x20 <= UInt8(ascii: "f"))
+  }
+
+  private static func isDigit(_ b: UInt8) -> Bool {
+    b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")
+  }
+
+  /// One token against every shape.
+  private static func isIdentifierToken(_ t: UnsafeBufferPointer<UInt8>) -> Bool {
+    isEmail(t) || isIPv4(t) || isColonHex(t) || containsUUID(t) || containsHexAddress(t)
+  }
+
+  /// `local@domain.tld`: something before the `@`, a dot after it with something each side.
+  private static func isEmail(_ t: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard let at = t.firstIndex(of: UInt8(ascii: "@")), at > 0 else { return false }
+    let domain = t[(at + 1)...]
+    guard let dot = domain.lastIndex(of: UInt8(ascii: ".")) else { return false }
+    return dot > at + 1 && dot < t.count - 1
+  }
+
+  /// Four dot-separated numbers of 0…255 somewhere in the token (`198.51.100.23`,
+  /// `ip:10.0.0.1:8080`), not part of a longer dotted run (`1.2.3.4.5` is a version).
+  private static func isIPv4(_ t: UnsafeBufferPointer<UInt8>) -> Bool {
+    var start = 0
+    while start < t.count {
+      defer { start += 1 }
+      guard isDigit(t[start]), start == 0 || !(isDigit(t[start - 1]) || t[start - 1] == 0x2E)
+      else { continue }
+      var i = start
+      var parts = 0
+      while parts < 4 {
+        var digits = 0
+        var value = 0
+        while i < t.count, isDigit(t[i]), digits < 4 {
+          value = value * 10 + Int(t[i] - UInt8(ascii: "0"))
+          digits += 1
+          i += 1
+        }
+        guard digits >= 1, digits <= 3, value <= 255 else { break }
+        parts += 1
+        guard parts < 4 else { break }
+        guard i + 1 < t.count, t[i] == UInt8(ascii: "."), isDigit(t[i + 1]) else { break }
+        i += 1
+      }
+      if parts == 4, i == t.count || !(isDigit(t[i]) || t[i] == UInt8(ascii: ".")) {
+        return true
+      }
+    }
+    return false
+  }
+
+  /// An IPv6 address (hex groups of up to four with `::`, or eight groups) or a MAC address
+  /// (six groups of two, by `:` or `-`). Clock times (`08:30:00`) are neither.
+  private static func isColonHex(_ t: UnsafeBufferPointer<UInt8>) -> Bool {
+    var colons = 0
+    var dashes = 0
+    var groups: [Int] = []
+    var run = 0
+    var doubleColon = false
+    var previousColon = false
+    for b in t {
+      if isHex(b) {
+        run += 1
+        guard run <= 4 else { return false }
+        previousColon = false
+      } else if b == UInt8(ascii: ":") || b == UInt8(ascii: "-") {
+        if b == UInt8(ascii: ":") { colons += 1 } else { dashes += 1 }
+        if previousColon, b == UInt8(ascii: ":") { doubleColon = true }
+        previousColon = b == UInt8(ascii: ":")
+        if run > 0 { groups.append(run) }
+        run = 0
+      } else if b == UInt8(ascii: "%") {
+        break  // fe80::1%en0: the zone is not part of the address
+      } else {
+        return false
+      }
+    }
+    if run > 0 { groups.append(run) }
+    if colons > 0, dashes == 0, (doubleColon && colons >= 2) || (colons == 7 && groups.count == 8) {
+      return groups.allSatisfy { $0 <= 4 }
+    }
+    let separators = colons + dashes
+    return separators == 5 && (colons == 5 || dashes == 5) && groups.count == 6
+      && groups.allSatisfy { $0 == 2 }
+  }
+
+  /// Hex in the 8-4-4-4-12 shape of a UUID anywhere in the token.
+  private static func containsUUID(_ t: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard t.count >= 36 else { return false }
+    let dashes: Set<Int> = [8, 13, 18, 23]
+    for start in 0...(t.count - 36) {
+      var matches = true
+      for offset in 0..<36 {
+        let b = t[start + offset]
+        if dashes.contains(offset) ? b != UInt8(ascii: "-") : !isHex(b) {
+          matches = false
+          break
+        }
+      }
+      if matches { return true }
+    }
+    return false
+  }
+
+  /// `0x` and six or more hex digits, not inside a longer word (`0x2829f1e50`).
+  private static func containsHexAddress(_ t: UnsafeBufferPointer<UInt8>) -> Bool {
+    var i = 0
+    while i + 1 < t.count {
+      if t[i] == UInt8(ascii: "0"), t[i + 1] | 0x20 == UInt8(ascii: "x"),
+        i == 0 || !isAlphanumeric(t[i - 1])
+      {
+        var j = i + 2
+        while j < t.count, isHex(t[j]) { j += 1 }
+        if j - (i + 2) >= 6 { return true }
+      }
+      i += 1
+    }
+    return false
   }
 }

@@ -74,6 +74,36 @@ struct IngestHealthTests {
     }
   }
 
+  @Test("identifiers in metadata values and device strings never reach the store file")
+  func privacyEverySpelling() throws {
+    let folder = try TemporaryFolder()
+    let db = folder.file("p.sqlite")
+    let result = runResonance(["ingest", healthFixturePath("privacy.xml"), "--db", db])
+    #expect(result.status == .ok, "\(result.err)")
+    #expect(result.out.contains("8 identifying metadata entries dropped"), "\(result.out)")
+    let store = try Store(path: db)
+    #expect(
+      try store.connection.rows("SELECT name, model FROM health_devices ORDER BY model").map {
+        "\($0.string(0))|\($0.string(1))"
+      } == ["Apple Watch|Watch", "|iPhone"])
+    let metadata = try store.connection.rows(
+      "SELECT metadata FROM health_records WHERE metadata IS NOT NULL"
+    ).map { $0.string(0) }
+    #expect(metadata.count == 1)
+    #expect(
+      metadata.first?.contains("HKMetadataKeyHeartRateMotionContext") == true
+        && metadata.first?.contains("Reading Time") == true, "\(metadata)")
+    _ = try Store(path: db)  // closes and checkpoints the WAL into the file
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: db))
+    for secret in [
+      "4815162342", "kept-out@example.org", "jane.doe@example.com", "192.0.2.44", "2001:db8",
+      "00:1A:7D", "0B9E4F3C", "0x600003c2a1b0", "feedface", "deadbeef", "7C2E1B0A",
+      "AB12CD34", "owner@example.net", "2c3a4b5d6",
+    ] {
+      #expect(bytes.range(of: Data(secret.utf8)) == nil, "the store holds '\(secret)'")
+    }
+  }
+
   @Test("re-importing the same file changes nothing and says so")
   func reimport() throws {
     let folder = try TemporaryFolder()

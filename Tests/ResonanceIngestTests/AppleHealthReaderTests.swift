@@ -197,6 +197,19 @@ struct HealthDetailTests {
           software: "4.3.1"))
   }
 
+  @Test("device strings: fields by their keys in any order, the address and identifiers out")
+  func deviceAnyOrder() {
+    let d = DeviceDescription.parse(
+      "name:Apple Watch, HKDevice: 0xfeedface, localIdentifier:7C2E1B0A-5D4F-4E3A-9B8C-1A2B3C4D5E6F, model:Watch, hardware:Watch6,2"
+    )
+    #expect(d == HealthDevice(name: "Apple Watch", model: "Watch", hardware: "Watch6,2"))
+    let named = DeviceDescription.parse(
+      "<<HKDevice: 0x2c3a4b5d6>, name:owner@example.net, manufacturer:Apple Inc., model:iPhone>")
+    #expect(named == HealthDevice(manufacturer: "Apple Inc.", model: "iPhone"))
+    let comma = DeviceDescription.parse("<<HKDevice: 0x1>, name:Jane, Apple Watch, model:Watch>")
+    #expect(comma.name == "Jane, Apple Watch" && comma.model == "Watch")
+  }
+
   @Test("Jane's and Jane’s are one source; a no-break space is a space")
   func sourceKey() {
     #expect(
@@ -222,6 +235,50 @@ struct HealthDetailTests {
     #expect(PrivacyFilter.dropsMetadata(key: "Withings User Identifier", value: "1"))
     #expect(PrivacyFilter.dropsMetadata(key: "Link", value: "app://x?userid=9"))
     #expect(!PrivacyFilter.dropsMetadata(key: "HKTimeZone", value: "Europe/Paris"))
+  }
+
+  @Test(
+    "keys match with case, spaces, '-' and '_' folded",
+    arguments: [
+      "User-ID", "user_id", "USER ID", "UserID", "E-mail", "e_mail", "Email Address",
+      "Device-Identifier", "Serial Number", "Phone", "Phone-Number", "IP", "MAC-Address",
+    ])
+  func foldedKeys(key: String) {
+    #expect(PrivacyFilter.isIdentifyingKey(key))
+  }
+
+  @Test(
+    "keys that only look like identifiers are kept",
+    arguments: [
+      "HKTimeZone", "HKMetadataKeyHeadphoneGain", "Modified Date", "HKWasUserEntered",
+      "HKMetadataKeyHeartRateMotionContext", "Microphone Level", "Equipment",
+    ])
+  func ordinaryKeys(key: String) {
+    #expect(!PrivacyFilter.isIdentifyingKey(key))
+  }
+
+  @Test(
+    "values carrying an e-mail, an IP, a MAC, a UUID or a 0x address are dropped",
+    arguments: [
+      "jane.doe@example.com", "mail me: a@b.io.", "192.0.2.44", "host 10.0.0.1:8080",
+      "2001:db8:85a3::8a2e:370:7334", "fe80::1%en0", "::1",
+      "2001:0db8:0000:0000:0000:ff00:0042:8329",
+      "00:1A:7D:DA:71:13", "00-1a-7d-da-71-13", "7C2E1B0A-5D4F-4E3A-9B8C-1A2B3C4D5E6F",
+      "sync-0b9e4f3c-2d1a-4c5b-8e7f-9a0b1c2d3e4f", "<HKObject 0x600003c2a1b0>", "0xfeedface",
+    ])
+  func identifyingValues(value: String) {
+    #expect(PrivacyFilter.isIdentifyingValue(value))
+  }
+
+  @Test(
+    "ordinary values are kept: times, dates, versions, numbers, zones",
+    arguments: [
+      "08:30:00", "2024-01-15 15:56:05 +0000", "America/Los_Angeles", "12.5", "10.2.1", "1",
+      "kept", "HKWorkoutSwimmingLocationTypePool", "256.1.1.1", "1e-3", "0x1f", "12:30",
+      "Watch6,2", "a@b", "2024-01-15",
+    ])
+  func ordinaryValues(value: String) {
+    #expect(!PrivacyFilter.isIdentifyingValue(value))
   }
 }
 

@@ -444,15 +444,24 @@ package final class AppleHealthReader: XMLEventHandler {
   }
 
   /// The device of a description string. The hex address differs on every record, so the
-  /// cache is keyed on the text after it (`name:…, model:…`), interned without a copy per record.
+  /// cache is keyed on the text without it (`name:…, model:…`): interned without a copy per
+  /// record when the address leads, as Apple writes it; from a copy without the address's
+  /// digits when it comes elsewhere.
   private func device(_ text: XMLText) -> HealthDevice {
     var rest = text.bytes
+    let key: String
     if rest.count > 2, rest[0] == UInt8(ascii: "<"), rest[1] == UInt8(ascii: "<"),
       let close = rest.firstIndex(of: UInt8(ascii: ">"))
     {
       rest = UnsafeBufferPointer(rebasing: rest[(close + 1)...])
+      key = strings.string(rest, slot: .device)
+    } else if let address = Self.hexAddress(in: rest) {
+      var copy = Array(rest[..<address.lowerBound])
+      copy += rest[address.upperBound...]
+      key = copy.withUnsafeBufferPointer { strings.string($0, slot: .device) }
+    } else {
+      key = strings.string(rest, slot: .device)
     }
-    let key = strings.string(rest, slot: .device)
     if lastDeviceKey == key { return lastDevice }
     let device: HealthDevice
     if let known = devices[key] {
@@ -467,6 +476,26 @@ package final class AppleHealthReader: XMLEventHandler {
   }
 
   private func string(_ text: XMLText) -> String { strings.string(text.bytes) }
+
+  /// The hex digits of the first `0x…` in `bytes` (the part of a device string that changes
+  /// from record to record).
+  static func hexAddress(in bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+    var i = 0
+    while i + 2 < bytes.count {
+      if bytes[i] == UInt8(ascii: "0"), bytes[i + 1] == UInt8(ascii: "x") {
+        var end = i + 2
+        while end < bytes.count,
+          (bytes[end] >= 0x30 && bytes[end] <= 0x39)
+            || (bytes[end] | 0x20 >= 0x61 && bytes[end] | 0x20 <= 0x66)
+        {
+          end += 1
+        }
+        if end > i + 2 { return (i + 2)..<end }
+      }
+      i += 1
+    }
+    return nil
+  }
 
   /// A decimal number, or `nil` when the text is not entirely one.
   private func number(_ text: XMLText) -> Double? {

@@ -3,12 +3,13 @@ import ResonanceModel
 /// Parses the Health export's device description string.
 ///
 /// `<<HKDevice: 0x2829f1e50>, name:Apple Watch, manufacturer:Apple Inc., model:Watch,
-/// hardware:Watch6,2, software:9.1>` → name, manufacturer, model, hardware, software. The hex
-/// address (different on every record) and identifier fields (`localIdentifier`,
-/// `UDIDeviceIdentifier`) are never kept.
+/// hardware:Watch6,2, software:9.1>` → name, manufacturer, model, hardware, software. The fields
+/// are found by their keys in whatever order they come (other generators put the `HKDevice`
+/// address last, or between the fields). The address (different on every record), identifier
+/// fields (`localIdentifier`, `UDIDeviceIdentifier`) and any field whose value carries an
+/// identifier (`PrivacyFilter`) are never kept.
 package enum DeviceDescription {
   static let fields = ["name", "manufacturer", "model", "hardware", "software"]
-  static let ignored = ["localIdentifier", "UDIDeviceIdentifier", "FDAUDI", "creation date"]
 
   /// The text after the address part, which is the same for every record of one device.
   package static func withoutAddress(_ text: Substring) -> Substring {
@@ -21,26 +22,16 @@ package enum DeviceDescription {
 
   /// The device fields of a description (address part removed or not).
   package static func parse(_ text: Substring) -> HealthDevice {
-    let body = withoutAddress(text)
+    var body = text
+    while body.first == "<" { body = body.dropFirst() }
+    while body.last == ">" { body = body.dropLast() }
     var device = HealthDevice()
-    // Fields are `key:value` separated by ", "; a value may itself hold a comma
-    // (`hardware:Watch6,2`), so split only where ", " is followed by a known key.
-    var pieces: [Substring] = []
-    var current = body.startIndex
-    var searchFrom = body.startIndex
-    while let range = body[searchFrom...].range(of: ", ") {
-      let next = body[range.upperBound...]
-      if (fields + ignored).contains(where: { next.hasPrefix($0 + ":") }) {
-        pieces.append(body[current..<range.lowerBound])
-        current = range.upperBound
-      }
-      searchFrom = range.upperBound
-    }
-    pieces.append(body[current...])
-    for piece in pieces {
+    for piece in pieces(body) {
       guard let colon = piece.firstIndex(of: ":") else { continue }
-      let key = piece[..<colon]
+      var key = piece[..<colon]
+      while key.first == "<" || key.first == " " { key = key.dropFirst() }
       let value = String(piece[piece.index(after: colon)...])
+      guard !PrivacyFilter.isIdentifyingValue(value) else { continue }
       switch key {
       case "name": device.name = value
       case "manufacturer": device.manufacturer = value
@@ -51,6 +42,35 @@ package enum DeviceDescription {
       }
     }
     return device
+  }
+
+  /// The `key:value` pieces. They are separated by ", ", but a value may itself hold a comma
+  /// (`hardware:Watch6,2`, a name such as `Jane, Apple Watch`), so a piece ends only where
+  /// ", " is followed by a key: letters and spaces up to a colon (`creation date:`), or a
+  /// `<`-wrapped `HKDevice:`.
+  static func pieces(_ body: Substring) -> [Substring] {
+    var pieces: [Substring] = []
+    var current = body.startIndex
+    var searchFrom = body.startIndex
+    while let range = body[searchFrom...].range(of: ", ") {
+      if startsWithKey(body[range.upperBound...]) {
+        pieces.append(body[current..<range.lowerBound])
+        current = range.upperBound
+      }
+      searchFrom = range.upperBound
+    }
+    pieces.append(body[current...])
+    return pieces
+  }
+
+  private static func startsWithKey(_ text: Substring) -> Bool {
+    var sawLetter = false
+    for character in text.drop(while: { $0 == "<" }) {
+      if character == ":" { return sawLetter }
+      guard character.isLetter || (character == " " && sawLetter) else { return false }
+      sawLetter = true
+    }
+    return false
   }
 }
 
