@@ -2,7 +2,10 @@
 /// `\n` or `\r\n`, quoted fields with `""` for a quote and line breaks inside them.
 ///
 /// Fields are handed out as byte ranges into the buffer; only quoted fields holding a doubled
-/// quote are copied. A UTF-8 byte-order mark at the start is skipped.
+/// quote, and fields holding a NUL byte, are copied. A UTF-8 byte-order mark at the start is
+/// skipped. NUL bytes are removed from fields (text with a NUL would end at it wherever it
+/// went next, a C string or SQLite); `CSVRecord.fieldsWithNUL` names the fields that had one,
+/// for the reader to warn.
 ///
 /// ```swift
 /// var reader = CSVReader(bytes: data)
@@ -18,6 +21,8 @@ package struct CSVReader {
   package private(set) var line = 0
   private var ranges: [Range<Int>] = []
   private var unescaped: [Int: [UInt8]] = [:]
+  /// The fields of the current record that held NUL bytes, now removed.
+  fileprivate private(set) var nulFields: [Int] = []
 
   package init(bytes: [UInt8]) {
     self.bytes = bytes
@@ -31,6 +36,7 @@ package struct CSVReader {
   package mutating func next() -> CSVRecord? {
     ranges.removeAll(keepingCapacity: true)
     unescaped.removeAll(keepingCapacity: true)
+    nulFields.removeAll(keepingCapacity: true)
     let count = bytes.count
     // Skip blank lines.
     while position < count, bytes[position] == 0x0A || bytes[position] == 0x0D {
@@ -48,9 +54,11 @@ package struct CSVReader {
           i += 1
           let start = i
           var hasEscapes = false
+          var hasNUL = false
           var closed = false
           while i < count {
             let c = b[i]
+            if c == 0 { hasNUL = true }
             if c == 0x22 {
               if i + 1 < count, b[i + 1] == 0x22 {
                 hasEscapes = true
@@ -66,24 +74,33 @@ package struct CSVReader {
           if !closed { endedInsideQuotes = true }
           let end = i
           if closed { i += 1 }
-          if hasEscapes {
+          if hasEscapes || hasNUL {
             var copy: [UInt8] = []
             copy.reserveCapacity(end - start)
             var j = start
             while j < end {
-              copy.append(b[j])
+              if b[j] != 0 { copy.append(b[j]) }
               j += b[j] == 0x22 ? 2 : 1
             }
             unescaped[ranges.count] = copy
+            if hasNUL { nulFields.append(ranges.count) }
           }
           ranges.append(start..<end)
           // Anything between the closing quote and the separator is kept out.
           while i < count, b[i] != 0x2C, b[i] != 0x0A { i += 1 }
         } else {
           let start = i
-          while i < count, b[i] != 0x2C, b[i] != 0x0A { i += 1 }
+          var hasNUL = false
+          while i < count, b[i] != 0x2C, b[i] != 0x0A {
+            if b[i] == 0 { hasNUL = true }
+            i += 1
+          }
           var end = i
           if end > start, b[end - 1] == 0x0D { end -= 1 }
+          if hasNUL {
+            unescaped[ranges.count] = b[start..<end].filter { $0 != 0 }
+            nulFields.append(ranges.count)
+          }
           ranges.append(start..<end)
         }
         if i < count, b[i] == 0x2C {
@@ -117,6 +134,9 @@ package struct CSVRecord {
 
   /// The number of fields.
   package var count: Int { reader.fieldCount() }
+
+  /// The fields (by index) that held NUL bytes, which the reader removed.
+  package var fieldsWithNUL: [Int] { reader.nulFields }
 
   /// Field `index` as bytes (empty when the record has fewer fields).
   package func withBytes<R>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {

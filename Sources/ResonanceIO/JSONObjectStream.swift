@@ -307,6 +307,24 @@ package struct JSONFlatObject {
     return negative ? -value : value
   }
 
+  /// The key's value as the file writes it (a string with its quotes), at most 40 bytes, for
+  /// messages; nil when the key is absent.
+  package func rawText(_ key: StaticString) -> String? {
+    guard let field = field(key) else { return nil }
+    switch field.kind {
+    case .string:
+      let text = String(decoding: bytes[field.value].prefix(40), as: UTF8.self)
+      return "\"" + text + (field.value.count > 40 ? "…" : "") + "\""
+    case .true: return "true"
+    case .false: return "false"
+    case .null: return "null"
+    case .nested: return "an array or object"
+    case .number:
+      return String(decoding: bytes[field.value].prefix(40), as: UTF8.self)
+        + (field.value.count > 40 ? "…" : "")
+    }
+  }
+
   /// The key's value when it is `true` or `false`.
   package func bool(_ key: StaticString) -> Bool? {
     switch field(key)?.kind {

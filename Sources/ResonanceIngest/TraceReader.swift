@@ -20,6 +20,47 @@ package enum TraceReader {
     return format
   }
 
+  /// The header versions this build reads, per format: a file of another version is refused,
+  /// never read as if it were one of these.
+  package static let versions: [String: ClosedRange<Int>] = [
+    "resonance.decision-log": DecisionLogDecoder.versions, "resonance.watch-trace": 1...1,
+    "resonance.mac-context": 1...1, "resonance.mood": 1...1, "resonance.breathing": 1...1,
+  ]
+
+  /// The header's `"version"`: a whole JSON number this build reads (1 when the header has
+  /// none, as the first recordings did not).
+  ///
+  /// - Throws: `IngestError(.malformed)` naming the versions it knows, for a version out of
+  ///   range or one that is not a whole number (`"1"`, `1.5`, `true`).
+  static func version(
+    of format: String, header: [UInt8], parsed: [String: Any], path: String
+  ) throws -> Int {
+    struct Field: Decodable { var version: Int? }
+    let known = versions[format] ?? 1...1
+    let knownText =
+      known.count == 1 ? "\(known.lowerBound)" : "\(known.lowerBound) to \(known.upperBound)"
+    let decoded = try? JSONDecoder().decode(Field.self, from: Data(header))
+    if let decoded, decoded.version == nil, parsed["version"] == nil { return 1 }
+    if let version = decoded?.version, known.contains(version) { return version }
+    struct Flag: Decodable { var version: Bool }
+    let found: String =
+      if let flag = try? JSONDecoder().decode(Flag.self, from: Data(header)) {
+        "\(flag.version) (a boolean)"
+      } else {
+        switch parsed["version"] {
+        case let text as String: "\"\(text)\" (a string)"
+        case let number as NSNumber where decoded?.version == nil:
+          "\(number) (not a whole number)"
+        case is NSNull, nil: "null"
+        case let value?: "\(value)"
+        }
+      }
+    throw IngestError(
+      .malformed, at: SourceLocation(file: path, line: 1, column: 1),
+      "expected \"version\" \(knownText) for \(format) (the versions this build reads), found \(found)"
+        + ((decoded?.version ?? 0) > known.upperBound ? " (written by a newer app?)" : ""))
+  }
+
   /// The longest line a recording may have: a decision with every candidate of a long
   /// playlist is tens of kilobytes; a longer line is skipped with a warning, never held.
   package static let maximumLineLength = 16 << 20
@@ -48,7 +89,7 @@ package enum TraceReader {
         .unrecognized, at: SourceLocation(file: path, line: 1, column: 1),
         "expected a header naming one of \(formats.joined(separator: ", "))")
     }
-    let version = header["version"] as? Int ?? 1
+    let version = try version(of: format, header: headerLine, parsed: header, path: path)
     if format == "resonance.breathing" {
       let (recording, samples, log) = try BreathingRecordingReader.read(
         path: path, header: header, lines: &lines)

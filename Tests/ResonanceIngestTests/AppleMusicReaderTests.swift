@@ -239,6 +239,46 @@ struct SpotifyExtendedReaderTests {
   }
 }
 
+@Suite("Listening readers: values that do not fit")
+struct ListeningValueTests {
+  @Test(
+    "a Spotify ms_played that is a string, too large or not whole is a warning with its line",
+    arguments: [#""200000""#, "1e300", "99999999999999999999", "12.5", "null", "-5"])
+  func spotifyPlayed(value: String) throws {
+    let json = """
+      [
+      {"ts":"2024-03-11T18:03:20Z","ms_played":\(value),"master_metadata_track_name":"Ember"},
+      {"ts":"2024-03-11T18:06:20Z","ms_played":180000,"master_metadata_track_name":"Ember"}
+      ]
+      """
+    let (file, diagnostics) = try SpotifyExtendedReader.read(
+      path: "s.json", bytes: Array(json.utf8))
+    #expect(file.rows == 2 && file.plays.count == 1)
+    #expect(diagnostics.count == 1)
+    #expect(diagnostics.first?.location == SourceLocation(file: "s.json", line: 2))
+    #expect(
+      diagnostics.first?.message
+        == "entry skipped: expected \"ms_played\" as a whole number of milliseconds, found \(value)"
+    )
+  }
+
+  @Test("a NUL byte inside a CSV field is removed, and the row warned of by line and column name")
+  func nulInField() throws {
+    let csv =
+      "Song Name,Event Type,Event Start Timestamp,Play Duration Milliseconds,End Reason Type\n"
+      + "Cop\0per Wire,PLAY_END,2016-05-02T08:11:00Z,1000,NATURAL_END_OF_TRACK\n"
+      + "\"Glass\0house\",PLAY_END,2016-05-02T08:12:00Z,1000,NATURAL_END_OF_TRACK\n"
+    let (file, diagnostics) = try AppleMusicPlayActivityReader.read(
+      path: "n.csv", bytes: Array(csv.utf8))
+    #expect(file.plays.map { $0.song.title ?? "" } == ["Copper Wire", "Glasshouse"])
+    #expect(
+      diagnostics.map(\.description) == [
+        "warning: n.csv:2: NUL bytes removed from field 'Song Name' (the text is kept without them)",
+        "warning: n.csv:3: NUL bytes removed from field 'Song Name' (the text is kept without them)",
+      ])
+  }
+}
+
 @Suite("CSV tokenizer")
 struct CSVReaderTests {
   /// The fields of one line, through the tokenizer.

@@ -295,7 +295,34 @@ struct DecisionLogRefusalTests {
     }
     #expect(error.kind == .malformed)
     #expect(error.location == SourceLocation(file: "decisions.jsonl", line: 1, column: 1))
-    #expect(error.message.contains("expected decision log version 1 or 2, found 3"))
+    #expect(
+      error.message.contains(
+        "expected \"version\" 1 to 2 for resonance.decision-log (the versions this build reads), found 3 (written by a newer app?)"
+      ))
+  }
+
+  @Test(
+    "a trace header's version must be a whole number this build reads; none is version 1",
+    arguments: [
+      ("999", "found 999 (written by a newer app?)"), ("0", "found 0"),
+      (#""1""#, #"found "1" (a string)"#), ("1.5", "found 1.5 (not a whole number)"),
+      ("true", "found true (a boolean)"), ("null", "found null"),
+    ])
+  func versions(version: String, found: String) throws {
+    let header = #"{"format":"resonance.watch-trace","version":"# + version + "}"
+    let line = #"{"t":"2024-01-01T00:00:00Z","offset":0,"hr":60}"#
+    let error = try #require(throws: IngestError.self) {
+      _ = try TraceReader.read(path: "w.jsonl", data: Data((header + "\n" + line).utf8))
+    }
+    #expect(error.kind == .malformed)
+    #expect(error.location == SourceLocation(file: "w.jsonl", line: 1, column: 1))
+    #expect(
+      error.message
+        == "expected \"version\" 1 for resonance.watch-trace (the versions this build reads), "
+        + found)
+    let (file, _) = try TraceReader.read(
+      path: "w.jsonl", data: Data(("{\"format\":\"resonance.watch-trace\"}\n" + line).utf8))
+    #expect(file.version == 1 && file.samples == 1)
   }
 
   @Test("a version-2 header without the settings in force refuses the file at line 1")

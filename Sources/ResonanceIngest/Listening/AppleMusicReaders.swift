@@ -236,6 +236,11 @@ package enum AppleMusicPlayActivityReader {
     }
     while let record = reader.next() {
       count += 1
+      if let warning = record.nulWarning(
+        names: header.names, at: SourceLocation(file: path, line: reader.line))
+      {
+        diagnostics.append(warning)
+      }
       guard isPlayEnd(record), let name = intern(record, title) else { continue }
       let location = SourceLocation(file: path, line: reader.line)
       guard let playedRaw = record.int(played) else {
@@ -324,6 +329,11 @@ package enum AppleMusicHistorySummaryReader {
     var count = 0
     while let record = reader.next() {
       count += 1
+      if let warning = record.nulWarning(
+        names: header.names, at: SourceLocation(file: path, line: reader.line))
+      {
+        diagnostics.append(warning)
+      }
       let text = record.string(description)
       guard let (artist, title) = splitArtistTitle(text) else {
         diagnostics.append(

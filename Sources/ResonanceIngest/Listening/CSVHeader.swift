@@ -1,4 +1,5 @@
 import ResonanceIO
+import ResonanceModel
 
 /// A CSV header row, looked up by name: exports reorder their columns over the years (Apple's
 /// went alphabetical in 2019), so columns are found by name, never by position.
@@ -47,5 +48,19 @@ package struct CSVHeader {
     var reader = CSVReader(bytes: Array(prefix[..<newline]))
     guard let record = reader.next() else { return nil }
     return CSVHeader(record)
+  }
+}
+
+extension CSVRecord {
+  /// The warning for a row whose fields held NUL bytes, which the CSV reader removed: the
+  /// fields are kept without them. Nil when the row had none.
+  func nulWarning(names: [String], at location: SourceLocation) -> Diagnostic? {
+    let fields = fieldsWithNUL
+    guard !fields.isEmpty else { return nil }
+    let named = fields.map { $0 < names.count ? "'\(names[$0])'" : "\($0 + 1)" }
+    return Diagnostic(
+      .warning,
+      "NUL bytes removed from field\(fields.count == 1 ? "" : "s") \(named.joined(separator: ", ")) (the text is kept without them)",
+      at: location)
   }
 }

@@ -36,9 +36,11 @@ package enum LastFMReader {
     guard var record = reader.next() else { return (ListeningFile(kind: .lastFM, rows: 0), []) }
     var columns = Columns()
     var hasRecord = true
+    var names: [String] = []
     if let header = Self.columns(ofHeader: record) {
       columns = header
       hasRecord = false
+      names = (0..<record.count).map { record.string($0) }
     }
     var plays: [PlayReport] = []
     var diagnostics: [Diagnostic] = []
@@ -51,6 +53,7 @@ package enum LastFMReader {
       hasRecord = false
       rows += 1
       let location = SourceLocation(file: path, line: reader.line)
+      if let warning = record.nulWarning(names: names, at: location) { diagnostics.append(warning) }
       guard let track = record.nonEmpty(columns.track) else {
         diagnostics.append(Diagnostic(.warning, "row skipped: no track name", at: location))
         continue

@@ -45,7 +45,8 @@ package enum SpotifyAccountReader {
         guard let msPlayed = entry.int64("msPlayed"), msPlayed >= 0 else {
           diagnostics.append(
             Diagnostic(
-              .warning, "entry skipped: \"msPlayed\" is not a whole number of milliseconds",
+              .warning,
+              "entry skipped: expected \"msPlayed\" as a whole number of milliseconds, found \(entry.rawText("msPlayed") ?? "none")",
               at: location))
           continue
         }

@@ -49,9 +49,18 @@ package enum SpotifyExtendedReader {
     do {
       while let object = try stream.next() {
         rows += 1
-        guard let title = object.string("master_metadata_track_name"), !title.isEmpty,
-          let playedMs = object.int64("ms_played"), playedMs > 0
-        else { continue }
+        guard let title = object.string("master_metadata_track_name"), !title.isEmpty else {
+          continue
+        }
+        guard let playedMs = object.int64("ms_played"), playedMs >= 0 else {
+          diagnostics.append(
+            Diagnostic(
+              .warning,
+              "entry skipped: expected \"ms_played\" as a whole number of milliseconds, found \(object.rawText("ms_played") ?? "none")",
+              at: SourceLocation(file: path, line: stream.line)))
+          continue
+        }
+        guard playedMs > 0 else { continue }
         let ts = object.rawString("ts")
         guard let endMs = ts?.withUnsafeBufferPointer({ FixedDateParser.isoUTC($0) }) else {
           diagnostics.append(
