@@ -90,7 +90,11 @@ package enum JSONValue: Sendable, Equatable {
       case "\n": out += "\\n"
       case "\r": out += "\\r"
       case "\t": out += "\\t"
-      case _ where scalar.value < 0x20:
+      // Controls, DEL, C1 and the bidirectional overrides as \u escapes: the JSON stays
+      // valid, and none of them reaches a terminal it is printed on.
+      case _
+      where scalar.value < 0x20 || (0x7F..<0xA0).contains(scalar.value)
+        || (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value):
         let hex = String(scalar.value, radix: 16)
         out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
       default: out.unicodeScalars.append(scalar)

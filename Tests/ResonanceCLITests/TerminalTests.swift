@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import ResonanceCLI
@@ -68,5 +69,51 @@ struct ExitCodeTests {
     #expect(ExitCode.of(StoreError(.sqlite(code: 1), message: "")) == .failure)
     #expect(ExitCode.of(CommandError(.noInput, "gone")) == .noInput)
     #expect([ExitCode.noInput, .ioError, .dataError].max() == .ioError)
+  }
+}
+
+@Suite("Terminal safety")
+struct TerminalSafetyTests {
+  @Test("control characters, C1 and bidi overrides are shown as escapes; text, newlines, tabs pass")
+  func escaping() {
+    #expect(
+      TerminalText.escapingControls("a\u{1B}]0;x\u{07}b\rc\u{08}\u{7F}\u{9B}2J\u{202E}d")
+        == #"a\u{1B}]0;x\u{7}b\u{D}c\u{8}\u{7F}\u{9B}2J\u{202E}d"#)
+    #expect(TerminalText.escapingControls("Jane’s Watch\t72\n导出") == "Jane’s Watch\t72\n导出")
+  }
+
+  @Test("a file's ESC and BEL quoted in an error never reach the terminal raw")
+  func quotedContent() throws {
+    let folder = try TemporaryFolder()
+    let file = folder.file("title.txt")
+    try "hello\u{1B}]0;pwned\u{07}\u{1B}[2J\n".write(
+      toFile: file, atomically: true, encoding: .utf8)
+    let result = runResonance(["ingest", file, "--db", folder.file("s.sqlite")])
+    #expect(result.status == .dataError)
+    #expect(!result.err.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 })
+    #expect(result.err.contains(#"found 'hello\u{1B}]0;pwned\u{7}\u{1B}[2J"#), "\(result.err)")
+  }
+
+  @Test("a file named with control characters: escaped in text, \\u escapes in valid JSON")
+  func controlName() throws {
+    let folder = try TemporaryFolder()
+    let file = folder.file("evil\u{1B}[31m\u{202E}.csv")
+    try "not,an,export\n".write(toFile: file, atomically: true, encoding: .utf8)
+    let text = runResonance(["ingest", file, "--db", folder.file("s.sqlite")])
+    #expect(!text.err.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x202E })
+    #expect(text.err.contains(#"evil\u{1B}[31m\u{202E}.csv"#), "\(text.err)")
+    let json = runResonance(["ingest", file, "--db", folder.file("s.sqlite"), "--json"])
+    #expect(!json.out.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x202E })
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any])
+    let failed = try #require(object["failed"] as? [[String: Any]])
+    #expect((failed.first?["error"] as? String)?.contains("evil\u{1B}[31m\u{202E}.csv") == true)
+  }
+
+  @Test("a progress frame keeps its own carriage return and erase, and escapes its label")
+  func progressFrame() {
+    let console = CapturingConsole(isErrorTerminal: true)
+    console.progress("ingest a\u{1B}[2Jb.xml  50%")
+    #expect(console.standardError == "\r" + #"ingest a\u{1B}[2Jb.xml  50%"# + "\u{1B}[K")
   }
 }

@@ -57,13 +57,13 @@ package final class ProgressReporter {
     drewSomething = true
     let text = ProgressReporter.line(
       label: label, done: done, total: total, unit: unit, elapsedSeconds: now - start)
-    console.err("\r" + text + "\u{1B}[K")
+    console.progress(text)
   }
 
   /// Clears the bar, leaving the line free for the command's summary.
   package func finish() {
     guard isEnabled, drewSomething else { return }
-    console.err("\r\u{1B}[K")
+    console.progress("")
   }
 
   /// The text of one frame of the bar; pure, so tests can pin it.
