@@ -288,7 +288,34 @@ package final class XMLPushParser {
       try feedPending()
     }
     let code = xmlParseChunk(context, nil, 0, 1)
-    if code != 0 || box.error != nil { throw currentError(code) }
+    if code != 0 || box.error != nil {
+      if let open = openElements(), box.errorCode == Int32(XML_ERR_DOCUMENT_END.rawValue) {
+        // libxml2's push parser calls a document cut short "Extra content at the end of the
+        // document"; say what happened, as xmllint does.
+        let where_ = box.error.map { ($0.line, $0.column) } ?? (line, 0)
+        let innermost = open.last!
+        throw XMLParseError(
+          message:
+            "the document ended early, inside <\(innermost.name)> opened at line \(innermost.line)"
+            + (open.count > 1 ? " (\(open.count) elements left open)" : "")
+            + ": is the file cut short?",
+          line: where_.0, column: where_.1)
+      }
+      throw currentError(code)
+    }
+  }
+
+  /// The elements still open, outermost first, with the lines they opened on; nil when none.
+  private func openElements() -> [(name: String, line: Int)]? {
+    guard let context, context.pointee.nameNr > 0, let names = context.pointee.nameTab else {
+      return nil
+    }
+    let count = Int(context.pointee.nameNr)
+    return (0..<count).map { i in
+      let name = names[i].map { String(cString: $0) } ?? "?"
+      let line = i < box.openLines.count ? Int(box.openLines[i]) : 0
+      return (name, line)
+    }
   }
 
   /// The line the parser has reached (1-based).
@@ -307,6 +334,7 @@ package final class XMLPushParser {
           count: strlen(UnsafeRawPointer(localname).assumingMemoryBound(to: CChar.self))))
       let line = Int(xmlSAX2GetLineNumber(context))
       HandlerBox.borrow(context) { box in
+        box.openLines.append(Int32(truncatingIfNeeded: line))
         box.handler?.startElement(
           name,
           attributes: XMLAttributes(
@@ -321,7 +349,10 @@ package final class XMLPushParser {
         bytes: UnsafeBufferPointer(
           start: localname,
           count: strlen(UnsafeRawPointer(localname).assumingMemoryBound(to: CChar.self))))
-      HandlerBox.borrow(context) { box in box.handler?.endElement(name) }
+      HandlerBox.borrow(context) { box in
+        _ = box.openLines.popLast()
+        box.handler?.endElement(name)
+      }
     }
     if box.handler?.wantsCharacters == true {
       handler.characters = { context, bytes, count in
@@ -342,6 +373,7 @@ package final class XMLPushParser {
         box.error = XMLParseError(
           message: message.trimmingCharacters(), line: Int(error.pointee.line),
           column: Int(error.pointee.int2))
+        box.errorCode = error.pointee.code
       }
     }
     guard let context = xmlCreatePushParserCtxt(&handler, nil, nil, 0, nil) else {
@@ -370,6 +402,10 @@ package final class XMLPushParser {
 private final class HandlerBox {
   let handler: (any XMLEventHandler)?
   var error: XMLParseError?
+  /// libxml2's code for `error`.
+  var errorCode: Int32 = 0
+  /// The line each open element started on, outermost first.
+  var openLines: [Int32] = []
 
   init(_ handler: any XMLEventHandler) { self.handler = handler }
 

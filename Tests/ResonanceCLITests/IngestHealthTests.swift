@@ -203,6 +203,51 @@ struct IngestHealthTests {
       try Store(path: fromZip).connection.rows(dump) == Store(path: fromXML).connection.rows(dump))
   }
 
+  @Test("an export whose internal DTD is over 64 KB is still recognised, plain and in a zip")
+  func largeDTD() throws {
+    let folder = try TemporaryFolder()
+    // 100 KB of attribute declarations before the root element; recognition reads up to
+    // 1 MiB or the root element, whichever comes first.
+    var dtd = "<!DOCTYPE HealthData [\n<!ELEMENT HealthData (Record*)>\n"
+    var i = 0
+    while dtd.utf8.count < 100_000 {
+      dtd += "<!ATTLIST Record attribute\(i) CDATA #IMPLIED>\n"
+      i += 1
+    }
+    dtd += "]>\n"
+    let record =
+      #"<Record type="HKQuantityTypeIdentifierHeartRate" sourceName="Watch" unit="count/min" startDate="2024-01-15 08:30:00 -0800" endDate="2024-01-15 08:30:00 -0800" value="72"/>"#
+    let text =
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + dtd
+      + "<HealthData locale=\"en_US\">\n " + record + "\n</HealthData>\n"
+    let xml = folder.file("export.xml")
+    try text.write(toFile: xml, atomically: true, encoding: .utf8)
+    let zip = try ZipWriter(path: folder.file("export.zip"), modificationTime: 0)
+    try zip.add(name: "apple_health_export/export.xml", contentsOfFile: xml)
+    try zip.close()
+    for input in [xml, folder.file("export.zip")] {
+      let db = folder.file("\((input as NSString).lastPathComponent).sqlite")
+      let result = runResonance(["ingest", input, "--db", db])
+      #expect(result.status == .ok, "\(input): \(result.err)")
+      #expect(try summary(db).health.records == ["HKQuantityTypeIdentifierHeartRate": 1])
+    }
+  }
+
+  @Test("an export cut short says it ended early and where, not 'Extra content'")
+  func cutShort() throws {
+    let folder = try TemporaryFolder()
+    let text = try String(contentsOfFile: healthFixturePath("quirks.xml"), encoding: .utf8)
+    let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    let cut = folder.file("cut.xml")
+    try lines.prefix(21).joined(separator: "\n").appending("\n").write(
+      toFile: cut, atomically: true, encoding: .utf8)
+    let result = runResonance(["ingest", cut, "--db", folder.file("c.sqlite")])
+    #expect(result.status == .dataError)
+    #expect(result.err.contains("the document ended early, inside <HealthData>"), "\(result.err)")
+    #expect(result.err.contains("is the file cut short?"))
+    #expect(!result.err.contains("Extra content"))
+  }
+
   @Test("iOS 16's broken DTD and stray 0x0B are tolerated with warnings")
   func brokenExport() throws {
     let folder = try TemporaryFolder()

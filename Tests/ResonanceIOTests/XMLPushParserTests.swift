@@ -65,6 +65,27 @@ struct XMLPushParserTests {
     }
   }
 
+  @Test("a document cut between elements says it ended early, inside which element, and where")
+  func endedEarly() {
+    do {
+      _ = try parse("<?xml version=\"1.0\"?>\n<HealthData>\n <Record a=\"1\">\n  <M/>\n")
+      Issue.record("a truncated document must fail")
+    } catch {
+      #expect(
+        error.message
+          == "the document ended early, inside <Record> opened at line 3 (2 elements left open): is the file cut short?"
+      )
+      #expect(error.line == 4 || error.line == 5, "\(error)")
+    }
+    // Content after the root's end is still what libxml2 calls it.
+    do {
+      _ = try parse("<a/>\n<b/>\n")
+      Issue.record("two roots must fail")
+    } catch {
+      #expect(error.message.contains("Extra content at the end of the document"), "\(error)")
+    }
+  }
+
   @Test("mismatched tags fail")
   func mismatched() {
     #expect(throws: XMLParseError.self) { try parse("<a><b></a>") }
