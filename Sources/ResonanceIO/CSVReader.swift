@@ -9,12 +9,14 @@
 ///
 /// ```swift
 /// var reader = CSVReader(bytes: data)
-/// while let record = reader.next() {
+/// while let record = try reader.next() {
 ///   print(reader.line, record.string(0))
 /// }
 /// ```
 package struct CSVReader {
-  private let bytes: [UInt8]
+  /// The bytes in hand: the whole input, or (reading a source) a window of it from the current
+  /// record on.
+  private var bytes: [UInt8]
   private var position: Int
   private var nextLine = 1
   /// The line (1-based) the last record returned by `next()` began on.
@@ -23,30 +25,97 @@ package struct CSVReader {
   private var unescaped: [Int: [UInt8]] = [:]
   /// The fields of the current record that held NUL bytes, now removed.
   fileprivate private(set) var nulFields: [Int] = []
+  /// Where more bytes come from; nil once the input is all in `bytes`.
+  private var source: (any ByteSource)?
+  /// Bytes asked of the source per read.
+  private let chunkSize: Int
 
+  /// A reader of bytes in memory.
   package init(bytes: [UInt8]) {
     self.bytes = bytes
     position = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+    source = nil
+    chunkSize = 0
+  }
+
+  /// A reader of a stream, holding a window of about `chunkSize` bytes (more only for a
+  /// record longer than that): memory stays flat however long the file.
+  ///
+  /// - Throws: `IOError` from the first read.
+  package init(source: any ByteSource, chunkSize: Int = 1 << 20) throws(IOError) {
+    bytes = []
+    position = 0
+    self.source = source
+    self.chunkSize = max(chunkSize, 16)
+    while bytes.count < 3, self.source != nil { try refill() }
+    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { position = 3 }
   }
 
   /// Whether the record ended inside a quoted field (the file is cut short).
   package private(set) var endedInsideQuotes = false
 
   /// The next record, or nil at the end of the input. Blank lines are skipped.
-  package mutating func next() -> CSVRecord? {
+  ///
+  /// - Throws: `IOError` when the source cannot be read (never for bytes in memory).
+  package mutating func next() throws(IOError) -> CSVRecord? {
+    while true {
+      let startLine = nextLine
+      let startPosition = position
+      if let complete = scanRecord() {
+        return complete ? CSVRecord(reader: self) : nil
+      }
+      // The window ends inside this record: read on, and scan it again from its start.
+      position = startPosition
+      nextLine = startLine
+      try refill()
+    }
+  }
+
+  /// Moves the unread bytes to the front and appends the source's next chunk; at the end of
+  /// the source, drops it.
+  private mutating func refill() throws(IOError) {
+    guard let source else { return }
+    if position > 0 {
+      bytes.removeSubrange(0..<position)
+      position = 0
+    }
+    let old = bytes.count
+    // A record longer than the window doubles it.
+    let room = max(chunkSize, old)
+    bytes.append(contentsOf: repeatElement(0, count: room))
+    let read = bytes.withUnsafeMutableBytes { buffer in
+      Result { () throws(IOError) in
+        try source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[old...]))
+      }
+    }
+    let n: Int
+    do {
+      n = try read.get()
+    } catch {
+      bytes.removeLast(room)
+      throw error
+    }
+    bytes.removeLast(room - n)
+    if n == 0 { self.source = nil }
+  }
+
+  /// Tokenizes the record at `position`: true when one was read, false at the end of the
+  /// input, nil when the window ends before the record does and the source has more.
+  private mutating func scanRecord() -> Bool? {
     ranges.removeAll(keepingCapacity: true)
     unescaped.removeAll(keepingCapacity: true)
     nulFields.removeAll(keepingCapacity: true)
     let count = bytes.count
+    let streaming = source != nil
     // Skip blank lines.
     while position < count, bytes[position] == 0x0A || bytes[position] == 0x0D {
       if bytes[position] == 0x0A { nextLine += 1 }
       position += 1
     }
-    guard position < count else { return nil }
+    guard position < count else { return streaming ? nil : false }
     line = nextLine
     let data = bytes
-    return data.withUnsafeBufferPointer { b in
+    return data.withUnsafeBufferPointer { b -> Bool? in
       var i = position
       while true {
         if i < count, b[i] == 0x22 {
@@ -65,13 +134,18 @@ package struct CSVReader {
                 i += 2
                 continue
               }
+              // A quote as the window's last byte may be the first of a doubled one.
+              if i + 1 == count, streaming { return nil }
               closed = true
               break
             }
             if c == 0x0A { nextLine += 1 }
             i += 1
           }
-          if !closed { endedInsideQuotes = true }
+          if !closed {
+            if streaming { return nil }
+            endedInsideQuotes = true
+          }
           let end = i
           if closed { i += 1 }
           if hasEscapes || hasNUL {
@@ -103,9 +177,14 @@ package struct CSVReader {
           }
           ranges.append(start..<end)
         }
+        // The window ended before the record's separator or line end.
+        if i >= count, streaming { return nil }
         if i < count, b[i] == 0x2C {
           i += 1
-          if i == count { ranges.append(i..<i) }
+          if i == count {
+            if streaming { return nil }
+            ranges.append(i..<i)
+          }
           continue
         }
         if i < count { i += 1 }  // the newline
@@ -113,7 +192,7 @@ package struct CSVReader {
         break
       }
       position = i
-      return CSVRecord(reader: self)
+      return true
     }
   }
 

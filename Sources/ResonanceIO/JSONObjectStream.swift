@@ -14,17 +14,44 @@
 /// }
 /// ```
 package struct JSONObjectStream {
-  private let bytes: [UInt8]
+  /// The bytes in hand: the whole input, or (reading a source) a window of it from the current
+  /// object on.
+  private var bytes: [UInt8]
   private var position = 0
   private var lineNumber = 1
   private var lineStart = 0
   private var finished = false
+  /// Where more bytes come from; nil once the input is all in `bytes`.
+  private var source: (any ByteSource)?
+  private var chunkSize = 1 << 20
   /// The line on which the object last returned by `next()` began.
   package private(set) var line = 0
 
   /// - Throws: `JSONScanError` when the bytes do not begin (after whitespace) with `[`.
   package init(bytes: [UInt8]) throws(JSONScanError) {
     self.bytes = bytes
+    try openArray()
+  }
+
+  /// A stream over a source, holding a window of about `chunkSize` bytes (more only for an
+  /// object longer than that): memory stays flat however long the file.
+  ///
+  /// - Throws: `IOError` from reading, `JSONScanError` when the source does not begin (after
+  ///   whitespace) with `[`.
+  package init(source: any ByteSource, chunkSize: Int = 1 << 20) throws {
+    bytes = []
+    self.source = source
+    self.chunkSize = max(chunkSize, 16)
+    // Enough to see past a byte-order mark and leading whitespace.
+    while self.source != nil {
+      try refill()
+      let rest = bytes.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+      if rest.count > 3 { break }
+    }
+    try openArray()
+  }
+
+  private mutating func openArray() throws(JSONScanError) {
     if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { position = 3 }
     skipWhitespace()
     guard position < bytes.count, bytes[position] == UInt8(ascii: "[") else {
@@ -39,7 +66,68 @@ package struct JSONObjectStream {
   }
 
   /// The next object of the array, or nil after the closing `]`.
-  package mutating func next() throws(JSONScanError) -> JSONFlatObject? {
+  ///
+  /// - Throws: `JSONScanError` where the JSON is not an array of objects (with its line and
+  ///   column), `IOError` when the source cannot be read.
+  package mutating func next() throws -> JSONFlatObject? {
+    while true {
+      let saved = (position, lineNumber, lineStart)
+      do {
+        let object = try nextInWindow()
+        if finished { try checkEnd() }
+        return object
+      } catch let error as JSONScanError {
+        // Every way of running off the window's end fails within a few bytes of it: read on,
+        // and parse the object again from its start.
+        guard source != nil, bytes.count - position < 8 else { throw error }
+        (position, lineNumber, lineStart) = saved
+        finished = false
+        try refill()
+      }
+    }
+  }
+
+  /// After the closing `]`: only whitespace may follow, to the end of the source.
+  private mutating func checkEnd() throws {
+    while true {
+      skipWhitespace()
+      if position < bytes.count { throw error("expected the end after ']', found \(found())") }
+      guard source != nil else { return }
+      try refill()
+    }
+  }
+
+  /// Drops the bytes before the object being read and appends the source's next chunk; at the
+  /// end of the source, drops it.
+  private mutating func refill() throws(IOError) {
+    guard let source else { return }
+    if position > 0 {
+      let keep = position
+      bytes.removeSubrange(0..<keep)
+      position = 0
+      lineStart -= keep
+    }
+    let old = bytes.count
+    // An object longer than the window doubles it.
+    let room = max(chunkSize, old)
+    bytes.append(contentsOf: repeatElement(0, count: room))
+    let read = bytes.withUnsafeMutableBytes { buffer in
+      Result { () throws(IOError) in
+        try source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[old...]))
+      }
+    }
+    let n: Int
+    do {
+      n = try read.get()
+    } catch {
+      bytes.removeLast(room)
+      throw error
+    }
+    bytes.removeLast(room - n)
+    if n == 0 { self.source = nil }
+  }
+
+  private mutating func nextInWindow() throws(JSONScanError) -> JSONFlatObject? {
     guard !finished else { return nil }
     skipWhitespace()
     line = lineNumber
@@ -79,8 +167,10 @@ package struct JSONObjectStream {
     position += 1
     if c == UInt8(ascii: "]") {
       finished = true
-      skipWhitespace()
-      if position < bytes.count { throw error("expected the end after ']', found \(found())") }
+      if source == nil {
+        skipWhitespace()
+        if position < bytes.count { throw error("expected the end after ']', found \(found())") }
+      }
     } else if c != UInt8(ascii: ",") {
       throw error("expected ',' or ']' in the array, found '\(Character(Unicode.Scalar(c)))'")
     }

@@ -223,6 +223,39 @@ struct SpotifyExtendedReaderTests {
     }
   }
 
+  @Test("read from a stream in windows of any size: the same entries; errors at the same place")
+  func streamedJSON() throws {
+    let bytes = try listeningFixture("spotify-extended.json")
+    func entries(_ stream: inout JSONObjectStream) throws -> [String] {
+      var out: [String] = []
+      while let object = try stream.next() {
+        out.append(
+          "\(stream.line):\(object.string("ts") ?? "-"):\(object.rawText("ms_played") ?? "-"):\(object.string("master_metadata_track_name") ?? "-")"
+        )
+      }
+      return out
+    }
+    var whole = try JSONObjectStream(bytes: bytes)
+    let expected = try entries(&whole)
+    #expect(expected.count == 6)
+    for chunk in [1, 2, 3, 5, 7, 16, 64, 100, 333, 4096] {
+      var stream = try JSONObjectStream(
+        source: MemorySource(bytes, name: "s.json"), chunkSize: chunk)
+      #expect(try entries(&stream) == expected, "window \(chunk)")
+    }
+    // A file cut short, and junk after the array, fail where they fail in memory.
+    for text in [String(decoding: bytes.prefix(bytes.count / 2), as: UTF8.self), "[{\"a\":1}] x"] {
+      var inMemory = try JSONObjectStream(bytes: Array(text.utf8))
+      var streamed = try JSONObjectStream(
+        source: MemorySource(Array(text.utf8), name: "c.json"), chunkSize: 3)
+      let a = #expect(throws: JSONScanError.self) { _ = try entries(&inMemory) }
+      let b = #expect(throws: JSONScanError.self) { _ = try entries(&streamed) }
+      #expect(
+        a?.line == b?.line && a?.column == b?.column && a?.message == b?.message,
+        "\(text.prefix(30))")
+    }
+  }
+
   @Test("not a JSON array is unrecognized; cut JSON is malformed")
   func badFiles() {
     #expect(throws: IngestError.self) {
@@ -284,17 +317,17 @@ struct CSVReaderTests {
   /// The fields of one line, through the tokenizer.
   static func fields(_ line: String) -> [String] {
     var reader = CSVReader(bytes: Array(line.utf8))
-    guard let record = reader.next() else { return [] }
+    guard let record = try? reader.next() else { return [] }
     return (0..<record.count).map { record.string($0) }
   }
 
   @Test("quotes, doubled quotes, CRLF, a BOM, empty fields and line breaks inside quotes")
-  func tokenizing() {
+  func tokenizing() throws {
     let text = "\u{FEFF}a,\"b, c\",\"say \"\"hi\"\"\"\r\n\"two\nlines\",,x,\n\nlast"
     var reader = CSVReader(bytes: Array(text.utf8))
     var records: [[String]] = []
     var lines: [Int] = []
-    while let record = reader.next() {
+    while let record = try reader.next() {
       records.append((0..<record.count).map { record.string($0) })
       lines.append(reader.line)
     }
@@ -303,10 +336,37 @@ struct CSVReaderTests {
     #expect(!reader.endedInsideQuotes)
   }
 
+  @Test("read from a stream in windows of any size, the same records on the same lines")
+  func streamed() throws {
+    let text =
+      "\u{FEFF}a,\"b, c\",\"say \"\"hi\"\"\"\r\n\"two\nlines\",,x,\n\n\"q\"\"\",\"\",last\r\nend"
+    func records(_ reader: inout CSVReader) throws -> [String] {
+      var out: [String] = []
+      while let record = try reader.next() {
+        out.append(
+          "\(reader.line):" + (0..<record.count).map { record.string($0) }.joined(separator: "|"))
+      }
+      return out
+    }
+    var whole = CSVReader(bytes: Array(text.utf8))
+    let expected = try records(&whole)
+    #expect(expected.count == 4)
+    for chunk in 1...24 {
+      var reader = try CSVReader(
+        source: MemorySource(Array(text.utf8), name: "s.csv"), chunkSize: chunk)
+      #expect(try records(&reader) == expected, "window \(chunk)")
+    }
+    // Cut inside quotes: the end of the stream, as for bytes in memory.
+    var cut = try CSVReader(
+      source: MemorySource(Array("a,\"open".utf8), name: "c.csv"), chunkSize: 2)
+    _ = try cut.next()
+    #expect(cut.endedInsideQuotes)
+  }
+
   @Test("integers: signs, overflow and junk")
-  func integers() {
+  func integers() throws {
     var reader = CSVReader(bytes: Array("-5974836,59310000,12a,,99999999999999999999".utf8))
-    let record = reader.next()!
+    let record = try reader.next()!
     #expect(record.int(0) == -5_974_836 && record.int(1) == 59_310_000)
     #expect(record.int(2) == nil && record.int(3) == nil && record.int(4) == nil)
   }

@@ -3,11 +3,10 @@ import ResonanceIO
 import ResonanceModel
 
 /// Reads one listening file once its first bytes were recognised: the large histories (Apple
-/// Music Play Activity in time order, Spotify Extended) send their plays in batches while they
-/// parse; the others parse the file whole and send its songs, playlists and plays.
-///
-/// Every listening reader parses bytes in memory, so the file is read into memory first, up to
-/// `maximumSize` (a Health export, which is gigabytes, is streamed instead). A play or song
+/// Music Play Activity, Spotify Extended) are streamed, a window of the file at a time, and
+/// send their plays in batches while they parse, whatever the file's size; the others are read
+/// into memory, up to `maximumSize`, and parsed whole, then send their songs, playlists and
+/// plays. A play or song
 /// whose title, artist, album or genre is longer than `maximumNameLength` is left out with a
 /// warning: no real name is, and one that is would cost its length many times over.
 struct ListeningFileReader: ExportReader {
@@ -23,30 +22,34 @@ struct ListeningFileReader: ExportReader {
 
   func read(_ source: any ByteSource, into sink: any ImportSink) throws -> ReadSummary {
     let path = source.name
-    let bytes = try Self.readAll(source)
     var log = Log()
     var summary = ReadSummary()
+    // A few hundred bytes per play: a large file loads in bulk.
+    let expected = Int(source.expectedByteCount ?? 0) / 600
     switch kind {
     case .applePlayActivity:
-      // A few hundred bytes per play: a large file loads in bulk.
-      guard sink.send(.expectedPlays(bytes.count / 600)) else { return summary }
+      guard sink.send(.expectedPlays(expected)) else { return summary }
       var plays = 0
-      let read = try AppleMusicPlayActivityReader.stream(path: path, bytes: bytes) { batch in
-        plays += batch.count
-        return sink.send(.plays(log.named(batch, path: path)))
-      }
-      if read.inOrder {
-        summary.rows = read.rows
-        summary.plays = plays
-        log.diagnostics = read.diagnostics + log.diagnostics
-        return log.summarise(summary)
-      }
-      // Out of time order part-way: what was sent is void; read it whole, sorted.
-      guard sink.send(.restart) else { return summary }
+      let read = try AppleMusicPlayActivityReader.stream(
+        path: path, source: source,
+        emit: { batch in
+          plays += batch.count
+          return sink.send(.plays(log.named(batch, path: path)))
+        },
+        restart: {
+          // Out of time order part-way: what was sent is void; it comes again, sorted.
+          plays = 0
+          log.diagnostics.removeAll()
+          return sink.send(.restart) && sink.send(.expectedPlays(expected))
+        })
+      summary.rows = read.rows
+      summary.plays = plays
+      log.diagnostics = read.diagnostics + log.diagnostics
+      return log.summarise(summary)
     case .spotifyExtended:
-      guard sink.send(.expectedPlays(bytes.count / 600)) else { return summary }
+      guard sink.send(.expectedPlays(expected)) else { return summary }
       var plays = 0
-      let read = try SpotifyExtendedReader.stream(path: path, bytes: bytes) { batch in
+      let read = try SpotifyExtendedReader.stream(path: path, source: source) { batch in
         plays += batch.count
         return sink.send(.plays(log.named(batch, path: path)))
       }
@@ -57,6 +60,7 @@ struct ListeningFileReader: ExportReader {
     default:
       break
     }
+    let bytes = try Self.readAll(source)
     let (file, diagnostics) = try Self.read(kind, path: path, bytes: bytes)
     summary.rows = file.rows
     summary.plays = file.plays.count

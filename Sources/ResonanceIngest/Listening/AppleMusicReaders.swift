@@ -64,40 +64,52 @@ package enum AppleMusicPlayActivityReader {
     var line: Int
   }
 
+  /// The whole file's plays (tests, small files): `stream` over the bytes, collected.
+  ///
   /// - Throws: `IngestError(.unrecognized)` when the header lacks the columns a play needs,
   ///   `.malformed` for a file cut inside a quoted field.
   package static func read(path: String, bytes: [UInt8]) throws -> (ListeningFile, [Diagnostic]) {
-    var rows: [Row] = []
-    let (count, diagnostics) = try scan(path: path, bytes: bytes, interning: true) { row in
-      rows.append(row)
-      return true
-    }
-    // Chronological, so a paused listen's rows are neighbours whatever the file's order.
-    let inOrder = zip(rows, rows.dropFirst()).allSatisfy { $0.startMs <= $1.startMs }
-    if !inOrder { rows.sort { ($0.startMs, $0.line) < ($1.startMs, $1.line) } }
     var plays: [PlayReport] = []
-    plays.reserveCapacity(rows.count)
-    var chain = Chain()
-    for row in rows {
-      if let play = chain.add(row) { plays.append(play) }
-    }
-    if let play = chain.finish() { plays.append(play) }
-    return (ListeningFile(kind: .applePlayActivity, plays: plays, rows: count), diagnostics)
+    let result = try stream(
+      path: path, source: MemorySource(bytes, name: path),
+      emit: { batch in
+        plays += batch
+        return true
+      },
+      restart: {
+        plays.removeAll()
+        return true
+      })
+    return (
+      ListeningFile(kind: .applePlayActivity, plays: plays, rows: result.rows),
+      result.diagnostics
+    )
   }
 
   /// What `stream` read: rows, warnings, and whether the file was in time order throughout.
   package struct StreamResult: Sendable {
     package var rows: Int
     package var diagnostics: [Diagnostic]
-    /// False when a row started before the one before it: `stream` stopped there, and the
-    /// plays it emitted may be incomplete — read the file with `read` instead.
+    /// False when a row started before the one above it: the plays were then sent again, in
+    /// order, after a `restart`.
     package var inOrder: Bool
   }
 
-  /// Reads a file that is in time order (as Apple writes them) without holding its rows: plays
-  /// go to `emit` in batches as the chains close. Stops at the first row out of order.
+  /// Reads the file from `source` without holding it or its rows: plays go to `emit` in batches
+  /// as the chains of paused rows close.
+  ///
+  /// Rows are merged in start order. A file in order (as Apple writes most) is merged as it is
+  /// read. Every row also goes, packed in 64 bytes, to a temporary file; at the first row that
+  /// starts before the one above it, `restart` is called (what was emitted is void), the rest
+  /// of the file is read into the temporary file, and the rows are merged again from it in
+  /// start order — memory holds 16 bytes a row for the sort, the file the rest.
+  ///
+  /// - Parameters:
+  ///   - emit: receives the plays; returns false to stop.
+  ///   - restart: called once when the file turns out to be out of order; returns false to stop.
   package static func stream(
-    path: String, bytes: [UInt8], batchSize: Int = 4096, emit: ([PlayReport]) -> Bool
+    path: String, source: any ByteSource, batchSize: Int = 4096,
+    emit: ([PlayReport]) -> Bool, restart: () -> Bool
   ) throws -> StreamResult {
     var batch: [PlayReport] = []
     batch.reserveCapacity(batchSize)
@@ -105,29 +117,220 @@ package enum AppleMusicPlayActivityReader {
     var lastStart = Int64.min
     var inOrder = true
     var stopped = false
-    let (count, diagnostics) = try scan(path: path, bytes: bytes, interning: false) { row in
+    var spill = try RowSpill(path: path)
+    defer { spill.close() }
+    var reader = try CSVReader(source: source)
+    func send(_ play: PlayReport?) -> Bool {
+      guard let play else { return true }
+      batch.append(play)
+      guard batch.count == batchSize else { return true }
+      defer { batch.removeAll(keepingCapacity: true) }
+      return emit(batch)
+    }
+    let (count, diagnostics) = try scan(path: path, reader: &reader) { row in
+      try spill.append(row)
+      guard inOrder else { return true }
       guard row.startMs >= lastStart else {
         inOrder = false
-        return false
+        batch.removeAll(keepingCapacity: true)
+        guard restart() else {
+          stopped = true
+          return false
+        }
+        return true
       }
       lastStart = row.startMs
-      if let play = chain.add(row) {
-        batch.append(play)
-        if batch.count == batchSize {
-          guard emit(batch) else {
-            stopped = true
-            return false
-          }
-          batch.removeAll(keepingCapacity: true)
-        }
+      guard send(chain.add(row)) else {
+        stopped = true
+        return false
       }
       return true
     }
-    if inOrder, !stopped {
-      if let play = chain.finish() { batch.append(play) }
+    guard !stopped else {
+      return StreamResult(rows: count, diagnostics: diagnostics, inOrder: inOrder)
+    }
+    if !inOrder {
+      chain = Chain()
+      try spill.forEachInStartOrder { row in
+        guard send(chain.add(row)) else {
+          stopped = true
+          return false
+        }
+        return true
+      }
+    }
+    if !stopped {
+      _ = send(chain.finish())
       if !batch.isEmpty { _ = emit(batch) }
     }
     return StreamResult(rows: count, diagnostics: diagnostics, inOrder: inOrder)
+  }
+
+  /// The rows of a stream, packed 64 bytes each in an unlinked temporary file (in `TMPDIR`, or
+  /// `/tmp`), their names interned: what sorting an out-of-order file needs without holding
+  /// its rows.
+  private struct RowSpill {
+    static let recordSize = 64
+    private let descriptor: Int32
+    private let path: String
+    private var buffer: [UInt8] = []
+    private var written: Int64 = 0
+    private(set) var count = 0
+    /// Interned names; id 0 is "none".
+    private var names: [String] = [""]
+    private var ids: [String: UInt32] = [:]
+
+    init(path: String) throws {
+      self.path = path
+      let folder =
+        ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 }
+        ?? "/tmp"
+      var template = Array((folder + "/resonance-rows-XXXXXX").utf8CString)
+      let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+      guard fd >= 0 else {
+        throw IOError(
+          .failed, path: folder,
+          reason: "cannot make a temporary file: " + String(cString: strerror(errno)).lowercased())
+      }
+      // Gone from the folder at once: the space comes back when the descriptor closes, even
+      // if the run is killed.
+      template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+      descriptor = fd
+      buffer.reserveCapacity(1 << 20)
+    }
+
+    private mutating func id(_ name: String?) -> UInt32 {
+      guard let name else { return 0 }
+      if let known = ids[name] { return known }
+      let new = UInt32(names.count)
+      names.append(name)
+      ids[name] = new
+      return new
+    }
+
+    mutating func append(_ row: Row) throws {
+      func put<T: FixedWidthInteger>(_ value: T) {
+        withUnsafeBytes(of: value.littleEndian) { buffer.append(contentsOf: $0) }
+      }
+      put(row.startMs)
+      put(row.endMs)
+      put(row.playedMs)
+      put(row.mediaMs ?? -1)
+      put(id(row.title))
+      put(id(row.album))
+      put(id(row.artist))
+      put(id(row.endReason))
+      put(row.offset ?? Int32.min)
+      put(Int32(truncatingIfNeeded: row.line))
+      put(Int8(row.shuffle.map { $0 ? 1 : 0 } ?? -1))
+      buffer.append(contentsOf: repeatElement(0, count: 7))
+      count += 1
+      if buffer.count >= 1 << 20 { try flush() }
+    }
+
+    private mutating func flush() throws {
+      try buffer.withUnsafeBytes { bytes in
+        var offset = 0
+        while offset < bytes.count {
+          let n = pwrite(
+            descriptor, bytes.baseAddress! + offset, bytes.count - offset, off_t(written))
+          if n < 0, errno == EINTR { continue }
+          guard n > 0 else {
+            throw IOError(
+              .failed, path: path,
+              reason: "cannot write the temporary file of rows: "
+                + String(cString: strerror(errno)).lowercased())
+          }
+          offset += n
+          written += Int64(n)
+        }
+      }
+      buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Reads `bytes.count` bytes at `offset`.
+    private func read(into bytes: UnsafeMutableRawBufferPointer, at offset: Int64) throws {
+      var done = 0
+      while done < bytes.count {
+        let n = pread(
+          descriptor, bytes.baseAddress! + done, bytes.count - done, off_t(offset + Int64(done)))
+        if n < 0, errno == EINTR { continue }
+        guard n > 0 else {
+          throw IOError(
+            .failed, path: path,
+            reason: "cannot read the temporary file of rows: "
+              + String(cString: strerror(errno)).lowercased())
+        }
+        done += n
+      }
+    }
+
+    private func row(_ r: UnsafeRawBufferPointer) -> Row {
+      func get<T: FixedWidthInteger>(_ offset: Int, _: T.Type) -> T {
+        T(littleEndian: r.loadUnaligned(fromByteOffset: offset, as: T.self))
+      }
+      let media = get(24, Int64.self)
+      let album = get(36, UInt32.self)
+      let artist = get(40, UInt32.self)
+      let offset = get(48, Int32.self)
+      let shuffle = get(56, Int8.self)
+      return Row(
+        title: names[Int(get(32, UInt32.self))], album: album == 0 ? nil : names[Int(album)],
+        artist: artist == 0 ? nil : names[Int(artist)], startMs: get(0, Int64.self),
+        endMs: get(8, Int64.self), offset: offset == Int32.min ? nil : offset,
+        playedMs: get(16, Int64.self), mediaMs: media < 0 ? nil : media,
+        endReason: names[Int(get(44, UInt32.self))],
+        shuffle: shuffle < 0 ? nil : shuffle == 1, line: Int(get(52, Int32.self)))
+    }
+
+    /// Every row, by start and then by position in the file, to `body` until it returns false.
+    mutating func forEachInStartOrder(_ body: (Row) throws -> Bool) throws {
+      try flush()
+      let size = Self.recordSize
+      // The sort keys: start and row number, read through once.
+      var keys: [(start: Int64, index: UInt32)] = []
+      keys.reserveCapacity(count)
+      let block = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+      defer { block.deallocate() }
+      var index = 0
+      while index < count {
+        let n = min(count - index, block.count / size)
+        let part = UnsafeMutableRawBufferPointer(rebasing: block[0..<(n * size)])
+        try read(into: part, at: Int64(index * size))
+        for i in 0..<n {
+          keys.append(
+            (
+              Int64(littleEndian: part.loadUnaligned(fromByteOffset: i * size, as: Int64.self)),
+              UInt32(index + i)
+            ))
+        }
+        index += n
+      }
+      keys.sort { ($0.start, $0.index) < ($1.start, $1.index) }
+      // Rows read back a block of 256 at a time: a file out of order in places reads
+      // mostly from the block in hand.
+      let perBlock = 256
+      var cached = -1
+      let cache = UnsafeMutableRawBufferPointer(rebasing: block[0..<(perBlock * size)])
+      for key in keys {
+        let i = Int(key.index)
+        let wanted = i / perBlock
+        if wanted != cached {
+          let first = wanted * perBlock
+          let n = min(perBlock, count - first)
+          try read(
+            into: UnsafeMutableRawBufferPointer(rebasing: cache[0..<(n * size)]),
+            at: Int64(first * size))
+          cached = wanted
+        }
+        let offset = (i % perBlock) * size
+        guard try body(row(UnsafeRawBufferPointer(rebasing: cache[offset..<(offset + size)])))
+        else { return }
+      }
+    }
+
+    /// Closes the file (and so frees its space).
+    func close() { _ = Glibc.close(descriptor) }
   }
 
   /// Merges consecutive rows of one listen (pauses, scrubs) into plays, rows in time order.
@@ -176,16 +379,14 @@ package enum AppleMusicPlayActivityReader {
   /// Parses the rows that are plays' parts (play ends with a song name), in file order, handing
   /// each to `body` until it returns false. Returns the data rows read and the warnings.
   ///
-  /// With `interning`, repeated names share one String (a history plays the same songs over
-  /// and over); not when the plays go to another thread, where shared strings would make
-  /// every retain contend for one cache line.
+  /// Names are not interned: the plays go to the store's thread, where strings shared between
+  /// plays would make every retain contend for one cache line.
   private static func scan(
-    path: String, bytes: [UInt8], interning: Bool, _ body: (Row) -> Bool
+    path: String, reader: inout CSVReader, _ body: (Row) throws -> Bool
   ) throws -> (
     Int, [Diagnostic]
   ) {
-    var reader = CSVReader(bytes: bytes)
-    guard let first = reader.next() else {
+    guard let first = try reader.next() else {
       throw IngestError(
         .unrecognized, at: SourceLocation(file: path, line: 1, column: 1),
         "expected an Apple Music Play Activity header, found an empty file")
@@ -211,20 +412,9 @@ package enum AppleMusicPlayActivityReader {
 
     var diagnostics: [Diagnostic] = []
     var count = 0
-    var names: [Int: [String]] = [:]
     func intern(_ record: CSVRecord, _ index: Int) -> String? {
       record.withBytes(index) { b -> String? in
-        guard !b.isEmpty else { return nil }
-        guard interning else { return String(decoding: b, as: UTF8.self) }
-        var hasher = Hasher()
-        hasher.combine(bytes: UnsafeRawBufferPointer(b))
-        let key = hasher.finalize()
-        if let candidates = names[key] {
-          for candidate in candidates where candidate.utf8.elementsEqual(b) { return candidate }
-        }
-        let text = String(decoding: b, as: UTF8.self)
-        names[key, default: []].append(text)
-        return text
+        b.isEmpty ? nil : String(decoding: b, as: UTF8.self)
       }
     }
     // Before about 2017 Apple left `Event Type` empty on most rows; a row with an end reason
@@ -234,7 +424,7 @@ package enum AppleMusicPlayActivityReader {
       guard let reason, record.withBytes(eventType, { $0.isEmpty }) else { return false }
       return record.withBytes(reason) { !$0.isEmpty }
     }
-    while let record = reader.next() {
+    while let record = try reader.next() {
       count += 1
       if let warning = record.nulWarning(
         names: header.names, at: SourceLocation(file: path, line: reader.line))
@@ -274,7 +464,7 @@ package enum AppleMusicPlayActivityReader {
         shuffle: shuffle.flatMap { i in
           record.equals(i, "SHUFFLE_ON") ? true : record.equals(i, "SHUFFLE_OFF") ? false : nil
         }, line: reader.line)
-      guard body(row) else { return (count, diagnostics) }
+      guard try body(row) else { return (count, diagnostics) }
     }
     if reader.endedInsideQuotes {
       throw IngestError(
@@ -310,7 +500,7 @@ package enum AppleMusicHistorySummaryReader {
 
   package static func read(path: String, bytes: [UInt8]) throws -> (ListeningFile, [Diagnostic]) {
     var reader = CSVReader(bytes: bytes)
-    guard let first = reader.next() else {
+    guard let first = try reader.next() else {
       throw IngestError(
         .unrecognized, at: SourceLocation(file: path, line: 1, column: 1),
         "expected an Apple Music play history header, found an empty file")
@@ -327,7 +517,7 @@ package enum AppleMusicHistorySummaryReader {
     var seen: Set<String> = []
     var diagnostics: [Diagnostic] = []
     var count = 0
-    while let record = reader.next() {
+    while let record = try reader.next() {
       count += 1
       if let warning = record.nulWarning(
         names: header.names, at: SourceLocation(file: path, line: reader.line))
@@ -398,7 +588,7 @@ package enum AppleMusicLibraryTracksReader {
             playCount: track.int64("Track Play Count").map { Int($0) },
             skipCount: track.int64("Skip Count").map { Int($0) }))
       }
-    } catch {
+    } catch let error as JSONScanError {
       throw IngestError(
         .malformed, at: SourceLocation(file: path, line: error.line, column: error.column),
         error.message)

@@ -46,7 +46,7 @@ package struct CSVHeader {
   package static func firstLine(of prefix: [UInt8]) -> CSVHeader? {
     guard let newline = prefix.firstIndex(of: 0x0A) else { return nil }
     var reader = CSVReader(bytes: Array(prefix[..<newline]))
-    guard let record = reader.next() else { return nil }
+    guard let record = try? reader.next() else { return nil }
     return CSVHeader(record)
   }
 }

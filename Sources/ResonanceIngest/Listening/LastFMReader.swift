@@ -23,7 +23,7 @@ package enum LastFMReader {
   /// fields, and either the header or a fourth field dated like `31 Jan 2021 14:05`.
   package static func looksLike(_ prefix: [UInt8]) -> Bool {
     var reader = CSVReader(bytes: Array(prefix.prefix(4096)))
-    guard let first = reader.next(), first.count >= 4 else { return false }
+    guard let first = try? reader.next(), first.count >= 4 else { return false }
     if columns(ofHeader: first) != nil { return true }
     return first.withBytes(3) { lastFMDate($0) } != nil
   }
@@ -33,7 +33,7 @@ package enum LastFMReader {
   /// it is `throws` like the other listening readers.
   package static func read(path: String, bytes: [UInt8]) throws -> (ListeningFile, [Diagnostic]) {
     var reader = CSVReader(bytes: bytes)
-    guard var record = reader.next() else { return (ListeningFile(kind: .lastFM, rows: 0), []) }
+    guard var record = try reader.next() else { return (ListeningFile(kind: .lastFM, rows: 0), []) }
     var columns = Columns()
     var hasRecord = true
     var names: [String] = []
@@ -47,7 +47,7 @@ package enum LastFMReader {
     var rows = 0
     while true {
       if !hasRecord {
-        guard let next = reader.next() else { break }
+        guard let next = try reader.next() else { break }
         record = next
       }
       hasRecord = false

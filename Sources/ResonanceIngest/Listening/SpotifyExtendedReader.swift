@@ -19,22 +19,25 @@ package enum SpotifyExtendedReader {
 
   package static func read(path: String, bytes: [UInt8]) throws -> (ListeningFile, [Diagnostic]) {
     var plays: [PlayReport] = []
-    let (rows, diagnostics) = try stream(path: path, bytes: bytes) { batch in
+    let (rows, diagnostics) = try stream(
+      path: path, source: MemorySource(bytes, name: path)
+    ) { batch in
       plays += batch
       return true
     }
     return (ListeningFile(kind: .spotifyExtended, plays: plays, rows: rows), diagnostics)
   }
 
-  /// Reads the streams one at a time, handing plays to `emit` in batches (it returns false to
-  /// stop). Returns the entries read and the warnings.
+  /// Reads the streams one at a time from `source`, never holding more than a window of it,
+  /// handing plays to `emit` in batches (it returns false to stop). Returns the entries read
+  /// and the warnings.
   package static func stream(
-    path: String, bytes: [UInt8], batchSize: Int = 4096, emit: ([PlayReport]) -> Bool
+    path: String, source: any ByteSource, batchSize: Int = 4096, emit: ([PlayReport]) -> Bool
   ) throws -> (rows: Int, diagnostics: [Diagnostic]) {
     var stream: JSONObjectStream
     do {
-      stream = try JSONObjectStream(bytes: bytes)
-    } catch {
+      stream = try JSONObjectStream(source: source)
+    } catch let error as JSONScanError {
       throw IngestError(
         .unrecognized, at: SourceLocation(file: path, line: error.line, column: error.column),
         "\(error.message) (a Spotify Extended Streaming History is a JSON array of streams)")
@@ -89,7 +92,7 @@ package enum SpotifyExtendedReader {
           batch.removeAll(keepingCapacity: true)
         }
       }
-    } catch {
+    } catch let error as JSONScanError {
       throw IngestError(
         .malformed, at: SourceLocation(file: path, line: error.line, column: error.column),
         error.message)
