@@ -486,11 +486,14 @@ package final class ListeningWriter {
   private func ensureSongIndex() throws(StoreError) {
     guard songIndexSetAside else { return }
     try flush()
-    // SQLite's sorter may use a second thread for the build.
+    // SQLite's sorter may use a second thread for the build; each thread sorts up to the page
+    // cache's size in memory before it spills, so the cache is made smaller for the build.
     try db.execute("PRAGMA threads = 2")
+    try db.execute("PRAGMA cache_size = -4096")
     try db.execute(
       "CREATE INDEX IF NOT EXISTS playback_events_song ON playback_events (song_id, start_ms)")
     try db.execute("PRAGMA threads = 0")
+    try db.execute("PRAGMA cache_size = \(Store.cacheSizePragma)")
     songIndexSetAside = false
   }
 
@@ -578,6 +581,35 @@ package final class ListeningWriter {
     remember(row, isNew: true)
     insert(row)
     counts.playsAdded += 1
+    // Once in the store, this file's plays are found like the ones before it.
+    storedSpan =
+      storedSpan.map { min($0.lowerBound, row.startMs)...max($0.upperBound, row.startMs) }
+      ?? row.startMs...row.startMs
+    addsSinceTrim += 1
+    if addsSinceTrim >= Self.trimInterval {
+      addsSinceTrim = 0
+      trimIndex(before: row.startMs - Self.windowMs)
+    }
+  }
+
+  /// Plays added between two trims of the index.
+  private static let trimInterval = 65_536
+  private var addsSinceTrim = 0
+
+  /// Drops the index's plays that start before `low`, so that a long file in time order keeps
+  /// a month or two of plays in memory rather than all of them. A later play that reaches
+  /// back before `low` loads that span again from the store, where they are (written by then).
+  private func trimIndex(before low: Int64) {
+    guard let range = indexRange, low > range.lowerBound, low <= range.upperBound else { return }
+    for (song, plays) in index {
+      let cut = firstIndex(plays, atOrAfter: low)
+      if cut == plays.count {
+        index[song] = nil
+      } else if cut > 0 {
+        index[song] = Array(plays[cut...])
+      }
+    }
+    indexRange = low...range.upperBound
   }
 
   /// How much of the stored history the in-memory index loads at a time.

@@ -6,6 +6,11 @@ import ResonanceModel
 /// brings the schema up to date. A file written by a newer build is refused, never migrated
 /// backwards. Not `Sendable`: one owner writes through it.
 package final class Store {
+  /// 16 MB of page cache (KiB, negative, as the pragma takes it): index upkeep during a large
+  /// import stays in memory, and the whole process stays well under the 64 MB a Health import
+  /// may use.
+  static let cacheSizePragma = -16384
+
   /// The connection every query and writer of this store goes through.
   let connection: Connection
   /// The path the store was opened at.
@@ -33,9 +38,7 @@ package final class Store {
       // the mode in force; a file that is not SQLite fails here with SQLITE_NOTADB.
       _ = try connection.row("PRAGMA journal_mode = WAL")
       try connection.execute("PRAGMA synchronous = NORMAL")
-      // 16 MB of page cache: index upkeep during a large import stays in memory, and the
-      // whole process stays well under the 64 MB an import may use.
-      try connection.execute("PRAGMA cache_size = -16384")
+      try connection.execute("PRAGMA cache_size = \(Self.cacheSizePragma)")
     }
     try Migrator(Schema.migrations).migrate(connection, now: now)
   }

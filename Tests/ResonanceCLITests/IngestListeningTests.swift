@@ -138,6 +138,34 @@ struct IngestListeningTests {
       try Store(path: reversed).summary().imports.count == 1, "the streamed try left no trace")
   }
 
+  @Test("a long history keeps a month of plays in memory, yet finds a repeat from months before")
+  func repeatBeyondTheWindow() throws {
+    let folder = try TemporaryFolder()
+    // 70,000 streams over 70 days (more than the index keeps between trims), then the first
+    // stream again: the same listen, already stored.
+    let day: Int64 = 86_400_000
+    let first: Int64 = 1_704_067_200_000  // 2024-01-01T00:00:00Z
+    func entry(_ i: Int) -> String {
+      let end = first + Int64(i) * (day / 1000) + 200_000
+      let ts = Timestamp.iso8601UTC(millisecondsSinceEpoch: end)
+      return
+        #"{"ts":"\#(ts)","ms_played":200000,"master_metadata_track_name":"Song \#(i % 500)","master_metadata_album_artist_name":"Artist \#(i % 50)","reason_end":"trackdone"}"#
+    }
+    let entries = (0..<70_000).map(entry) + [entry(0)]
+    let path = folder.file("Streaming_History_Audio_2024.json")
+    try ("[\n" + entries.joined(separator: ",\n") + "\n]\n").write(
+      toFile: path, atomically: true, encoding: .utf8)
+    let db = folder.file("long.sqlite")
+    let result = runResonance(["ingest", path, "--db", db, "--json"])
+    #expect(result.status == .ok, "\(result.err)")
+    let summary = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
+    let imports = try #require(summary["imports"] as? [[String: Any]])
+    #expect(imports.first?["plays_added"] as? Int == 70_000, "\(imports)")
+    #expect(imports.first?["plays_already_stored"] as? Int == 1, "\(imports)")
+    #expect(try Store(path: db).summary().listening.plays == 70_000)
+  }
+
   @Test("an old Play Activity export (empty Event Type, out of order) keeps its plays and skips")
   func oldLayout() throws {
     let folder = try TemporaryFolder()
