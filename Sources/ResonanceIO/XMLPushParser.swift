@@ -292,14 +292,14 @@ package final class XMLPushParser {
       if let open = openElements(), box.errorCode == Int32(XML_ERR_DOCUMENT_END.rawValue) {
         // libxml2's push parser calls a document cut short "Extra content at the end of the
         // document"; say what happened, as xmllint does.
-        let where_ = box.error.map { ($0.line, $0.column) } ?? (line, 0)
+        let end = box.error.map { ($0.line, $0.column) } ?? (line, 0)
         let innermost = open.last!
         throw XMLParseError(
           message:
             "the document ended early, inside <\(innermost.name)> opened at line \(innermost.line)"
             + (open.count > 1 ? " (\(open.count) elements left open)" : "")
             + ": is the file cut short?",
-          line: where_.0, column: where_.1)
+          line: end.0, column: end.1)
       }
       throw currentError(code)
     }
