@@ -51,6 +51,13 @@ package enum PrivacyFilter {
   /// `isIdentifyingValue` over UTF-8 bytes, without allocating: the value is cut into tokens
   /// (runs of letters, digits and `.:@%+-_`), and each token is matched against the shapes.
   package static func containsIdentifier(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    // Every shape needs one of these bytes; most values (numbers without a dot, words, zone
+    // names) have none, and are passed in one scan.
+    guard
+      bytes.contains(where: {
+        $0 == 0x40 || $0 == 0x2E || $0 == 0x3A || $0 == 0x2D || $0 | 0x20 == 0x78 || $0 == 0x3D
+      })
+    else { return false }
     if bytes.contains(UInt8(ascii: "=")) {
       let lower = String(decoding: bytes, as: UTF8.self).lowercased()
       if identifyingValueFragments.contains(where: { lower.contains($0) }) { return true }

@@ -42,6 +42,8 @@ package final class AppleHealthReader: XMLEventHandler {
   private var lastDevice = HealthDevice()
   private var identifyingKeys: [String: Bool] = [:]
   private var lastKey: (key: String, isIdentifying: Bool)?
+  /// The element names met in this document, by the address libxml2 keeps each at.
+  private var elementNames: [(address: UnsafeRawPointer?, element: Element)] = []
   private var recordLayout: [(name: UnsafeRawPointer, field: RecordField)] = []
 
   /// - Parameters:
@@ -103,49 +105,89 @@ package final class AppleHealthReader: XMLEventHandler {
 
   // MARK: - Events
 
+  /// The elements the reader acts on.
+  private enum Element {
+    case record, metadataEntry, beat, workout, workoutStatistics, workoutEvent, workoutRoute
+    case fileReference, location, correlation, activitySummary, me, healthData, passedOver
+    case other
+
+    init(_ name: XMLText) {
+      switch name.bytes.count {
+      case 6 where name.equals("Record"): self = .record
+      case 13 where name.equals("MetadataEntry"): self = .metadataEntry
+      case 27 where name.equals("InstantaneousBeatsPerMinute"): self = .beat
+      case 7 where name.equals("Workout"): self = .workout
+      case 17 where name.equals("WorkoutStatistics"): self = .workoutStatistics
+      case 12 where name.equals("WorkoutEvent"): self = .workoutEvent
+      case 12 where name.equals("WorkoutRoute"): self = .workoutRoute
+      case 13 where name.equals("FileReference"): self = .fileReference
+      case 8 where name.equals("Location"): self = .location
+      case 11 where name.equals("Correlation"): self = .correlation
+      case 15 where name.equals("ActivitySummary"): self = .activitySummary
+      case 2 where name.equals("Me"): self = .me
+      case 10 where name.equals("HealthData"): self = .healthData
+      case _
+      where name.equals("ExportDate") || name.equals("HeartRateVariabilityMetadataList")
+        || name.equals("WorkoutActivity"):
+        self = .passedOver
+      default: self = .other
+      }
+    }
+  }
+
+  /// Which element `name` is. libxml2 keeps each name of a document at one address, so the
+  /// names met so far answer by address, without comparing bytes (a few dozen at most: the
+  /// export's element names; anything past that is compared).
+  private func element(_ name: XMLText) -> Element {
+    let address = UnsafeRawPointer(name.bytes.baseAddress)
+    for known in elementNames where known.address == address { return known.element }
+    let element = Element(name)
+    if elementNames.count < 64 { elementNames.append((address, element)) }
+    return element
+  }
+
   package func startElement(_ name: XMLText, attributes: XMLAttributes, line: Int) {
     depth += 1
-    let n = name.bytes
-    switch n.count {
-    case 6 where name.equals("Record"):
+    switch element(name) {
+    case .record:
       startRecord(attributes, line: line)
-    case 13 where name.equals("MetadataEntry"):
+    case .metadataEntry:
       metadataEntry(attributes)
-    case 27 where name.equals("InstantaneousBeatsPerMinute"):
+    case .beat:
       beat(attributes, line: line)
-    case 7 where name.equals("Workout"):
+    case .workout:
       startWorkout(attributes, line: line)
-    case 17 where name.equals("WorkoutStatistics"):
+    case .workoutStatistics:
       statistic(attributes)
-    case 12 where name.equals("WorkoutEvent"):
+    case .workoutEvent:
       workoutEvent(attributes, line: line)
-    case 12 where name.equals("WorkoutRoute"):
+    case .workoutRoute:
       let times = dates(attributes)
       route = HealthWorkout.Route(
         sourceName: attributes.value("sourceName").map(string) ?? "", start: times.start,
         end: times.end)
-    case 13 where name.equals("FileReference"):
+    case .fileReference:
       route?.filePath = attributes.value("path")?.string
-    case 8 where name.equals("Location"):
+    case .location:
       route?.inlineLocations += 1
-    case 11 where name.equals("Correlation"):
+    case .correlation:
       startCorrelation(attributes, line: line)
-    case 15 where name.equals("ActivitySummary"):
+    case .activitySummary:
       activitySummary(attributes)
-    case 2 where name.equals("Me"):
+    case .me:
       if let birth = attributes.value("HKCharacteristicTypeIdentifierDateOfBirth"),
         birth.bytes.count >= 4,
         let date = FixedDateParser.date(birth.bytes)
       {
         send(.birthYear(Int(Timestamp.civil(fromDays: date).year)))
       }
-    case 10 where name.equals("HealthData"):
-      recordLayout = []  // a new document: its names are stored at new addresses
-    case _
-    where name.equals("ExportDate") || name.equals("HeartRateVariabilityMetadataList")
-      || name.equals("WorkoutActivity"):
+    case .healthData:
+      // A new document: its names are stored at new addresses.
+      recordLayout = []
+      elementNames = [(UnsafeRawPointer(name.bytes.baseAddress), .healthData)]
+    case .passedOver:
       break
-    default:
+    case .other:
       // ClinicalRecord, Audiogram, VisionPrescription and anything newer: named, not imported.
       if depth == 2 || (!record.isPresent && !workout.isPresent && !correlation.isPresent) {
         counts.notImported[name.string, default: 0] += 1
@@ -155,8 +197,8 @@ package final class AppleHealthReader: XMLEventHandler {
 
   package func endElement(_ name: XMLText) {
     depth -= 1
-    switch name.bytes.count {
-    case 6 where name.equals("Record"):
+    switch element(name) {
+    case .record:
       guard record.isPresent else { return }
       // Completed in place, then moved out: a copy would retain and release every string.
       record!.metadata = recordMetadata
@@ -170,16 +212,16 @@ package final class AppleHealthReader: XMLEventHandler {
       } else {
         send(.record(record.take()!))
       }
-    case 11 where name.equals("Correlation"):
+    case .correlation:
       guard let finished = correlation.take() else { return }
       counts.correlations += 1
       // Their Records also stand at top level (the export's DTD says so): not counted again.
       send(.correlation(finished))
-    case 7 where name.equals("Workout"):
+    case .workout:
       guard let finished = workout.take() else { return }
       counts.workouts += 1
       send(.workout(finished))
-    case 12 where name.equals("WorkoutRoute"):
+    case .workoutRoute:
       if let finished = route { workout?.routes.append(finished) }
       route = nil
     default:
@@ -293,7 +335,7 @@ package final class AppleHealthReader: XMLEventHandler {
     guard let key = attributes.value("key").map({ strings.string($0.bytes, slot: .key) }) else {
       return
     }
-    let value = attributes.value("value").map { strings.string($0.bytes, slot: .value) } ?? ""
+    let valueText = attributes.value("value")
     let isIdentifying: Bool
     if let last = lastKey, last.key == key {
       isIdentifying = last.isIdentifying
@@ -304,10 +346,13 @@ package final class AppleHealthReader: XMLEventHandler {
       identifyingKeys[key] = isIdentifying
     }
     lastKey = (key, isIdentifying)
-    if isIdentifying || PrivacyFilter.isIdentifyingValue(value) {
+    // The value is judged on its bytes, before it becomes a string: an identifier is usually
+    // unique, and would only fill the interning table.
+    if isIdentifying || valueText.map({ PrivacyFilter.containsIdentifier($0.bytes) }) == true {
       counts.metadataDropped += 1
       return
     }
+    let value = valueText.map { strings.string($0.bytes, slot: .value) } ?? ""
     let entry = MetadataEntry(key: key, value: value)
     if route.isPresent {
       return  // route metadata (sync versions) is not kept
