@@ -50,6 +50,8 @@ PY="$VENV/bin/python"
 
 # measure CMD…: "seconds kilobytes" of one run (bench/measure.sh).
 source bench/measure.sh
+# bench_record: the summary into the table of every benchmark (bench/record.sh).
+source bench/record.sh
 
 # The set, once per command and generator: the stamp holds the command, the SHA-256 of the
 # generator's sources (Sources/ResonanceSynth), and the seconds and peak RSS generation took.
@@ -192,3 +194,20 @@ echo "after the new month, analyze kept $kept sessions as the run before had sto
 echo "analyze --json reports: $an_keys (its own 'seconds', without process start and exit, in the last run of each row: $(cut -d'|' -f4 <<< "${results[0]}" | cut -d' ' -f3), $(cut -d'|' -f4 <<< "${results[1]}" | cut -d' ' -f3))"
 grep "^check:" "$WORK/check.txt"
 echo "not part of the goal: generating took ${gen_s} s (peak RSS $((gen_kb / 1024)) MB); ingesting took ${ing_s} s (peak RSS $((ing_kb / 1024)) MB)."
+
+# The table of every benchmark: each resonance row against the numpy reference and the goal,
+# the medians and largest peaks the table above shows.
+for line in "${results[@]}"; do
+  IFS='|' read -r ref_name ref_times _ _ <<< "$line"
+  if [[ $ref_name == "numpy reference"* ]]; then break; fi
+done
+read -ra ref_times <<< "$ref_times"
+for line in "${results[@]}"; do
+  IFS='|' read -r name times kbs out <<< "$line"
+  read -ra times <<< "$times"
+  read -ra kbs <<< "$kbs"
+  [[ $name == resonance* ]] || continue
+  bench_record analyze "$name, 12 months, ${out%% *} plays (median of $RUNS)" \
+    "$(bench_median "${times[@]}")" "$(bench_max "${kbs[@]}")" \
+    "$ref_name" "$(bench_median "${ref_times[@]}")" "time < $GOAL_S"
+done

@@ -15,15 +15,20 @@ WORK=.bench/demo
 mkdir -p "$WORK"
 test -x "$BIN" || { echo "error: $BIN not found: build first (make build)" >&2; exit 1; }
 source bench/measure.sh
+# bench_record: the summary into the table of every benchmark (bench/record.sh).
+source bench/record.sh
 
 demo_walls=()
 notebook_walls=()
+kbs=()
 for _ in $(seq "$RUNS"); do
   read -r s kb <<< "$(measure "$BIN" demo --reports "$WORK/reports" --quiet)"
   demo_walls+=("$s")
+  kbs+=("$kb")
   echo "  resonance demo: $s s wall, $((kb / 1024)) MB peak" >&2
   read -r s kb <<< "$(measure "$BIN" notebook run notebooks-md/*.md --db "$WORK/reports/demo.sqlite" --check --quiet)"
   notebook_walls+=("$s")
+  kbs+=("$kb")
   echo "  resonance notebook run --check: $s s wall, $((kb / 1024)) MB peak" >&2
 done
 median() { printf '%s\n' "$@" | sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
@@ -39,3 +44,5 @@ echo "| resonance notebook run: the three notebooks | $n |"
 echo "| together, against the goal of $GOAL_S s | $total |"
 echo
 echo "make demo after the build < $GOAL_S s: $met ($total s)"
+bench_record demo "make demo after the build: resonance demo and notebook run, medians of $RUNS added" \
+  "$total" "$(bench_max "${kbs[@]}")" - - "time < $GOAL_S"

@@ -32,6 +32,8 @@ if [ -x .bench/venv/bin/python ]; then PY=.bench/venv/bin/python; fi
 
 # measure CMD…: "seconds kilobytes" of one run (bench/measure.sh).
 source bench/measure.sh
+# bench_record: the summary into the table of every benchmark (bench/record.sh).
+source bench/record.sh
 
 # The files, once per generator version and row count: the stamp holds the generator's SHA-256,
 # the row count and the seconds and peak RSS generation took.
@@ -161,3 +163,23 @@ echo
 echo "rows: input rows read. The stores hold $events_pa plays from the CSV (a paused play's two" \
   "PLAY_END rows are one play) and $events_sp from the Spotify file."
 echo "generator, not part of the goal: python3 $GEN $ROWS took ${gen_s} s, peak RSS $((gen_kb / 1024)) MB."
+
+# The table of every benchmark: each resonance row against its Python reference (and the goal)
+# and against the sqlite3 floor, the medians and largest peaks the table above shows.
+declare -A wall peak
+for line in "${results[@]}"; do
+  IFS='|' read -r name _ times kbs <<< "$line"
+  read -ra times <<< "$times"
+  read -ra kbs <<< "$kbs"
+  wall[$name]=$(bench_median "${times[@]}")
+  peak[$name]=$(bench_max "${kbs[@]}")
+done
+floor_name="sqlite3 INSERT … SELECT into playback_events"
+bench_record listening "resonance ingest, Play Activity CSV, $csv_rows rows (median of $RUNS)" \
+  "${wall[resonance ingest, Play Activity CSV]}" "${peak[resonance ingest, Play Activity CSV]}" \
+  "python csv.reader, the same CSV" "${wall[python csv.reader, Play Activity CSV]}" "time < $GOAL_S" \
+  "$floor_name, $ROWS rows" "${wall[$floor_name]}" -
+bench_record listening "resonance ingest, Spotify JSON, $ROWS entries (median of $RUNS)" \
+  "${wall[resonance ingest, Spotify JSON]}" "${peak[resonance ingest, Spotify JSON]}" \
+  "python json.load, the same JSON" "${wall[python json.load, Spotify JSON]}" "time < $GOAL_S" \
+  "$floor_name, $ROWS rows" "${wall[$floor_name]}" -

@@ -63,6 +63,8 @@ NUMPY=(env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE "$PY")
 
 # measure CMD…: "seconds kilobytes" of one run (bench/measure.sh).
 source bench/measure.sh
+# bench_record: the summary into the table of every benchmark (bench/record.sh).
+source bench/record.sh
 
 synth_sha=$(find Sources/ResonanceSynth -type f -print0 | sort -z | xargs -0 sha256sum | sha256sum | cut -d' ' -f1)
 bin_sha=$(sha256sum "$BIN" | cut -d' ' -f1)
@@ -155,8 +157,8 @@ key() {
 }
 
 # record NAME FIGURE CMD…: runs a measured command once; FIGURE (a function) reads the figure
-# the table wants from its output. Appends to walls[NAME] and figures[NAME].
-declare -A walls figures
+# the table wants from its output. Appends to walls[NAME], figures[NAME] and peaks[NAME].
+declare -A walls figures peaks
 order=()
 record() {
   local name=$1 figure=$2 r s kb f
@@ -167,6 +169,7 @@ record() {
   [ -n "${walls[$name]+x}" ] || order+=("$name")
   walls[$name]+="$s "
   figures[$name]+="$f "
+  peaks[$name]+="$kb "
   echo "  $name: ${s} s wall, $((kb / 1024)) MB peak; figure: $f" >&2
 }
 kernel_seconds() {
@@ -307,3 +310,28 @@ if [ "$status" -ne 0 ]; then
   echo "error: the NumPy reference disagrees with resonance sweep (see the check lines)" >&2
   exit 1
 fi
+
+# The table of every benchmark: the medians the table above shows, each resonance command's
+# largest peak. The kernel goal is the default --product simd's; one-thread NumPy and blas are
+# for information, as above.
+median_of() { local -a xs; read -ra xs <<< "$1"; bench_median "${xs[@]}"; }
+peak_of() { local -a xs; read -ra xs <<< "$1"; bench_max "${xs[@]}"; }
+read -r ref_rows ref_vectors <<< "$(key "$WORK/reference.json" rows vectors)"
+tune_design=$(key "$WORK/tune.json" design)
+size="$ref_rows rows × $ref_vectors vectors (median of $RUNS)"
+simd="resonance sweep --product simd"
+blas="resonance sweep --product blas"
+numpy_blocked=$(median_of "${figures[numpy reference]}")
+bench_record sweep "$simd: kernel_seconds, $size" "$(median_of "${figures[$simd]}")" \
+  "$(peak_of "${peaks[$simd]}")" \
+  "NumPy, the same blocked computation" "$numpy_blocked" "ratio <= $KERNEL_GOAL" \
+  "NumPy, the same with OPENBLAS_NUM_THREADS=1" \
+  "$(median_of "${figures[numpy reference, one OpenBLAS thread]}")" -
+bench_record sweep "$blas: kernel_seconds, $size" "$(median_of "${figures[$blas]}")" \
+  "$(peak_of "${peaks[$blas]}")" "NumPy, the same blocked computation" "$numpy_blocked" -
+bench_record sweep "$simd: whole command, $size" "$(median_of "${walls[$simd]}")" \
+  "$(peak_of "${peaks[$simd]}")" "NumPy: whole process (start, SQL load, ridge fit, computation)" \
+  "$(median_of "${walls[numpy reference]}")" -
+bench_record sweep "resonance tune, 12 months, $tune_rows rows, default design: $tune_design (median of $RUNS)" \
+  "$(median_of "${walls[resonance tune]}")" "$(peak_of "${peaks[resonance tune]}")" \
+  - - "time < $TUNE_GOAL_S"
