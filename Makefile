@@ -33,7 +33,7 @@ help:
 	@echo "make build        release build only: $(RELEASE_BIN)"
 	@echo "make sample       regenerate Datasets/sample with resonance synth"
 	@echo "make sample-check check that Datasets/sample is exactly what resonance synth writes"
-	@echo "make bench        every benchmark (bench-ingest, bench-synth, bench-listening, bench-analyze, bench-sweep, bench-demo); figures go in docs/performance.md"
+	@echo "make bench        every benchmark (bench-synth, bench-ingest, bench-listening, bench-analyze, bench-sweep, bench-demo), then one table of them all (each figure beside its same-run reference or goal, the ratio, peak RSS, the machine and the build), printed and written into docs/performance.md"
 	@echo "make bench-listening  1M Play Activity rows and 1M Spotify entries ingested, beside csv/json/sqlite3 references"
 	@echo "make bench-analyze    resonance analyze over a 12-month history, beside a numpy reference checked against it"
 	@echo "make bench-demo       make demo's wall time after the build (resonance demo and the notebooks) against the 60 s goal"
@@ -108,7 +108,17 @@ sample-check: build
 	diff -r Datasets/sample .build/sample-check && echo "Datasets/sample is what resonance synth writes"
 
 # Benchmarks need the test packages (xmllint, python3 for the Python peer's virtual env).
-bench: bench-synth bench-ingest bench-listening bench-analyze bench-sweep bench-demo
+# Each script appends its summary rows to $(BENCH_RESULTS) (bench/record.sh); `make bench`
+# empties it, runs every benchmark one after the other, then bench/table.py prints one table of
+# them all and writes it into docs/performance.md. A bench-* target alone appends its rows:
+# `python3 bench/table.py` then shows each benchmark's latest run.
+export BENCH_RESULTS ?= .bench/results.tsv
+BENCHES := bench-synth bench-ingest bench-listening bench-analyze bench-sweep bench-demo
+bench:
+	@mkdir -p $(dir $(BENCH_RESULTS)) && : > $(BENCH_RESULTS)
+	$(MAKE) --no-print-directory -j1 $(BENCHES)
+	@echo
+	python3 bench/table.py --write docs/performance.md
 
 bench-ingest: build test-deps
 	@python3 -m venv --help >/dev/null 2>&1 || scripts/require-packages.sh python3-venv
