@@ -15,9 +15,10 @@
 /// Where this differs from NeuroKit2: NeuroKit2 holds beats as whole samples and, whenever it
 /// moves one, casts every beat time to a whole sample (a whole millisecond at 1000 Hz); here a
 /// moved beat sits exactly midway and the other beats keep their fractions of a millisecond.
-/// The flags are NeuroKit2's all the same on every fixture series; the metrics move by at most
-/// 1e-4 relative, except where whole milliseconds push one successive difference across
-/// pNN50's 50 ms (docs/hrv.md).
+/// The flags are NeuroKit2's all the same on every fixture series, and the metrics equal
+/// NeuroKit2's with that cast left out; against NeuroKit2 itself SDNN and RMSSD move by less
+/// than 0.1%, and pNN50 by one interval where whole milliseconds push one successive
+/// difference across 50 ms (docs/hrv.md).
 ///
 /// Like NeuroKit2 it leaves beats 0 and 1 as they are when flagged missed, ectopic or
 /// long/short, and the last beat when flagged ectopic or long/short; `correctedBeats` does not
