@@ -16,13 +16,24 @@ For each series Tests/Fixtures/hrv/<name>.txt (one interval in ms per line) it w
                            LFHF) plus NeuroKit2's Welch at resonance's settings as far
                            as they can be set (keys ending _4Hz_64s);
   <name>.scipy-welch.json  resonance's own spectral method reproduced with NumPy/SciPy
-                           (docs/hrv.md): the exact check of HRVFrequency.
+                           (docs/hrv.md): the exact check of HRVFrequency;
+  <name>.kubios.json       NeuroKit2's Kubios artefact method (Lipponen & Tarvainen 2019,
+                           nk.signal_fixpeaks(peaks, method="kubios")) on the same peaks:
+                           the beats its detector flags in the series as read, the passes
+                           of its iterative correction, and the time-domain metrics of the
+                           corrected series, with and without NeuroKit2's rounding of
+                           corrected beats to whole samples: the check of KubiosArtefacts.
+
+It first writes artefacts-systole-ecg.txt: real-systole-ecg with one beat of each kind the
+Kubios method names put in by hand (a missed beat, an extra one, an ectopic beat, a long
+interval), so that every branch of the detector and the correction is checked.
 
 --extract downloads (pip, no dependencies) the two packages the real series ship in and writes
 them again; Tests/Fixtures/hrv/SOURCES.md says where each comes from and under what licence.
 """
 
 import argparse
+import importlib
 import io
 import json
 import pathlib
@@ -137,6 +148,88 @@ def neurokit2(rr, frequency):
     return out
 
 
+def artefacts_series():
+    """real-systole-ecg (clean: no Kubios flag) with one artefact of each kind put in."""
+    rr = [float(v) for v in (FIXTURES / "real-systole-ecg.txt").read_text().split()]
+    rr[320] *= 1.4  # a long interval with nothing to make up for it
+    rr[250] -= 250  # an ectopic beat: 250 ms early, then the compensatory pause
+    rr[251] += 250
+    third = round(0.35 * rr[150])  # an extra beat (a T wave taken for an R peak)
+    rr[150:151] = [third, rr[150] - third]
+    rr[50:52] = [rr[50] + rr[51]]  # a missed beat
+    lines = [str(int(v)) if float(v).is_integer() else repr(float(v)) for v in rr]
+    (FIXTURES / "artefacts-systole-ecg.txt").write_text("\n".join(lines) + "\n")
+
+
+KINDS = ["ectopic", "missed", "extra", "longshort"]
+
+
+def kubios(rr):
+    """NeuroKit2's Kubios method on peaks = [0, cumsum(rr)] at 1000 Hz (beat k closes interval
+    k - 1 of the file, so beat k is the file's k-th interval counting from 1)."""
+    # signal_fixpeaks the module (neurokit2.signal re-exports the function under its name).
+    fixpeaks = importlib.import_module("neurokit2.signal.signal_fixpeaks")
+    peaks = np.concatenate([[0], np.cumsum(rr)])
+
+    def flags(artefacts):
+        return {k: [int(i) for i in artefacts[k]] for k in KINDS}
+
+    def time_domain(clean):
+        time = nk.hrv_time(clean, sampling_rate=1000)
+        out = {"intervals": int(len(clean) - 1)}
+        for key in ["MeanNN", "SDNN", "RMSSD", "pNN50"]:
+            out[f"HRV_{key}"] = float(time[f"HRV_{key}"].iloc[0])
+        return out
+
+    first, _ = fixpeaks._find_artifacts(peaks, sampling_rate=1000)
+    info, clean = nk.signal_fixpeaks(peaks, sampling_rate=1000, method="kubios", iterative=True)
+
+    # The passes signal_fixpeaks applies, by its own private steps in its own loop (it returns
+    # only the last pass's flags); the replay must end on the peaks it returned.
+    passes, current = [flags(first)], fixpeaks._correct_artifacts(first, peaks)
+    while True:
+        found, _ = fixpeaks._find_artifacts(current, sampling_rate=1000)
+        if sum(len(found[k]) for k in KINDS) >= sum(len(passes[-1][k]) for k in KINDS):
+            break
+        passes.append(flags(found))
+        current = fixpeaks._correct_artifacts(found, current)
+    assert np.array_equal(current, clean) and passes[-1] == flags(info)
+
+    # The same with the one step that rounds: _correct_misaligned returns every peak cast to
+    # int (whole samples, here whole ms), moved or not. Without that cast the moved beat sits
+    # exactly midway between its neighbours and the others keep their fractional ms.
+    def misaligned_unrounded(indices, p):
+        p = np.asarray(p, dtype=float)
+        indices = np.asarray(indices)
+        indices = indices[(indices > 1) & (indices < len(p) - 1)]
+        moved = p[indices - 1] + (p[indices + 1] - p[indices - 1]) / 2
+        return np.sort(np.concatenate((np.delete(p, indices), moved)), kind="mergesort")
+
+    rounding = fixpeaks._correct_misaligned
+    fixpeaks._correct_misaligned = misaligned_unrounded
+    try:
+        info_exact, clean_exact = nk.signal_fixpeaks(
+            peaks, sampling_rate=1000, method="kubios", iterative=True
+        )
+    finally:
+        fixpeaks._correct_misaligned = rounding
+    return {
+        "flags_as_read": flags(first),
+        "passes": passes,
+        "corrected": time_domain(clean),
+        "corrected_unrounded": time_domain(clean_exact),
+        "call": (
+            "peaks = concatenate([[0], cumsum(rr)]); flags_as_read: signal_fixpeaks's "
+            "_find_artifacts(peaks, sampling_rate=1000) (c1=0.13, c2=0.17, alpha=5.2, "
+            "window_width=91, medfilt_order=11); passes: the flags each correction pass of "
+            "nk.signal_fixpeaks(peaks, sampling_rate=1000, method='kubios', iterative=True) "
+            "applied; corrected: nk.hrv_time of the peaks it returns; corrected_unrounded: the "
+            "same with _correct_misaligned's cast of the peaks to int left out"
+        ),
+        "nk_version": nk.__version__,
+    }
+
+
 def write_json(path, values):
     path.write_text(json.dumps(values, indent=1))
 
@@ -147,6 +240,7 @@ def main():
     args = parser.parse_args()
     if args.extract:
         extract()
+    artefacts_series()
     for series in sorted(FIXTURES.glob("*.txt")):
         name = series.stem
         rr = np.array([float(v) for v in series.read_text().split()])
@@ -160,6 +254,7 @@ def main():
         )
         welch["scipy_version"] = scipy.__version__
         write_json(FIXTURES / f"{name}.scipy-welch.json", welch)
+        write_json(FIXTURES / f"{name}.kubios.json", kubios(rr))
         print(f"{name}: references written")
 
 

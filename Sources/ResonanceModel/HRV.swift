@@ -57,20 +57,28 @@ package struct HRVSeries: Sendable, Equatable {
   package var file: String?
   /// When a beat list began; nil for a file.
   package var start: Timestamp?
-  /// Intervals read, and how many the artefact rule removed.
+  /// Intervals read, and how many the artefact rule removed (Malik's rule; 0 otherwise).
   package var intervals: Int
   package var removed: Int
+  /// Beats the Kubios correction took out, put back or moved (0 unless it ran).
+  package var corrected: Int
+  /// The intervals of the series as read that look like artefacts by the Kubios method,
+  /// 0-based, whatever the artefact handling: what `--artefacts off` reports, so that a user
+  /// knows when a correction would matter.
+  package var suspectedArtefacts: [Int]
   package var metrics: HRVMetrics
   package var frequency: HRVFrequency
 
   package init(
-    file: String?, start: Timestamp?, intervals: Int, removed: Int, metrics: HRVMetrics,
-    frequency: HRVFrequency
+    file: String?, start: Timestamp?, intervals: Int, removed: Int, corrected: Int = 0,
+    suspectedArtefacts: [Int] = [], metrics: HRVMetrics, frequency: HRVFrequency
   ) {
     self.file = file
     self.start = start
     self.intervals = intervals
     self.removed = removed
+    self.corrected = corrected
+    self.suspectedArtefacts = suspectedArtefacts
     self.metrics = metrics
     self.frequency = frequency
   }

@@ -84,9 +84,20 @@ struct HRVTests {
   func artefacts() {
     let rr: [Double] = [800, 810, 1620, 805, 400, 815, 250, 812]
     #expect(RRSeries.cleaned(rr, .off).rr == rr)
-    let (kept, removed) = RRSeries.cleaned(rr, .malik)
-    #expect(kept == [800, 810, 805, 815, 812])
-    #expect(removed == 3)
+    let malik = RRSeries.cleaned(rr, .malik)
+    #expect(malik.rr == [800, 810, 805, 815, 812])
+    #expect(malik.removed == 3 && malik.corrected == 0)
+  }
+
+  // docs/hrv.md quotes these: what Malik's rule costs on the real recordings.
+  @Test(
+    "Malik's rule drops 31 of nsrdb's 337 intervals, 19 of systole-ppg's, none of systole-ecg's",
+    arguments: [("real-nsrdb", 31), ("real-systole-ppg", 19), ("real-systole-ecg", 0)])
+  func malikOnRealSeries(_ name: String, removed: Int) throws {
+    let rr = try hrvSeries(name)
+    let malik = RRSeries.cleaned(rr, .malik)
+    #expect(malik.removed == removed)
+    #expect(malik.rr.count == rr.count - removed)
   }
 
   @Test("RR from a Health beat list: beat-time differences, 60000/bpm where time stands still")

@@ -189,51 +189,6 @@ func expectGolden(
   #expect(text == golden, "differs from Golden/\(name)", sourceLocation: sourceLocation)
 }
 
-@Suite("hrv command")
-struct HRVCommandTests {
-  func fixture(_ name: String) -> String {
-    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .appendingPathComponent("Fixtures/hrv/\(name)").path
-  }
-
-  @Test("one interval per line: text and JSON, NeuroKit2's figures with artefacts off")
-  func plain() throws {
-    let text = runResonance(["hrv", fixture("rr-synthetic.txt"), "--artefacts", "off"])
-    #expect(text.status == .ok)
-    #expect(text.out.contains("300 intervals, 0 removed"))
-    #expect(text.out.contains("SDNN     34.89 ms"))
-    let json = runResonance(["hrv", fixture("rr-synthetic.txt"), "--artefacts", "off", "--json"])
-    let object = try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any]
-    #expect(object?["format_version"] as? Int == 1)
-    let series = try #require(object?["series"] as? [[String: Any]])
-    #expect(series.count == 1 && object?["mean"] is NSNull)
-    let metrics = series.first?["metrics"] as? [String: Any]
-    #expect(abs((metrics?["rmssd"] as? Double ?? 0) - 46.266_206_597_361_09) < 1e-9)
-  }
-
-  @Test("CSV with a header, JSON arrays, seconds; an empty file is exit 65")
-  func formats() throws {
-    let folder = try TemporaryFolder()
-    let csv = folder.file("rr.csv")
-    try "time,RR (ms)\n0.0,800\n0.8,820\n1.62,810\n".write(
-      toFile: csv, atomically: true, encoding: .utf8)
-    #expect(runResonance(["hrv", csv]).out.contains("MeanNN   810.00 ms"))
-    let json = folder.file("rr.json")
-    try "{\"rr\": [0.8, 0.82, 0.81]}".write(toFile: json, atomically: true, encoding: .utf8)
-    #expect(runResonance(["hrv", json]).out.contains("MeanNN   810.00 ms"))
-    let one = folder.file("one.txt")
-    try "800\n".write(toFile: one, atomically: true, encoding: .utf8)
-    #expect(runResonance(["hrv", one]).out.contains("SDNN     null (series too short)"))
-    let empty = folder.file("empty.txt")
-    try "\n".write(toFile: empty, atomically: true, encoding: .utf8)
-    let result = runResonance(["hrv", empty])
-    #expect(result.status == .dataError)
-    #expect(result.err.contains("expected RR intervals"))
-    #expect(runResonance(["hrv", folder.file("missing.txt")]).status == .noInput)
-    #expect(runResonance(["hrv", csv, "--artefacts", "maybe"]).status == .usage)
-  }
-}
-
 @Suite("breathing command")
 struct BreathingCommandTests {
   @Test("analyses recordings: a row per session, the pattern comparison, JSON with nulls and notes")

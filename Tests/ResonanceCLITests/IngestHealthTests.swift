@@ -519,6 +519,13 @@ struct HRVStoreTests {
     #expect(result.status == .ok, "\(result.err)")
     #expect(result.out.contains("2024-01-16T07:59:30Z  2"))
     #expect(result.out.contains("mean over 2 lists"))
+    // Taken as they are, the lists keep the Watch's 28.65 s gap; the note says what drops it.
+    #expect(result.out.contains("For these lists --artefacts malik suits better"))
+    let malik = runResonance([
+      "hrv", "--from", "2024-01-15", "--to", "2024-01-18", "--db", db, "--artefacts", "malik",
+    ])
+    #expect(malik.out.contains("2024-01-16T07:59:30Z  2024-01-15 23:59   1          980.0"))
+    #expect(!malik.out.contains("suits better"))
     let json = runResonance([
       "hrv", "--from", "2024-01-15", "--to", "2024-01-18", "--db", db, "--json", "--artefacts",
       "off",
@@ -526,6 +533,8 @@ struct HRVStoreTests {
     let object = try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any]
     let lists = object?["series"] as? [[String: Any]] ?? []
     #expect(lists.count == 2)
+    // Each list says how many of its intervals the Kubios method flags (docs/cli.md).
+    #expect(lists.allSatisfy { $0["suspected_artefacts"] is Int && $0["corrected"] is Int })
     // 31.25 → 59.90 → 00.88: intervals 28650 and 980 ms; the second list 1030 ms.
     #expect((lists.first?["metrics"] as? [String: Any])?["mean_nn"] as? Double == 14_815.0)
     #expect((object?["mean"] as? [String: Any])?["mean_nn"] is Double)

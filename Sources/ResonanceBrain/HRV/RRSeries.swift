@@ -4,11 +4,18 @@ import ResonanceModel
 package enum RRSeries {
   /// How ectopic and missed beats are handled.
   package enum ArtefactHandling: String, Sendable, CaseIterable {
-    /// The raw series, as NeuroKit2's plain definitions take it.
+    /// The raw series, as NeuroKit2, Kubios and pyHRV take it unless asked to correct it:
+    /// `resonance hrv`'s default.
     case off
+    /// The Kubios method (Lipponen & Tarvainen 2019), as NeuroKit2 corrects peaks with it:
+    /// artefacts are classified beat by beat and mended in place — an extra beat taken out, a
+    /// missed one put back, an ectopic or outlying one moved midway between its neighbours
+    /// (`KubiosCorrection`).
+    case kubios
     /// Malik's rule: an interval differing by more than 20% from the reference — the median of
     /// the last five accepted intervals, or of the whole series before five are accepted — is
-    /// dropped (an ectopic beat or a missed one), as are intervals outside 300–2000 ms.
+    /// dropped (an ectopic beat or a missed one), as are intervals outside 300–2000 ms. What
+    /// the analysis stage applies to Apple's one-minute beat lists (docs/hrv.md).
     case malik
   }
 
@@ -33,16 +40,20 @@ package enum RRSeries {
     return rr
   }
 
-  /// `rr` after the artefact rule, and how many intervals it removed.
+  /// `rr` after the artefact handling; how many intervals it removed (Malik's rule) and how
+  /// many beats it corrected (the Kubios method).
   package static func cleaned(_ rr: [Double], _ handling: ArtefactHandling) -> (
-    rr: [Double], removed: Int
+    rr: [Double], removed: Int, corrected: Int
   ) {
     switch handling {
     case .off:
-      return (rr, 0)
+      return (rr, 0, 0)
+    case .kubios:
+      let correction = KubiosCorrection(rr: rr)
+      return (correction.rr, 0, correction.correctedBeats)
     case .malik:
       let plausible = rr.filter { plausibleRange.contains($0) }
-      guard let overall = Statistics.median(plausible) else { return ([], rr.count) }
+      guard let overall = Statistics.median(plausible) else { return ([], rr.count, 0) }
       var kept: [Double] = []
       for interval in plausible {
         let reference =
@@ -50,20 +61,22 @@ package enum RRSeries {
         if abs(interval - reference) > malikThreshold * reference { continue }
         kept.append(interval)
       }
-      return (kept, rr.count - kept.count)
+      return (kept, rr.count - kept.count, 0)
     }
   }
 }
 
 extension HRVSeries {
   /// The HRV of one RR series (ms, in order): artefacts handled as `handling` says, then the
-  /// time-domain, Poincaré and frequency metrics of what is kept.
+  /// time-domain, Poincaré and frequency metrics of what is kept; and, whatever `handling`,
+  /// the intervals of the series as read that the Kubios method flags.
   package init(
     rr raw: [Double], handling: RRSeries.ArtefactHandling, file: String?, start: Timestamp?
   ) {
-    let (rr, removed) = RRSeries.cleaned(raw, handling)
+    let (rr, removed, corrected) = RRSeries.cleaned(raw, handling)
     self.init(
-      file: file, start: start, intervals: raw.count, removed: removed,
-      metrics: HRVMetrics(rr: rr), frequency: HRVFrequency(rr: rr))
+      file: file, start: start, intervals: raw.count, removed: removed, corrected: corrected,
+      suspectedArtefacts: KubiosArtefacts(rr: raw).intervals, metrics: HRVMetrics(rr: rr),
+      frequency: HRVFrequency(rr: rr))
   }
 }

@@ -23,9 +23,14 @@ struct HRVCommand: ParsableCommand {
       those of the days --from and --to give (all of them without), one row each, with the \
       mean over them.
 
-      Artefacts: by default Malik's rule drops intervals outside 300–2000 ms or more than 20% \
-      from the median of the last five kept; --artefacts off keeps the raw series, which gives \
-      NeuroKit2's plain figures.
+      Artefacts: by default the series is taken as it is, as NeuroKit2, Kubios and pyHRV take \
+      it unless asked to correct it, and the output says how many intervals look like \
+      artefacts by the Kubios method (Lipponen & Tarvainen 2019, as NeuroKit2 implements it). \
+      --artefacts kubios corrects them: an extra beat is taken out, a missed one put back, an \
+      ectopic or outlying one moved midway between its neighbours, pass after pass. \
+      --artefacts malik drops intervals outside 300–2000 ms or more than 20% from the median \
+      of the last five kept (Malik's rule), which is what the report applies to the Health \
+      beat lists.
       """,
     arguments: [
       ArgumentDefinition(
@@ -34,16 +39,22 @@ struct HRVCommand: ParsableCommand {
     ],
     options: [Option.from, Option.to, Option.existingDB, Self.artefacts] + OutputOptions.options,
     examples: [
-      Example("resonance hrv rr.txt", "Metrics of a Polar RR export, with artefacts removed."),
-      Example("resonance hrv session.csv --artefacts off --json", "Raw-series metrics as JSON."),
+      Example(
+        "resonance hrv rr.txt",
+        "Metrics of a Polar RR export as it is, and how many intervals look like artefacts."),
+      Example(
+        "resonance hrv session.csv --artefacts kubios --json",
+        "Metrics after the Kubios correction, as JSON."),
       Example(
         "resonance hrv --from 2022-06-01 --to 2022-06-08",
         "Each Health beat list of that week in ./resonance.sqlite, with the mean over them."),
     ])
 
   static let artefacts = Option<RRSeries.ArtefactHandling>(
-    "artefacts", placeholder: "malik|off",
-    help: "How ectopic and missed beats are handled. Default: malik.", parser: .oneOfCases)
+    "artefacts", placeholder: "off|kubios|malik",
+    help: "How ectopic and missed beats are handled: off (the series as read), kubios (corrected"
+      + " by the Kubios method) or malik (dropped by Malik's rule). Default: off.",
+    parser: .oneOfCases)
 
   var path: String?
   var days: DayRange
@@ -56,7 +67,7 @@ struct HRVCommand: ParsableCommand {
     days = DayRange(from: parsed[Option.from], to: parsed[Option.to])
     store = try StoreOptions(parsed, environment)
     output = OutputOptions(parsed)
-    handling = parsed[Self.artefacts] ?? .malik
+    handling = parsed[Self.artefacts] ?? .off
   }
 
   func validate() throws(UsageError) {
@@ -107,7 +118,7 @@ struct HRVCommand: ParsableCommand {
     if output.isJSON {
       context.console.out(HRVReport.json(series, mean: mean, artefacts: handling.rawValue).text)
     } else if !output.isQuiet {
-      context.console.out(HRVReport.table(series, mean: mean))
+      context.console.out(HRVReport.table(series, mean: mean, artefacts: handling.rawValue))
     }
     return .ok
   }

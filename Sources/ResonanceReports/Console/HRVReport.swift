@@ -20,14 +20,35 @@ package enum HRVReport {
       ("HF", f.hf.map { Format.fixed($0, 2) + " ms²" } ?? "null (\(f.reason ?? ""))"),
       ("LF/HF", f.lfhf.map { Format.fixed($0, 3) } ?? "null"),
     ]
+    let handled =
+      artefacts == "kubios" ? "\(series.corrected) corrected" : "\(series.removed) removed"
     var out =
-      "\(series.file ?? ""): \(series.intervals) intervals, \(series.removed) removed (artefacts: \(artefacts))\n"
+      "\(series.file ?? ""): \(series.intervals) intervals, \(handled) (artefacts: \(artefacts))\n"
     for (name, text) in rows { out += Format.padded(name, 9) + text + "\n" }
+    if artefacts == "off" { out += suspects(series) + "\n" }
     return out
   }
 
-  /// The beat lists, a row each with the time they began (UTC and local), then the mean.
-  package static func table(_ lists: [HRVSeries], mean: HRVMetrics) -> String {
+  /// How many intervals of a series taken as it is look like artefacts, which they are
+  /// (numbered from 1, as a one-interval-a-line file numbers its lines), and what would mend
+  /// them.
+  static func suspects(_ series: HRVSeries) -> String {
+    let flagged = series.suspectedArtefacts
+    guard !flagged.isEmpty else { return "no interval looks like an artefact by the Kubios method" }
+    let shown = flagged.prefix(10).map { "\($0 + 1)" }.joined(separator: ", ")
+    let more = flagged.count > 10 ? ", and \(flagged.count - 10) more" : ""
+    let one = flagged.count == 1
+    return
+      "\(flagged.count) of \(series.intervals) intervals \(one ? "looks like an artefact" : "look like artefacts")"
+      + " by the Kubios method (\(one ? "number" : "numbers") \(shown)\(more), counting from 1):"
+      + " --artefacts kubios corrects \(one ? "it" : "them"),"
+      + " or --artefacts malik drops intervals by Malik's rule"
+  }
+
+  /// The beat lists, a row each with the time they began (UTC and local), then the mean; with
+  /// `artefacts` off, how many intervals look like artefacts by the Kubios method, and that
+  /// Malik's rule suits these lists (docs/hrv.md).
+  package static func table(_ lists: [HRVSeries], mean: HRVMetrics, artefacts: String) -> String {
     var out =
       "start (UTC)           local              intervals  MeanNN  SDNN   RMSSD  pNN50  SD1    SD2    HR\n"
     func f(_ x: Double?, _ width: Int) -> String { Format.padded(Format.optional(x, 1), width) }
@@ -43,6 +64,19 @@ package enum HRVReport {
     }
     out += Format.padded("mean over \(lists.count) lists", 52) + metrics(mean) + "\n"
     out += "(Apple's lists span about a minute: too short for LF/HF, which need 120 s.)\n"
+    if artefacts == "off" {
+      let flagged = lists.filter { !$0.suspectedArtefacts.isEmpty }
+      let count = flagged.reduce(0) { $0 + $1.suspectedArtefacts.count }
+      let total = lists.reduce(0) { $0 + $1.intervals }
+      out +=
+        flagged.isEmpty
+        ? "(No interval looks like an artefact by the Kubios method."
+        : "(\(count) of \(total) intervals, in \(flagged.count) of \(lists.count) lists, look like"
+          + " artefacts by the Kubios method."
+      out +=
+        " For these lists --artefacts malik suits better, as the report uses it: it also drops"
+        + " the gaps where the Watch lost the pulse; docs/hrv.md.)\n"
+    }
     return out
   }
 
@@ -65,6 +99,9 @@ package enum HRVReport {
           [
             "file": .text(s.file), "start": .text(s.start?.iso8601UTC),
             "intervals": .integer(s.intervals), "removed": .integer(s.removed),
+            "corrected": .integer(s.corrected),
+            "suspected_artefacts": .integer(s.suspectedArtefacts.count),
+            "suspected_artefact_intervals": .array(s.suspectedArtefacts.map { .integer($0 + 1) }),
             "metrics": metricsJSON(s.metrics, s.frequency),
           ]
         }),
