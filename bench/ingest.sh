@@ -11,10 +11,10 @@
 #   xmllint --stream --noout   libxml2's own streaming reader (parse only, nothing stored)
 #   resonance ingest           into a fresh store (--quiet --json: the summary is kept)
 #   healthkit-to-sqlite        the popular Python importer (PyPI), in a virtual env of its own
-# Prints the machine, one row per (export, tool) with wall time, MB/s (MB = 10^6 bytes of XML)
-# and peak RSS, then each export's ratios against the goals (>= 1.2x xmllint --stream, >= 12x
-# healthkit-to-sqlite, peak RSS < 64 MB), and checks what resonance stored against the counts
-# the foreign generator wrote. A goal not met is reported, not an error: the script fails only
+# Prints the machine, one row per (export, tool) with wall time, MB/s (MB = 10^6 bytes of XML),
+# peak RSS and CPU time (user+sys; the load average is printed before each export), then each
+# export's ratios against the goals (>= 1.2x xmllint --stream, >= 12x healthkit-to-sqlite, peak
+# RSS < 64 MB), and checks what resonance stored against the counts the foreign generator wrote. A goal not met is reported, not an error: the script fails only
 # when a command fails.
 #
 # BIN=PATH          the resonance binary (default .build/release/resonance)
@@ -83,6 +83,14 @@ echo "xmllint: $(xmllint --version 2>&1 | head -n 1); healthkit-to-sqlite: $hk_v
 
 RESULTS="$WORK/ingest-results.tsv"
 : > "$RESULTS"
+# row LABEL BYTES TOOL SECONDS KB: one line of $RESULTS, with the user+system CPU seconds of the
+# run just measured (from bench/measure.sh's $WORK/time.txt): on a shared machine the CPU time
+# moves less than the wall time.
+row() {
+  local cpu
+  cpu=$(awk -F': ' '/User time/ { u = $2 } /System time/ { s = $2 } END { printf "%.2f", u + s }' "$WORK/time.txt")
+  printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" "$5" "$cpu" >> "$RESULTS"
+}
 # run_export LABEL XML: the three tools on one export, rows appended to $RESULTS; resonance's
 # JSON summary and standard error kept as $WORK/ingest-LABEL.json and .err.
 run_export() {
@@ -92,16 +100,16 @@ run_export() {
   cat "$xml" > /dev/null  # into the page cache: every tool reads the file warm
   echo "[$label] $xml: $bytes bytes; load average $(cut -d' ' -f1-3 /proc/loadavg)"
   read -r s kb < <(measure xmllint --stream --noout "$xml")
-  printf '%s\t%s\t%s\t%s\t%s\n' "$label" "$bytes" xmllint "$s" "$kb" >> "$RESULTS"
+  row "$label" "$bytes" xmllint "$s" "$kb"
   rm -f "$WORK/resonance.sqlite" "$WORK/resonance.sqlite-wal" "$WORK/resonance.sqlite-shm"
   read -r s kb < <(measure "$BIN" ingest "$xml" --db "$WORK/resonance.sqlite" --quiet --json)
   cp "$WORK/out.txt" "$WORK/ingest-$label.json"
   cp "$WORK/err.txt" "$WORK/ingest-$label.err"
-  printf '%s\t%s\t%s\t%s\t%s\n' "$label" "$bytes" resonance "$s" "$kb" >> "$RESULTS"
+  row "$label" "$bytes" resonance "$s" "$kb"
   if [ "$SKIP_HK" != 1 ]; then
     rm -f "$WORK/hk.db"
     read -r s kb < <(measure "$WORK/venv/bin/healthkit-to-sqlite" --xml --silent "$xml" "$WORK/hk.db")
-    printf '%s\t%s\t%s\t%s\t%s\n' "$label" "$bytes" healthkit-to-sqlite "$s" "$kb" >> "$RESULTS"
+    row "$label" "$bytes" healthkit-to-sqlite "$s" "$kb"
   fi
 }
 run_export synth "$SYNTH_XML"
@@ -115,15 +123,15 @@ rows = [line.rstrip("\n").split("\t") for line in open(results) if line.strip()]
 names = {"xmllint": "xmllint --stream --noout", "resonance": "resonance ingest", "healthkit-to-sqlite": "healthkit-to-sqlite"}
 runs, order = {}, []
 print()
-print("| export | tool | wall s | MB/s | peak RSS MB |")
-print("|---|---|---:|---:|---:|")
-for label, b, tool, s, kb in rows:
+print("| export | tool | wall s | MB/s | peak RSS MB | CPU s (user+sys) |")
+print("|---|---|---:|---:|---:|---:|")
+for label, b, tool, s, kb, cpu in rows:
     b, s, kb = int(b), float(s), int(kb)
     if label not in runs:
         runs[label] = {"bytes": b}
         order.append(label)
     runs[label][tool] = (s, kb)
-    print(f"| {label} ({b / 1e9:.2f} GB) | {names[tool]} | {s:.2f} | {b / 1e6 / s:.1f} | {kb / 1024:.1f} |")
+    print(f"| {label} ({b / 1e9:.2f} GB) | {names[tool]} | {s:.2f} | {b / 1e6 / s:.1f} | {kb / 1024:.1f} | {cpu} |")
 
 print()
 print("| export | vs xmllint --stream (goal >= 1.2x) | vs healthkit-to-sqlite (goal >= 12x) | resonance peak RSS (goal < 64 MB) |")
