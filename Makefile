@@ -34,6 +34,7 @@ help:
 	@echo "make sample       regenerate Datasets/sample with resonance synth"
 	@echo "make sample-check check that Datasets/sample is exactly what resonance synth writes"
 	@echo "make bench        every benchmark (bench-synth, bench-ingest, bench-listening, bench-analyze, bench-sweep, bench-demo), then one table of them all (each figure beside its same-run reference or goal, the ratio, peak RSS, the machine and the build), printed and written into docs/performance.md"
+	@echo "make bench-ingest     the Health import on synth's export and two foreign mixes, beside xmllint --stream and healthkit-to-sqlite"
 	@echo "make bench-listening  1M Play Activity rows and 1M Spotify entries ingested, beside csv/json/sqlite3 references"
 	@echo "make bench-analyze    resonance analyze over a 12-month history, beside a numpy reference checked against it"
 	@echo "make bench-demo       make demo's wall time after the build (resonance demo and the notebooks) against the 60 s goal"
@@ -120,6 +121,10 @@ bench:
 	@echo
 	python3 bench/table.py --write docs/performance.md
 
+# The Health import on three ~1 GB exports (synth's, and bench/make_foreign_health.py's typical
+# and metadata-heavy mixes, generated once into .bench/foreign-*), each beside xmllint --stream
+# and healthkit-to-sqlite. bench/ingest.sh takes BIN= (another build) and SKIP_HK=1 (no
+# healthkit-to-sqlite, for quick iterations).
 bench-ingest: build test-deps
 	@python3 -m venv --help >/dev/null 2>&1 || scripts/require-packages.sh python3-venv
 	bench/ingest.sh
