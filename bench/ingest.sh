@@ -71,6 +71,8 @@ fi
 
 # measure CMD…: "seconds kilobytes" of one run (bench/measure.sh).
 source bench/measure.sh
+# bench_record …: a row of make bench's one table (bench/record.sh).
+source bench/record.sh
 
 hk_version=skipped
 if [ "$SKIP_HK" != 1 ]; then
@@ -94,23 +96,29 @@ row() {
 # run_export LABEL XML: the three tools on one export, rows appended to $RESULTS; resonance's
 # JSON summary and standard error kept as $WORK/ingest-LABEL.json and .err.
 run_export() {
-  local label=$1 xml=$2 s kb
+  local label=$1 xml=$2 s kb xl_s rs_s rs_kb hk=(- - -)
   local bytes
   bytes=$(stat -c %s "$xml")
   cat "$xml" > /dev/null  # into the page cache: every tool reads the file warm
   echo "[$label] $xml: $bytes bytes; load average $(cut -d' ' -f1-3 /proc/loadavg)"
   read -r s kb < <(measure xmllint --stream --noout "$xml")
   row "$label" "$bytes" xmllint "$s" "$kb"
+  xl_s=$s
   rm -f "$WORK/resonance.sqlite" "$WORK/resonance.sqlite-wal" "$WORK/resonance.sqlite-shm"
   read -r s kb < <(measure "$BIN" ingest "$xml" --db "$WORK/resonance.sqlite" --quiet --json)
   cp "$WORK/out.txt" "$WORK/ingest-$label.json"
   cp "$WORK/err.txt" "$WORK/ingest-$label.err"
   row "$label" "$bytes" resonance "$s" "$kb"
+  rs_s=$s
+  rs_kb=$kb
   if [ "$SKIP_HK" != 1 ]; then
     rm -f "$WORK/hk.db"
     read -r s kb < <(measure "$WORK/venv/bin/healthkit-to-sqlite" --xml --silent "$xml" "$WORK/hk.db")
     row "$label" "$bytes" healthkit-to-sqlite "$s" "$kb"
+    hk=("healthkit-to-sqlite" "$s" "speed >= 12")
   fi
+  bench_record ingest "resonance ingest, $label export ($bytes bytes)" "$rs_s" "$rs_kb" \
+    "xmllint --stream --noout" "$xl_s" "speed >= 1.2" "${hk[@]}" - - "rss < 64"
 }
 run_export synth "$SYNTH_XML"
 run_export foreign-typical "$WORK/foreign-typical/export.xml"
