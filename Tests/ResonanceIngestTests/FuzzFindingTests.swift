@@ -1,4 +1,5 @@
 import Foundation
+import ResonanceIO
 import ResonanceModel
 import Testing
 
@@ -82,5 +83,42 @@ struct FuzzFindingTests {
     #expect(recording.started == nil)
     #expect(recording.trace.count == 1)
     #expect(diagnostics.isEmpty)
+  }
+
+  /// HealthXML harness: a beat's `time` of twenty digits overflowed in
+  /// `FixedDateParser.timeOfDay` (an arithmetic-overflow trap); found in a document cut short
+  /// after the beat's attributes, and read here whole as well.
+  @Test(
+    "a beat whose time has twenty digits is skipped with a warning",
+    arguments: [(ending: " ", isWhole: false), (ending: "/></Record>", isWhole: true)])
+  func beatTimeOverflow(ending: String, isWhole: Bool) throws {
+    let input =
+      #"<Record type="" sourceName="" startDate="2022-06-01 10:28:25 -0700" "#
+      + #"endDate="2022-06-01 10:29:26 -0700"><InstantaneousBeatsPerMinute "#
+      + #"time="10000000000000000000""# + ending
+    let reader = AppleHealthReader(file: "export.xml") { _ in }
+    let parser = XMLPushParser(handler: reader)
+    do {
+      try parser.feed(array: Array(input.utf8))
+      try parser.finish()
+      #expect(isWhole)
+    } catch {
+      #expect(!isWhole, "\(error)")
+    }
+    #expect(reader.counts.beats == 0)
+    #expect(
+      reader.diagnostics.map(\.message) == [
+        "beat skipped: expected a time like 6:14:48.94 PM, found '10000000000000000000'"
+      ])
+  }
+
+  /// LastFM harness: a `uts` of seventeen digits overflowed in milliseconds.
+  @Test("a scrobble whose uts is beyond year 9999 is skipped with a warning naming it")
+  func lastFMSecondsOverflow() throws {
+    let input = "Artist,Album,Track,uts\n,,6,16130600612306006\n,,7,1614931230\n"
+    let (file, diagnostics) = try LastFMReader.read(path: "s.csv", bytes: Array(input.utf8))
+    #expect(file.plays.map(\.startMs) == [1_614_931_230_000])
+    #expect(diagnostics.map(\.location?.line) == [2])
+    #expect(diagnostics.first?.message.contains("'16130600612306006'") == true)
   }
 }
