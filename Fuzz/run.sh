@@ -60,7 +60,10 @@ for harness in "$@"; do
   outcome="none"
   if [ "$status" -ne 0 ]; then
     reproducer=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log" | tail -1)
-    kind=$(grep -m1 -o -E 'ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer): [a-zA-Z -]+|Fatal error: .*|ALARM: working on the last Unit|out-of-memory' "$log")
+    # What it was: a Swift trap names itself in the stack ("Swift runtime failure: arithmetic
+    # overflow"), a sanitizer or libFuzzer in its report.
+    kind=$(grep -m1 -o -E 'Swift runtime failure: [a-zA-Z -]+|Fatal error: .*' "$log" ||
+      grep -m1 -o -E 'ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer): [a-zA-Z -]+|ALARM: working on the last Unit|out-of-memory' "$log")
     outcome="exit $status: ${kind:-see $log}${reproducer:+ ($reproducer)}"
     found+=("$harness: $outcome; reproduce with $program ${reproducer:-<input>}; log $log")
   fi
