@@ -19,7 +19,7 @@ TEST_PACKAGES := libxml2-utils python3 time
 FIXTURES ?= $(abspath ../shared/fixtures)
 RELEASE_BIN := .build/release/resonance
 
-.PHONY: help deps test-deps build test conformance demo notebooks-check render-check report-golden report-golden-check sample sample-check lint bench bench-ingest bench-synth bench-listening bench-analyze bench-sweep bench-demo clean
+.PHONY: help deps test-deps build test conformance fuzz fuzz-ci fuzz-build demo notebooks-check render-check report-golden report-golden-check sample sample-check lint bench bench-ingest bench-synth bench-listening bench-analyze bench-sweep bench-demo clean
 
 help:
 	@echo "make demo         build in release mode, run the whole pipeline on Datasets/sample into Reports/, re-run notebooks-md/"
@@ -30,6 +30,7 @@ help:
 	@echo "make test         build and run the unit tests (no network, no ../shared needed)"
 	@echo "make conformance  tests over the real public files in ../shared/fixtures"
 	@echo "make lint         swift format lint --strict over Sources and Tests"
+	@echo "make fuzz         each reader's libFuzzer harness for FUZZ_SECONDS (default $(FUZZ_SECONDS)) each; make fuzz-ci: $(FUZZ_CI_SECONDS) s each"
 	@echo "make build        release build only: $(RELEASE_BIN)"
 	@echo "make sample       regenerate Datasets/sample with resonance synth"
 	@echo "make sample-check check that Datasets/sample is exactly what resonance synth writes"
@@ -58,6 +59,33 @@ test: test-deps
 conformance: deps
 	@test -d "$(FIXTURES)" || { echo "error: $(FIXTURES) not found: conformance needs the shared fixtures (CI has them)" >&2; exit 1; }
 	RESONANCE_FIXTURES="$(FIXTURES)" $(SWIFT) test -Xswiftc -warnings-as-errors --filter ConformanceTests
+
+# Fuzzing (docs/reliability.md): a libFuzzer harness per reader (Fuzz/<Name>/), built with the
+# toolchain's `-sanitize=fuzzer,address` (one option: SwiftPM's `--sanitize fuzzer --sanitize
+# address` compiles with the last only, so without coverage) and lld, in a scratch path of
+# their own; RESONANCE_FUZZ=1 adds the harnesses to the package. Each runs for FUZZ_SECONDS on
+# its corpus in .build/fuzz/corpus/<Name>, seeded from Tests/Fixtures and Datasets/sample;
+# findings go to .build/fuzz/findings/<Name>/, and any finding fails the target, naming the
+# input that reproduces it. One harness at a time: they share the machine with everything else.
+FUZZ_HARNESSES := $(sort $(patsubst Fuzz/%/,%,$(dir $(wildcard Fuzz/*/*Fuzz.swift))))
+FUZZ_SECONDS ?= 60
+# CI's round: about a minute of fuzzing over the sixteen harnesses.
+FUZZ_CI_SECONDS ?= 4
+# Debug configuration (the run-time exclusivity checks on, which release turns off for the
+# readers), optimised with -O: unoptimised generic code made the archive harnesses ~100× slower.
+FUZZ_BUILD := RESONANCE_FUZZ=1 $(SWIFT) build --scratch-path .build/fuzz/build -c debug \
+  -Xswiftc -O -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld
+
+fuzz-build: deps
+	@scripts/require-packages.sh python3
+	@for harness in $(FUZZ_HARNESSES); do $(FUZZ_BUILD) --product Fuzz$$harness || exit 1; done
+
+fuzz: fuzz-build
+	python3 Fuzz/seed-corpus.py .build/fuzz/corpus
+	Fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_HARNESSES)
+
+fuzz-ci:
+	$(MAKE) fuzz FUZZ_SECONDS=$(FUZZ_CI_SECONDS)
 
 # The whole pipeline on the committed sample into Reports/, then the notebooks re-run against
 # the demo's store (their outputs rewritten in place; unchanged when they were current).

@@ -114,3 +114,30 @@ let package = Package(
   ],
   swiftLanguageModes: [.v6]
 )
+
+// Fuzzing (`make fuzz`, docs/reliability.md): a libFuzzer harness per reader, `Fuzz/<Name>/`,
+// each an executable whose one file defines `LLVMFuzzerTestOneInput` and runs libFuzzer's
+// driver as its entry point. They exist only when RESONANCE_FUZZ is set, and are built with
+// `-sanitize=fuzzer,address` in a scratch path of their own, so `swift build` and `swift test`
+// never see them.
+if Context.environment["RESONANCE_FUZZ"] != nil {
+  let harnesses = [
+    "HealthXML", "PlayActivity", "AppleMusicHistory", "LibraryTracks", "SpotifyExtended",
+    "SpotifyAccount", "MusicLibrary", "LastFM", "DecisionLog", "WatchTrace", "MacContext", "Mood",
+    "Breathing", "RRFile", "ArchiveFile", "ArchivePipe",
+  ]
+  package.targets += [
+    // libFuzzer's driver, declared (the toolchain's clang runtime has no header for it).
+    .systemLibrary(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"),
+    .target(
+      name: "FuzzSupport",
+      dependencies: ["CLibFuzzer", "ResonanceModel", "ResonanceIO", "ResonanceIngest"],
+      path: "Fuzz/FuzzSupport"),
+  ]
+  package.targets += harnesses.map { name in
+    .executableTarget(
+      name: "Fuzz\(name)", dependencies: ["FuzzSupport", "ResonanceModel"], path: "Fuzz/\(name)",
+      // The file has no top-level code: its entry point is the `@_cdecl` function.
+      swiftSettings: [.unsafeFlags(["-parse-as-library"])])
+  }
+}

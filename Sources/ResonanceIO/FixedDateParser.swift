@@ -33,13 +33,15 @@ package enum FixedDateParser {
   }
 
   /// A time of day as a locale writes it in a beat list — `6:14:48.94 PM`, `20:14:07.68`,
-  /// `08:34:05,10` — in milliseconds after midnight.
+  /// `08:34:05,10` — in milliseconds after midnight. Hours, minutes and seconds have one or two
+  /// digits.
   package static func timeOfDay(_ b: UnsafeBufferPointer<UInt8>) -> Int64? {
     var i = 0
     func number() -> Int64? {
       var value: Int64 = 0
       var count = 0
-      while i < b.count, b[i] >= 48, b[i] <= 57 {
+      // Two digits at most: more is not a time of day (and enough of them overflowed).
+      while i < b.count, count < 2, b[i] >= 48, b[i] <= 57 {
         value = value * 10 + Int64(b[i] - 48)
         i += 1
         count += 1

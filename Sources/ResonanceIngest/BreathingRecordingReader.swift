@@ -122,10 +122,16 @@ package enum BreathingRecordingReader {
     return (recording, samples, diagnostics)
   }
 
-  /// `2022-06-02T14:23:26.561Z` with the header's offset beside it.
+  /// The UTC offsets a recording may state, in seconds: a time zone's are within 18 hours.
+  static let utcOffsets = -18 * 3600...18 * 3600
+
+  /// `2022-06-02T14:23:26.561Z` with the header's offset beside it; nil when the text is not
+  /// such an instant or the offset is outside `utcOffsets`.
   static func isoTimestamp(_ text: String, offset: Int?) -> Timestamp? {
-    FixedDateParser.isoUTC(text).map {
-      Timestamp(millisecondsSinceEpoch: $0, utcOffsetSeconds: Int32(offset ?? 0))
+    let offset = offset ?? 0
+    guard utcOffsets.contains(offset) else { return nil }
+    return FixedDateParser.isoUTC(text).map {
+      Timestamp(millisecondsSinceEpoch: $0, utcOffsetSeconds: Int32(offset))
     }
   }
 }

@@ -69,6 +69,11 @@ struct DecisionLogDecoder {
     guard let time = FixedDateParser.isoUTC(entry.t) else {
       throw DecodeFailure("expected \"t\" as an ISO 8601 UTC instant, found \"\(entry.t)\"")
     }
+    let offset = entry.offset ?? 0
+    guard BreathingRecordingReader.utcOffsets.contains(offset) else {
+      throw DecodeFailure(
+        "offset: expected a UTC offset in seconds within 18 hours (±64800), found \(offset)")
+    }
     var outcome: DecisionOutcome?
     if let o = entry.outcome {
       outcome = DecisionOutcome(
@@ -106,7 +111,7 @@ struct DecisionLogDecoder {
       pending = nil
     }
     return DecisionRecord(
-      time: Timestamp(millisecondsSinceEpoch: time, utcOffsetSeconds: Int32(entry.offset ?? 0)),
+      time: Timestamp(millisecondsSinceEpoch: time, utcOffsetSeconds: Int32(offset)),
       decision: entry.decision, session: entry.session, need: entry.need,
       context: entry.context, chosen: entry.chosen, outcome: outcome, version: version,
       preferences: preferences, localHour: entry.localHour, stress: entry.stress,

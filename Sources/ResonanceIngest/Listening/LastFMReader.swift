@@ -10,6 +10,10 @@ import ResonanceModel
 /// their length or four minutes, so a scrobble never marks a skip, and says nothing of how long
 /// the song was played.
 package enum LastFMReader {
+  /// The `uts` values read: Unix seconds from year 0000 to 9999, the years the dates here can
+  /// have (a larger number, besides meaning no date, overflowed in milliseconds).
+  static let unixSeconds: ClosedRange<Int64> = -62_167_219_200...253_402_300_799
+
   /// Column positions, from the header or the headerless layout.
   private struct Columns {
     var artist = 0
@@ -59,12 +63,14 @@ package enum LastFMReader {
         continue
       }
       var startMs: Int64?
-      if let uts = columns.uts, let seconds = record.int(uts) { startMs = seconds * 1000 }
+      if let uts = columns.uts, let seconds = record.int(uts), Self.unixSeconds.contains(seconds) {
+        startMs = seconds * 1000
+      }
       if startMs == nil, let date = columns.date {
         startMs = record.withBytes(date) { lastFMDate($0) }
       }
       guard let startMs else {
-        let text = columns.date.map { record.string($0) } ?? ""
+        let text = (columns.date ?? columns.uts).map { record.string($0) } ?? ""
         diagnostics.append(
           Diagnostic(
             .warning,

@@ -1,0 +1,17 @@
+import FuzzSupport
+
+/// Any input as `resonance ingest FILE` walks a regular file (`InputWalker`: zip by its central
+/// directory, gzip, then the readers); seeded with zips and gzip streams.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+  ArchiveInput.walkFile(data, size)
+  return 0
+}
+
+/// libFuzzer's `main`, under the name SwiftPM links this executable's entry point by.
+@_cdecl("FuzzArchiveFile_main")
+public func entryPoint(
+  _ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> Int32 {
+  FuzzDriver.run(argc, argv, testOneInput)
+}

@@ -1,0 +1,18 @@
+import FuzzSupport
+import ResonanceModel
+
+/// A Watch sensor trace (`TraceReader`), read as `resonance ingest` reads a recording; seeded with
+/// Watch traces.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+  FuzzInput.read(data, size, as: .recording(.watchTrace))
+  return 0
+}
+
+/// libFuzzer's `main`, under the name SwiftPM links this executable's entry point by.
+@_cdecl("FuzzWatchTrace_main")
+public func entryPoint(
+  _ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> Int32 {
+  FuzzDriver.run(argc, argv, testOneInput)
+}
