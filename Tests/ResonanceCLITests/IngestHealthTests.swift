@@ -233,6 +233,44 @@ struct IngestHealthTests {
     }
   }
 
+  @Test("a WorkoutActivity's statistics, events and metadata are not added to its Workout twice")
+  func workoutActivity() throws {
+    let folder = try TemporaryFolder()
+    let dates = #"startDate="2024-01-15 18:00:00 -0800" endDate="2024-01-15 18:30:00 -0800""#
+    let stat =
+      #"<WorkoutStatistics type="HKQuantityTypeIdentifierActiveEnergyBurned" "# + dates
+      + #" sum="250" unit="kcal"/>"#
+    let event =
+      #"<WorkoutEvent type="HKWorkoutEventTypeSegment" date="2024-01-15 18:10:00 -0800" duration="5" durationUnit="min"/>"#
+    let text = """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <HealthData locale="en_US">
+       <Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="30" durationUnit="min" sourceName="Watch" \(dates)>
+        <MetadataEntry key="HKIndoorWorkout" value="0"/>
+        \(event)
+        <WorkoutActivity uuid="1" \(dates)>
+         <MetadataEntry key="HKIndoorWorkout" value="0"/>
+         \(event)
+         \(stat)
+        </WorkoutActivity>
+        \(stat)
+       </Workout>
+      </HealthData>
+      """
+    let path = folder.file("activity.xml")
+    try text.write(toFile: path, atomically: true, encoding: .utf8)
+    let db = folder.file("a.sqlite")
+    let result = runResonance(["ingest", path, "--db", db])
+    #expect(result.status == .ok, "\(result.err)")
+    let store = try Store(path: db)
+    #expect(
+      try store.connection.row("SELECT metadata FROM workouts")?.string(0)
+        == #"{"HKIndoorWorkout":"0"}"#)
+    #expect(try store.connection.row("SELECT COUNT(*) FROM workout_statistics")?.int(0) == 1)
+    #expect(try store.connection.row("SELECT COUNT(*) FROM workout_events")?.int(0) == 1)
+    #expect(!result.out.contains("not imported"), "\(result.out)")
+  }
+
   @Test("an export cut short says it ended early and where, not 'Extra content'")
   func cutShort() throws {
     let folder = try TemporaryFolder()

@@ -42,6 +42,8 @@ package final class AppleHealthReader: XMLEventHandler {
   private var lastDevice = HealthDevice()
   private var identifyingKeys: [String: Bool] = [:]
   private var lastKey: (key: String, isIdentifying: Bool)?
+  /// How deep the reader is in WorkoutActivity elements, whose children it passes over.
+  private var activityDepth = 0
   /// The element names met in this document, by the address libxml2 keeps each at.
   private var elementNames: [(address: UnsafeRawPointer?, element: Element)] = []
   private var recordLayout: [(name: UnsafeRawPointer, field: RecordField)] = []
@@ -109,7 +111,7 @@ package final class AppleHealthReader: XMLEventHandler {
   private enum Element {
     case record, metadataEntry, beat, workout, workoutStatistics, workoutEvent, workoutRoute
     case fileReference, location, correlation, activitySummary, me, healthData, passedOver
-    case other
+    case workoutActivity, other
 
     init(_ name: XMLText) {
       switch name.bytes.count {
@@ -126,9 +128,8 @@ package final class AppleHealthReader: XMLEventHandler {
       case 15 where name.equals("ActivitySummary"): self = .activitySummary
       case 2 where name.equals("Me"): self = .me
       case 10 where name.equals("HealthData"): self = .healthData
-      case _
-      where name.equals("ExportDate") || name.equals("HeartRateVariabilityMetadataList")
-        || name.equals("WorkoutActivity"):
+      case 15 where name.equals("WorkoutActivity"): self = .workoutActivity
+      case _ where name.equals("ExportDate") || name.equals("HeartRateVariabilityMetadataList"):
         self = .passedOver
       default: self = .other
       }
@@ -148,7 +149,14 @@ package final class AppleHealthReader: XMLEventHandler {
 
   package func startElement(_ name: XMLText, attributes: XMLAttributes, line: Int) {
     depth += 1
-    switch element(name) {
+    let element = element(name)
+    // A WorkoutActivity (iOS 16 on) repeats, for one activity of its Workout, statistics,
+    // events and metadata the Workout itself carries: not added to the Workout twice.
+    if activityDepth > 0 {
+      if element == .workoutActivity { activityDepth += 1 }
+      return
+    }
+    switch element {
     case .record:
       startRecord(attributes, line: line)
     case .metadataEntry:
@@ -185,6 +193,8 @@ package final class AppleHealthReader: XMLEventHandler {
       // A new document: its names are stored at new addresses.
       recordLayout = []
       elementNames = [(UnsafeRawPointer(name.bytes.baseAddress), .healthData)]
+    case .workoutActivity:
+      activityDepth = 1
     case .passedOver:
       break
     case .other:
@@ -197,7 +207,12 @@ package final class AppleHealthReader: XMLEventHandler {
 
   package func endElement(_ name: XMLText) {
     depth -= 1
-    switch element(name) {
+    let element = element(name)
+    if activityDepth > 0 {
+      if element == .workoutActivity { activityDepth -= 1 }
+      return
+    }
+    switch element {
     case .record:
       guard record.isPresent else { return }
       // Completed in place, then moved out: a copy would retain and release every string.
