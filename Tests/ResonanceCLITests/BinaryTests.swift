@@ -53,6 +53,8 @@ struct BinaryTests {
       (["frobnicate"], 64),
       (["status", "--bogus"], 64),
       (["demo", "--data", "no-such-folder"], 66),
+      (["status", "--db", ""], 64),  // a store is a file: not empty…
+      (["ingest", "x.csv", "--db", ":memory:"], 64),  // …and not SQLite's throw-away database
     ] as [([String], Int32)])
   func exitCodes(arguments: [String], expected: Int32) throws {
     let folder = try TemporaryFolder()
