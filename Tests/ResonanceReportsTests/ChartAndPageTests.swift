@@ -190,3 +190,18 @@ struct ChartAndPageTests {
     #expect(csv.hasPrefix("night_id,evening,bedtime,wake,asleep_h,"))
   }
 }
+
+@Suite("hrv's table")
+struct HRVTableTests {
+  @Test("a figure wider than its column keeps a space before the next one")
+  func wideFigures() {
+    let metrics = HRVMetrics(
+      count: 60, meanNN: 19_565.6, sdnn: 27_670.05, rmssd: 50.0, pnn50: 12.5, sd1: 1.0,
+      sd2: 2.0, meanHR: 60.0)
+    let series = HRVSeries(
+      file: nil, start: Timestamp(millisecondsSinceEpoch: 0), intervals: 60, removed: 0,
+      metrics: metrics, frequency: HRVFrequency(lf: nil, hf: nil, lfhf: nil, reason: nil))
+    let table = HRVReport.table([series], mean: metrics, artefacts: "off")
+    #expect(table.contains("19565.6 27670.1 50.0"), "\(table)")
+  }
+}

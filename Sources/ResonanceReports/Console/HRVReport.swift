@@ -51,7 +51,11 @@ package enum HRVReport {
   package static func table(_ lists: [HRVSeries], mean: HRVMetrics, artefacts: String) -> String {
     var out =
       "start (UTC)           local              intervals  MeanNN  SDNN   RMSSD  pNN50  SD1    SD2    HR\n"
-    func f(_ x: Double?, _ width: Int) -> String { Format.padded(Format.optional(x, 1), width) }
+    // A figure wider than its column still keeps one space before the next.
+    func f(_ x: Double?, _ width: Int) -> String {
+      let text = Format.optional(x, 1)
+      return Format.padded(text, max(width, text.count + 1))
+    }
     func metrics(_ m: HRVMetrics) -> String {
       f(m.meanNN, 8) + f(m.sdnn, 7) + f(m.rmssd, 7) + f(m.pnn50, 7) + f(m.sd1, 7) + f(m.sd2, 7)
         + f(m.meanHR, 5)
