@@ -21,6 +21,9 @@ struct DecisionLogDecoder {
     return decoder
   }()
 
+  /// The longest listen an outcome may report: a week.
+  static let longestListenMs: Int64 = 7 * 86_400_000
+
   /// The versions this build reads.
   static let versions = 1...2
 
@@ -76,6 +79,13 @@ struct DecisionLogDecoder {
     }
     var outcome: DecisionOutcome?
     if let o = entry.outcome {
+      // A listen longer than a week is no listen; the play's end would also overflow past
+      // the end of time.
+      guard o.listenedMs <= Self.longestListenMs else {
+        throw DecodeFailure(
+          "outcome.listened_ms: expected milliseconds up to a week (\(Self.longestListenMs)), found \(o.listenedMs)"
+        )
+      }
       outcome = DecisionOutcome(
         listenedMs: max(0, o.listenedMs), durationMs: o.durationMs, skipped: o.skipped ?? false,
         completed: o.completed)

@@ -355,6 +355,10 @@ struct DecisionLogRefusalTests {
     (#"{"t":"2022-06-01T15:03:00.000Z","#, "{", "t: expected this key"),
     (#""t":"2022-06-01T15:03:00.000Z""#, #""t":"yesterday""#, #"expected "t" as an ISO 8601"#),
     (#""plays":3,"#, "", "plays"),
+    (
+      #""listened_ms":180000"#, #""listened_ms":9223372036854775000"#,
+      "outcome.listened_ms: expected milliseconds up to a week"
+    ),
   ]
 
   @Test(
