@@ -65,6 +65,31 @@ package protocol SeekableByteSource: ByteSource {
 }
 
 extension ByteSource {
+  /// Appends the source's next bytes to `window`: up to `chunkSize`, or up to the window's own
+  /// size when that is larger (so that an item longer than the window doubles it). The window
+  /// readers (`CSVReader`, `JSONObjectStream`) hold a file this way, a window at a time.
+  ///
+  /// - Returns: how many bytes were appended; 0 only at the end of the source.
+  /// - Throws: `IOError` from reading; `window` is then as it was.
+  package func append(to window: inout [UInt8], chunkSize: Int) throws(IOError) -> Int {
+    let old = window.count
+    let room = max(chunkSize, old)
+    window.append(contentsOf: repeatElement(0, count: room))
+    let read = window.withUnsafeMutableBytes { buffer in
+      Result { () throws(IOError) in
+        try self.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[old...]))
+      }
+    }
+    do {
+      let n = try read.get()
+      window.removeLast(room - n)
+      return n
+    } catch {
+      window.removeLast(room)
+      throw error
+    }
+  }
+
   /// Calls `body` with each successive chunk of the source, in order, until the end.
   ///
   /// One buffer of `chunkSize` bytes is reused; a chunk is valid only during its call.

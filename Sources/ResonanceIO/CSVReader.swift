@@ -79,23 +79,7 @@ package struct CSVReader {
       bytes.removeSubrange(0..<position)
       position = 0
     }
-    let old = bytes.count
-    // A record longer than the window doubles it.
-    let room = max(chunkSize, old)
-    bytes.append(contentsOf: repeatElement(0, count: room))
-    let read = bytes.withUnsafeMutableBytes { buffer in
-      Result { () throws(IOError) in
-        try source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[old...]))
-      }
-    }
-    let n: Int
-    do {
-      n = try read.get()
-    } catch {
-      bytes.removeLast(room)
-      throw error
-    }
-    bytes.removeLast(room - n)
+    let n = try source.append(to: &bytes, chunkSize: chunkSize)
     if n == 0 { self.source = nil }
   }
 

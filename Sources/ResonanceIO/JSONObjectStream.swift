@@ -107,23 +107,7 @@ package struct JSONObjectStream {
       position = 0
       lineStart -= keep
     }
-    let old = bytes.count
-    // An object longer than the window doubles it.
-    let room = max(chunkSize, old)
-    bytes.append(contentsOf: repeatElement(0, count: room))
-    let read = bytes.withUnsafeMutableBytes { buffer in
-      Result { () throws(IOError) in
-        try source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[old...]))
-      }
-    }
-    let n: Int
-    do {
-      n = try read.get()
-    } catch {
-      bytes.removeLast(room)
-      throw error
-    }
-    bytes.removeLast(room - n)
+    let n = try source.append(to: &bytes, chunkSize: chunkSize)
     if n == 0 { self.source = nil }
   }
 
