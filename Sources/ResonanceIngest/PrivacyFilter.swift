@@ -20,6 +20,33 @@ package enum PrivacyFilter {
     "email=", "token=", "apikey=", "api_key=",
   ]
 
+  /// `identifyingValueFragments` as bytes, for the byte-level search.
+  private static let identifyingValueFragmentBytes = identifyingValueFragments.map {
+    Array($0.utf8)
+  }
+
+  /// Whether `bytes` contains `fragment` (lower-case ASCII) with ASCII letters in any case.
+  private static func containsFolded(_ bytes: UnsafeBufferPointer<UInt8>, _ fragment: [UInt8])
+    -> Bool
+  {
+    guard bytes.count >= fragment.count, let first = fragment.first else { return false }
+    var i = 0
+    while i + fragment.count <= bytes.count {
+      if lowered(bytes[i]) == first {
+        var j = 1
+        while j < fragment.count, lowered(bytes[i + j]) == fragment[j] { j += 1 }
+        if j == fragment.count { return true }
+      }
+      i += 1
+    }
+    return false
+  }
+
+  /// An ASCII capital as its small letter; any other byte as it is.
+  private static func lowered(_ b: UInt8) -> UInt8 {
+    b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z") ? b | 0x20 : b
+  }
+
   /// Whether a metadata entry must be dropped: its key names an identifier, or its value
   /// carries one.
   package static func dropsMetadata(key: String, value: String) -> Bool {
@@ -58,9 +85,10 @@ package enum PrivacyFilter {
         $0 == 0x40 || $0 == 0x2E || $0 == 0x3A || $0 == 0x2D || $0 | 0x20 == 0x78 || $0 == 0x3D
       })
     else { return false }
-    if bytes.contains(UInt8(ascii: "=")) {
-      let lower = String(decoding: bytes, as: UTF8.self).lowercased()
-      if identifyingValueFragments.contains(where: { lower.contains($0) }) { return true }
+    if bytes.contains(UInt8(ascii: "=")),
+      identifyingValueFragmentBytes.contains(where: { containsFolded(bytes, $0) })
+    {
+      return true
     }
     var start = 0
     while start < bytes.count {
@@ -149,7 +177,10 @@ package enum PrivacyFilter {
   private static func isColonHex(_ t: UnsafeBufferPointer<UInt8>) -> Bool {
     var colons = 0
     var dashes = 0
-    var groups: [Int] = []
+    // The hex groups between separators: how many, and whether all are two digits long
+    // (every group is at most four: a longer run has returned).
+    var groups = 0
+    var allPairs = true
     var run = 0
     var doubleColon = false
     var previousColon = false
@@ -162,7 +193,10 @@ package enum PrivacyFilter {
         if b == UInt8(ascii: ":") { colons += 1 } else { dashes += 1 }
         if previousColon, b == UInt8(ascii: ":") { doubleColon = true }
         previousColon = b == UInt8(ascii: ":")
-        if run > 0 { groups.append(run) }
+        if run > 0 {
+          groups += 1
+          allPairs = allPairs && run == 2
+        }
         run = 0
       } else if b == UInt8(ascii: "%") {
         break  // fe80::1%en0: the zone is not part of the address
@@ -170,24 +204,26 @@ package enum PrivacyFilter {
         return false
       }
     }
-    if run > 0 { groups.append(run) }
-    if colons > 0, dashes == 0, (doubleColon && colons >= 2) || (colons == 7 && groups.count == 8) {
-      return groups.allSatisfy { $0 <= 4 }
+    if run > 0 {
+      groups += 1
+      allPairs = allPairs && run == 2
+    }
+    if colons > 0, dashes == 0, (doubleColon && colons >= 2) || (colons == 7 && groups == 8) {
+      return true
     }
     let separators = colons + dashes
-    return separators == 5 && (colons == 5 || dashes == 5) && groups.count == 6
-      && groups.allSatisfy { $0 == 2 }
+    return separators == 5 && (colons == 5 || dashes == 5) && groups == 6 && allPairs
   }
 
   /// Hex in the 8-4-4-4-12 shape of a UUID anywhere in the token.
   private static func containsUUID(_ t: UnsafeBufferPointer<UInt8>) -> Bool {
     guard t.count >= 36 else { return false }
-    let dashes: Set<Int> = [8, 13, 18, 23]
     for start in 0...(t.count - 36) {
       var matches = true
       for offset in 0..<36 {
         let b = t[start + offset]
-        if dashes.contains(offset) ? b != UInt8(ascii: "-") : !isHex(b) {
+        let dash = offset == 8 || offset == 13 || offset == 18 || offset == 23
+        if dash ? b != UInt8(ascii: "-") : !isHex(b) {
           matches = false
           break
         }

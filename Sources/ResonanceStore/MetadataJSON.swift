@@ -48,9 +48,15 @@ package enum MetadataJSON {
   /// else, UTF-8 included, as written.
   static func appendQuoted(_ text: String, to out: inout [UInt8]) {
     out.append(UInt8(ascii: "\""))
-    if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
-      out.append(contentsOf: text.utf8)
-    } else {
+    // Most keys and values need no escape: copied in one go. (Native strings always have
+    // contiguous UTF-8; a bridged one is escaped byte by byte below.)
+    let copied =
+      text.utf8.withContiguousStorageIfAvailable { bytes in
+        for byte in bytes where byte < 0x20 || byte == 0x22 || byte == 0x5C { return false }
+        out.append(contentsOf: bytes)
+        return true
+      } ?? false
+    if !copied {
       for byte in text.utf8 {
         switch byte {
         case 0x22: out.append(contentsOf: [0x5C, 0x22])  // \"

@@ -265,6 +265,8 @@ struct HealthDetailTests {
       "2001:0db8:0000:0000:0000:ff00:0042:8329",
       "00:1A:7D:DA:71:13", "00-1a-7d-da-71-13", "7C2E1B0A-5D4F-4E3A-9B8C-1A2B3C4D5E6F",
       "sync-0b9e4f3c-2d1a-4c5b-8e7f-9a0b1c2d3e4f", "<HKObject 0x600003c2a1b0>", "0xfeedface",
+      "withings-bd2://timeline/measure?UserID=48229&date=1674746237",
+      "https://example.com/callback?TOKEN=abc", "acct ACCOUNT_ID=77",
     ])
   func identifyingValues(value: String) {
     #expect(PrivacyFilter.isIdentifyingValue(value))
@@ -275,7 +277,8 @@ struct HealthDetailTests {
     arguments: [
       "08:30:00", "2024-01-15 15:56:05 +0000", "America/Los_Angeles", "12.5", "10.2.1", "1",
       "kept", "HKWorkoutSwimmingLocationTypePool", "256.1.1.1", "1e-3", "0x1f", "12:30",
-      "Watch6,2", "a@b", "2024-01-15",
+      "Watch6,2", "a@b", "2024-01-15", "healthsync://open?record=1674833733&kind=197",
+      "x=1", "00:1A:7D:DA:71:1", "1:2:3:4:5:6:7",
     ])
   func ordinaryValues(value: String) {
     #expect(!PrivacyFilter.isIdentifyingValue(value))
@@ -332,6 +335,45 @@ struct HealthNumberTests {
       "nan",
     ] {
       #expect(read(text) == nil, "\(text)")
+    }
+  }
+}
+
+@Suite("Health reader string sharing")
+struct InternerTests {
+  /// Every answer must be the bytes asked for, whichever of the recent strings, the table or a
+  /// new string gives it: keys cycling through more strings than a slot remembers, unique
+  /// values that skip the table, and empty text.
+  @Test("the interner answers every byte sequence with a string of exactly those bytes")
+  func answersTheBytesAskedFor() {
+    var interner = Interner()
+    let keys = (0..<12).map { "HKMetadataKey\($0)" } + ["", "a", "ä€𝄞"]
+    var asked = 0
+    for round in 0..<50 {
+      for (i, key) in keys.enumerated() {
+        let slot: Interner.Slot = i % 2 == 0 ? .key : .value
+        let got = Array(key.utf8).withUnsafeBufferPointer {
+          interner.string($0, slot: slot, tabled: round % 3 != 0)
+        }
+        #expect(got == key)
+        asked += 1
+      }
+      let unique = "2024-01-\(round) 08:30:00 +0000"
+      #expect(
+        Array(unique.utf8).withUnsafeBufferPointer { interner.string($0, slot: .value) } == unique)
+    }
+    #expect(asked == 750)
+  }
+
+  @Test("thousands of distinct strings (the table grows) each come back as asked, twice")
+  func growsAndKeepsAnswering() {
+    var interner = Interner()
+    let sources = (0..<3000).map { "Source \($0) of an unusually long name" }
+    for _ in 0..<2 {
+      for source in sources {
+        let got = Array(source.utf8).withUnsafeBufferPointer { interner.string($0, slot: .source) }
+        #expect(got == source)
+      }
     }
   }
 }

@@ -40,8 +40,12 @@ package final class AppleHealthReader: XMLEventHandler {
   /// optional tuple, whose copy goes through the runtime's generic value witnesses.
   private var lastDeviceKey: String?
   private var lastDevice = HealthDevice()
+  /// Whether each metadata key met is an identifier: the first `recentKeyCount` keys in an
+  /// array searched by string (interned keys compare by storage first), any beyond in a table.
+  private var recentKeys: [String] = []
+  private var recentKeyIdentifying: [Bool] = []
+  private static let recentKeyCount = 32
   private var identifyingKeys: [String: Bool] = [:]
-  private var lastKey: (key: String, isIdentifying: Bool)?
   /// How deep the reader is in WorkoutActivity elements, whose children it passes over.
   private var activityDepth = 0
   /// The element names met in this document, by the address libxml2 keeps each at.
@@ -351,23 +355,14 @@ package final class AppleHealthReader: XMLEventHandler {
       return
     }
     let valueText = attributes.value("value")
-    let isIdentifying: Bool
-    if let last = lastKey, last.key == key {
-      isIdentifying = last.isIdentifying
-    } else if let known = identifyingKeys[key] {
-      isIdentifying = known
-    } else {
-      isIdentifying = PrivacyFilter.isIdentifyingKey(key)
-      identifyingKeys[key] = isIdentifying
-    }
-    lastKey = (key, isIdentifying)
+    let isIdentifying = identifying(key)
     // The value is judged on its bytes, before it becomes a string: an identifier is usually
     // unique, and would only fill the interning table.
     if isIdentifying || valueText.map({ PrivacyFilter.containsIdentifier($0.bytes) }) == true {
       counts.metadataDropped += 1
       return
     }
-    let value = valueText.map { strings.string($0.bytes, slot: .value) } ?? ""
+    let value = valueText.map { strings.string($0.bytes, slot: .value, tabled: false) } ?? ""
     let entry = MetadataEntry(key: key, value: value)
     if route.isPresent {
       return  // route metadata (sync versions) is not kept
@@ -378,6 +373,20 @@ package final class AppleHealthReader: XMLEventHandler {
     } else if workout.isPresent {
       workout?.metadata.append(entry)
     }
+  }
+
+  /// Whether metadata key `key` names an identifier, judged once per distinct key.
+  private func identifying(_ key: String) -> Bool {
+    for i in recentKeys.indices where recentKeys[i] == key { return recentKeyIdentifying[i] }
+    if let known = identifyingKeys[key] { return known }
+    let isIdentifying = PrivacyFilter.isIdentifyingKey(key)
+    if recentKeys.count < Self.recentKeyCount {
+      recentKeys.append(key)
+      recentKeyIdentifying.append(isIdentifying)
+    } else {
+      identifyingKeys[key] = isIdentifying
+    }
+    return isIdentifying
   }
 
   /// A beat of an HRV record's list: the time of day is made absolute from the record's start
@@ -610,43 +619,99 @@ package final class AppleHealthReader: XMLEventHandler {
   ]
 }
 
-/// Shares one `String` per distinct byte sequence (types, sources and units repeat millions of
-/// times), so the reader allocates each only once.
+/// Shares one `String` per distinct byte sequence (types, sources, units and metadata keys
+/// repeat millions of times), so the reader allocates each only once.
+///
+/// Each slot remembers its last few strings, compared by bytes before anything is hashed:
+/// exports group records by type, and a record's metadata keys come round in the same order.
+/// Past those, an open-addressed table keyed by the bytes' FNV-1a hash (no `Hasher`, whose
+/// per-lookup cost showed in profiles).
 struct Interner {
-  private var table: [Int: [String]] = [:]
+  /// Hash and string per table entry; an empty string marks a free entry (the empty string
+  /// is answered before the table is consulted).
+  private var hashes: [UInt64]
+  private var entries: [String]
   private var count = 0
   /// Past this many distinct strings new ones are made but not kept, so a file of unique
-  /// values cannot grow the table without bound.
-  private let limit = 50_000
-  private var recent = [String](repeating: "", count: Slot.allCases.count)
+  /// values cannot grow the table without bound. The table doubles to stay at most half
+  /// full, from a size most exports never outgrow.
+  private static let limit = 50_000
+  /// Each slot's recent strings, the ones met most often first (a hit moves a string up one
+  /// place; a string new to the slot comes in at the middle).
+  private var recent: [String]
+  private static let recentWays = 8
 
-  /// Which attribute a string is for: each remembers its last value, because exports group
-  /// records by type and the same source, unit and key come again and again.
+  /// Which attribute a string is for: each remembers its own recent values.
   enum Slot: Int, CaseIterable {
     case type, source, version, unit, key, value, device, other
   }
 
-  mutating func string(_ bytes: UnsafeBufferPointer<UInt8>, slot: Slot = .other) -> String {
-    let last = recent[slot.rawValue]
-    if Interner.equal(last, bytes) { return last }
-    let found = lookup(bytes)
-    recent[slot.rawValue] = found
+  init() {
+    hashes = [UInt64](repeating: 0, count: 1024)
+    entries = [String](repeating: "", count: 1024)
+    recent = [String](repeating: "", count: Slot.allCases.count * Self.recentWays)
+  }
+
+  /// - Parameter tabled: whether a string the slot has not met lately is looked up in (and
+  ///   added to) the table. Metadata values are often unique (dates, links): for them the
+  ///   table would only cost a hash and a probe, so they share storage with recent ones only.
+  mutating func string(
+    _ bytes: UnsafeBufferPointer<UInt8>, slot: Slot = .other, tabled: Bool = true
+  ) -> String {
+    if bytes.isEmpty { return "" }
+    let base = slot.rawValue * Self.recentWays
+    for way in 0..<Self.recentWays where Interner.equal(recent[base + way], bytes) {
+      if way > 0 { recent.swapAt(base + way, base + way - 1) }
+      return recent[base + way - (way > 0 ? 1 : 0)]
+    }
+    let found = tabled ? lookup(bytes) : String(decoding: bytes, as: UTF8.self)
+    // Newest in the middle of the list: a string met once does not push out the ones the
+    // slot keeps meeting, which move up one place at each hit.
+    let middle = base + Self.recentWays / 2
+    for i in stride(from: base + Self.recentWays - 1, to: middle, by: -1) {
+      recent.swapAt(i, i - 1)
+    }
+    recent[middle] = found
     return found
   }
 
   private mutating func lookup(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
     var hash = 14_695_981_039_346_656_037 as UInt64
     for byte in bytes { hash = (hash ^ UInt64(byte)) &* 1_099_511_628_211 }
-    let key = Int(truncatingIfNeeded: hash)
-    if let bucket = table[key] {
-      for candidate in bucket where Interner.equal(candidate, bytes) { return candidate }
+    var i = slot(of: hash)
+    while !entries[i].isEmpty {
+      if hashes[i] == hash, Interner.equal(entries[i], bytes) { return entries[i] }
+      i = (i + 1) & (entries.count - 1)
     }
     let string = String(decoding: bytes, as: UTF8.self)
-    if count < limit {
-      table[key, default: []].append(string)
-      count += 1
+    guard count < Self.limit else { return string }
+    if 2 * (count + 1) > entries.count {
+      grow()
+      i = slot(of: hash)
+      while !entries[i].isEmpty { i = (i + 1) & (entries.count - 1) }
     }
+    hashes[i] = hash
+    entries[i] = string
+    count += 1
     return string
+  }
+
+  /// Where a hash's probe starts (the table's size is a power of two).
+  private func slot(of hash: UInt64) -> Int {
+    Int(truncatingIfNeeded: hash ^ (hash >> 29)) & (entries.count - 1)
+  }
+
+  /// Twice the entries, every string placed again.
+  private mutating func grow() {
+    let (oldHashes, oldEntries) = (hashes, entries)
+    hashes = [UInt64](repeating: 0, count: 2 * oldEntries.count)
+    entries = [String](repeating: "", count: 2 * oldEntries.count)
+    for (hash, string) in zip(oldHashes, oldEntries) where !string.isEmpty {
+      var i = slot(of: hash)
+      while !entries[i].isEmpty { i = (i + 1) & (entries.count - 1) }
+      hashes[i] = hash
+      entries[i] = string
+    }
   }
 
   private static func equal(_ string: String, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
