@@ -75,6 +75,7 @@ def judge(row):
         inverse = {"<": ">", "<=": "≥", ">": "<", ">=": "≤"}[op]
         figure = ref / s
         goal = f"{shown} {limit}× the reference's speed (ratio {inverse} {1 / limit_f:.3g})"
+        ratio = f"{ratio} (speed {figure:.3g}×)"
     else:  # rss
         figure, goal = mb, f"peak RSS {shown} {limit} MB"
     if not ref and key in ("time", "rss"):
