@@ -13,6 +13,10 @@ package final class HealthWriter {
   package private(set) var beatsAdded = 0
   package private(set) var workoutsAdded = 0
 
+  /// The page cache while a Health file is written (`PRAGMA cache_size`, in KiB when
+  /// negative): 8 MiB, half the store's.
+  static let cacheSizePragma = -8192
+
   private var typeIDs: [String: Int64] = [:]
   private var sourceIDs: [String: Int64] = [:]
   private var deviceIDs: [HealthDevice: Int64] = [:]

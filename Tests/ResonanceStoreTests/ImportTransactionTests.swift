@@ -99,6 +99,29 @@ struct ImportTransactionTests {
     #expect(try store.connection.row("PRAGMA foreign_keys")?.int(0) == 1)
   }
 
+  @Test(
+    "a Health import writes with the smaller page cache, and the store's own comes back after a commit and after a rollback"
+  )
+  func healthCacheSize() throws {
+    let folder = try TemporaryFolder()
+    let store = try Store(path: folder.file("store.sqlite"))
+    func cacheSize() throws -> Int64? {
+      try store.connection.row("PRAGMA cache_size")?.optionalInt64(0)
+    }
+    #expect(try cacheSize() == Int64(Store.cacheSizePragma))
+    for commits in [true, false] {
+      let unit = try store.beginImport(file: "export.xml", format: .appleHealth)
+      try unit.write(.health((100..<200).map { Self.heartRate($0, offset: 0) }))
+      #expect(try cacheSize() == Int64(HealthWriter.cacheSizePragma))
+      if commits {
+        _ = try unit.commit(sha256: String(repeating: "b", count: 64), bytes: 10, warnings: 0)
+      } else {
+        unit.rollback()
+      }
+      #expect(try cacheSize() == Int64(Store.cacheSizePragma))
+    }
+  }
+
   @Test("the ledger row is written at commit with the real digest, size and counts")
   func ledgerAtCommit() throws {
     let store = try Self.storeWithHealth()
