@@ -446,7 +446,9 @@ package enum Tuner {
         && evidence.effectiveSampleSize >= settings.minimumESS
       results[c].reason =
         results[c].claimed
-        ? "held-out gain \(signed(evidence.gain.estimate)), \(percent(level)) interval above 0"
+        ? "held-out gain \(signed(evidence.gain.estimate)), \(percent(level)) interval "
+          + "\(signed(evidence.gain.lower)) … \(signed(evidence.gain.upper)), above "
+          + margin(settings.margin)
         : evidence.effectiveSampleSize < settings.minimumESS
           ? "effective sample size \(Int(evidence.effectiveSampleSize.rounded())) under "
             + "\(Int(settings.minimumESS))"

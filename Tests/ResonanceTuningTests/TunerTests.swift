@@ -256,7 +256,15 @@ struct TunerTests {
         #expect(c.reason.contains("97.50%"), "\(c.context): \(c.reason)")
       }
       #expect(c.claimed == (gain.lower > 0 && (c.effectiveSampleSize ?? 0) >= 100))
+      if c.claimed {
+        // The reason gives the interval and the bar it cleared.
+        #expect(
+          c.reason.contains("\(Tuner.signed(gain.lower)) … \(Tuner.signed(gain.upper))")
+            && c.reason.hasSuffix("above \(Tuner.margin(settings.margin))"),
+          "\(c.context): \(c.reason)")
+      }
     }
+    #expect(report.contexts.contains { $0.claimed }, "tempo matters in every context")
   }
 }
 
