@@ -97,11 +97,17 @@ package enum PrivacyFilter {
         continue
       }
       var end = start
-      while end < bytes.count, isTokenByte(bytes[end]) { end += 1 }
+      var marks = TokenMarks()
+      while end < bytes.count, isTokenByte(bytes[end]) {
+        marks.note(bytes[end])
+        end += 1
+      }
       // A sentence's full stop or colon is not part of the token.
       var last = end
       while last > start, !isAlphanumeric(bytes[last - 1]) { last -= 1 }
-      if isIdentifierToken(UnsafeBufferPointer(rebasing: bytes[start..<last])) { return true }
+      if isIdentifierToken(UnsafeBufferPointer(rebasing: bytes[start..<last]), marks) {
+        return true
+      }
       start = end
     }
     return false
@@ -129,8 +135,32 @@ package enum PrivacyFilter {
   }
 
   /// One token against every shape.
-  private static func isIdentifierToken(_ t: UnsafeBufferPointer<UInt8>) -> Bool {
-    isEmail(t) || isIPv4(t) || isColonHex(t) || containsUUID(t) || containsHexAddress(t)
+  /// The bytes a token holds that the shapes need: each shape is tried only when the token
+  /// has its bytes (a date's `2024-01-15` is not scanned for an IPv4 address or an e-mail).
+  private struct TokenMarks {
+    var at = false
+    var dot = false
+    var colonOrDash = false
+    var x = false
+
+    mutating func note(_ b: UInt8) {
+      switch b {
+      case UInt8(ascii: "@"): at = true
+      case UInt8(ascii: "."): dot = true
+      case UInt8(ascii: ":"), UInt8(ascii: "-"): colonOrDash = true
+      case UInt8(ascii: "x"), UInt8(ascii: "X"): x = true
+      default: break
+      }
+    }
+  }
+
+  /// One token against every shape whose bytes it holds.
+  private static func isIdentifierToken(_ t: UnsafeBufferPointer<UInt8>, _ marks: TokenMarks)
+    -> Bool
+  {
+    (marks.at && isEmail(t)) || (marks.dot && isIPv4(t))
+      || (marks.colonOrDash && (isColonHex(t) || containsUUID(t)))
+      || (marks.x && containsHexAddress(t))
   }
 
   /// `local@domain.tld`: something before the `@`, a dot after it with something each side.
