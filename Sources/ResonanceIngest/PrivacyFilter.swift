@@ -25,19 +25,16 @@ package enum PrivacyFilter {
     Array($0.utf8)
   }
 
-  /// Whether `bytes` contains `fragment` (lower-case ASCII) with ASCII letters in any case.
-  private static func containsFolded(_ bytes: UnsafeBufferPointer<UInt8>, _ fragment: [UInt8])
-    -> Bool
-  {
-    guard bytes.count >= fragment.count, let first = fragment.first else { return false }
-    var i = 0
-    while i + fragment.count <= bytes.count {
-      if lowered(bytes[i]) == first {
-        var j = 1
-        while j < fragment.count, lowered(bytes[i + j]) == fragment[j] { j += 1 }
-        if j == fragment.count { return true }
+  /// Whether one of `identifyingValueFragments` (each ends in `=`) ends at one of the value's
+  /// `=`, ASCII letters in any case: a value has few `=`, so few comparisons.
+  private static func containsIdentifyingParameter(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    for end in bytes.indices where bytes[end] == UInt8(ascii: "=") {
+      for fragment in identifyingValueFragmentBytes where fragment.count <= end + 1 {
+        let start = end + 1 - fragment.count
+        var j = 0
+        while j < fragment.count - 1, lowered(bytes[start + j]) == fragment[j] { j += 1 }
+        if j == fragment.count - 1 { return true }
       }
-      i += 1
     }
     return false
   }
@@ -85,11 +82,7 @@ package enum PrivacyFilter {
         $0 == 0x40 || $0 == 0x2E || $0 == 0x3A || $0 == 0x2D || $0 | 0x20 == 0x78 || $0 == 0x3D
       })
     else { return false }
-    if bytes.contains(UInt8(ascii: "=")),
-      identifyingValueFragmentBytes.contains(where: { containsFolded(bytes, $0) })
-    {
-      return true
-    }
+    if containsIdentifyingParameter(bytes) { return true }
     var start = 0
     while start < bytes.count {
       guard isTokenByte(bytes[start]) else {

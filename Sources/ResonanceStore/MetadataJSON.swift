@@ -16,10 +16,13 @@ package enum MetadataJSON {
   /// UTF-8, so a bulk writer can reuse one buffer for every row instead of building strings.
   package static func append(_ entries: [MetadataEntry], to out: inout [UInt8]) {
     out.append(UInt8(ascii: "{"))
-    if entries.count == 1 {  // most records: one key, as a heart rate's motion context
-      appendQuoted(entries[0].key, to: &out)
-      out.append(UInt8(ascii: ":"))
-      appendQuoted(entries[0].value, to: &out)
+    if !repeatsAKey(entries) {  // nearly every record: each key once, in order
+      for (i, entry) in entries.enumerated() {
+        if i > 0 { out.append(UInt8(ascii: ",")) }
+        appendQuoted(entry.key, to: &out)
+        out.append(UInt8(ascii: ":"))
+        appendQuoted(entry.value, to: &out)
+      }
     } else {
       var first = true
       for (i, entry) in entries.enumerated()
@@ -42,6 +45,19 @@ package enum MetadataJSON {
       }
     }
     out.append(UInt8(ascii: "}"))
+  }
+
+  /// Whether two entries share a key (lengths compared first: keys that differ mostly differ
+  /// in length, and comparing counts costs less than comparing strings).
+  private static func repeatsAKey(_ entries: [MetadataEntry]) -> Bool {
+    for i in entries.indices.dropFirst() {
+      let key = entries[i].key
+      let length = key.utf8.count
+      for j in 0..<i where entries[j].key.utf8.count == length && entries[j].key == key {
+        return true
+      }
+    }
+    return false
   }
 
   /// A JSON string literal: quotes, backslashes and control characters escaped; everything

@@ -27,4 +27,24 @@ struct MetadataJSONTests {
     MetadataJSON.append(entries, to: &bytes)
     #expect(String(decoding: bytes, as: UTF8.self) == MetadataJSON.encode(entries))
   }
+
+  @Test(
+    "distinct keys, same-length ones among them, stay in order, one string each; a repeat later on still gathers"
+  )
+  func distinctKeysInOrder() {
+    let distinct = [
+      MetadataEntry(key: "HKTimeZone", value: "Europe/Paris"),
+      MetadataEntry(key: "ab", value: "1"), MetadataEntry(key: "cd", value: "2"),
+      MetadataEntry(key: "Sync Link", value: "healthsync://open?record=1&kind=2"),
+    ]
+    #expect(
+      MetadataJSON.encode(distinct)
+        == #"{"HKTimeZone":"Europe/Paris","ab":"1","cd":"2","Sync Link":"healthsync://open?record=1&kind=2"}"#
+    )
+    let repeated = distinct + [MetadataEntry(key: "cd", value: "3")]
+    #expect(
+      MetadataJSON.encode(repeated)
+        == #"{"HKTimeZone":"Europe/Paris","ab":"1","cd":["2","3"],"Sync Link":"healthsync://open?record=1&kind=2"}"#
+    )
+  }
 }

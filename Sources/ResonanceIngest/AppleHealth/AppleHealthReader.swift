@@ -377,7 +377,11 @@ package final class AppleHealthReader: XMLEventHandler {
 
   /// Whether metadata key `key` names an identifier, judged once per distinct key.
   private func identifying(_ key: String) -> Bool {
-    for i in recentKeys.indices where recentKeys[i] == key { return recentKeyIdentifying[i] }
+    // Lengths first: comparing two different strings costs more than comparing two counts.
+    let length = key.utf8.count
+    for i in recentKeys.indices where recentKeys[i].utf8.count == length && recentKeys[i] == key {
+      return recentKeyIdentifying[i]
+    }
     if let known = identifyingKeys[key] { return known }
     let isIdentifying = PrivacyFilter.isIdentifyingKey(key)
     if recentKeys.count < Self.recentKeyCount {
