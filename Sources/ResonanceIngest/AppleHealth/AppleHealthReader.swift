@@ -631,8 +631,8 @@ package final class AppleHealthReader: XMLEventHandler {
 /// Past those, an open-addressed table keyed by the bytes' FNV-1a hash (no `Hasher`, whose
 /// per-lookup cost showed in profiles).
 struct Interner {
-  /// Hash and string per table entry; an empty string marks a free entry (the empty string
-  /// is answered before the table is consulted).
+  /// Hash and string per table entry; an empty string marks a free entry (short strings,
+  /// the empty one among them, are answered before the table is consulted).
   private var hashes: [UInt64]
   private var entries: [String]
   private var count = 0
@@ -662,7 +662,9 @@ struct Interner {
   mutating func string(
     _ bytes: UnsafeBufferPointer<UInt8>, slot: Slot = .other, tabled: Bool = true
   ) -> String {
-    if bytes.isEmpty { return "" }
+    // Up to 15 bytes a string is stored inline, with nothing allocated or counted: sharing
+    // gains nothing, and making one costs less than looking it up.
+    if bytes.count <= 15 { return String(decoding: bytes, as: UTF8.self) }
     let base = slot.rawValue * Self.recentWays
     for way in 0..<Self.recentWays where Interner.equal(recent[base + way], bytes) {
       if way > 0 { recent.swapAt(base + way, base + way - 1) }
