@@ -98,9 +98,6 @@ row() {
   cpu=$(awk -F': ' '/User time/ { u = $2 } /System time/ { s = $2 } END { printf "%.2f", u + s }' "$WORK/time.txt")
   printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" "$5" "$cpu" >> "$RESULTS"
 }
-# median N…: the middle of the numbers (the lower middle of an even count).
-median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-
 # run_export LABEL XML: the three tools on one export, rows appended to $RESULTS; resonance's
 # JSON summary and standard error (of its last run) kept as $WORK/ingest-LABEL.json and .err.
 # xmllint and resonance run $RUNS times, in turn (xmllint, resonance, xmllint, …), so that both
@@ -108,7 +105,7 @@ median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int(
 # resonance's largest peak RSS. healthkit-to-sqlite, minutes a run, runs once.
 run_export() {
   local label=$1 xml=$2 s kb hk=(- - -) run
-  local bytes xl=() rs=() rs_kb=0
+  local bytes xl=() rs=() rs_kb=()
   bytes=$(stat -c %s "$xml")
   cat "$xml" > /dev/null  # into the page cache: every tool reads the file warm
   echo "[$label] $xml: $bytes bytes; load average $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -122,7 +119,7 @@ run_export() {
     cp "$WORK/err.txt" "$WORK/ingest-$label.err"
     row "$label" "$bytes" resonance "$s" "$kb"
     rs+=("$s")
-    if [ "$kb" -gt "$rs_kb" ]; then rs_kb=$kb; fi
+    rs_kb+=("$kb")
     echo "  run $run of $RUNS: xmllint ${xl[-1]} s, resonance $s s"
   done
   if [ "$SKIP_HK" != 1 ]; then
@@ -132,8 +129,8 @@ run_export() {
     hk=("healthkit-to-sqlite" "$s" "speed >= 12")
   fi
   bench_record ingest "resonance ingest, $label export ($bytes bytes; median of $RUNS)" \
-    "$(median "${rs[@]}")" "$rs_kb" \
-    "xmllint --stream --noout (median of $RUNS)" "$(median "${xl[@]}")" "speed >= 1.2" \
+    "$(bench_median "${rs[@]}")" "$(bench_max "${rs_kb[@]}")" \
+    "xmllint --stream --noout (median of $RUNS)" "$(bench_median "${xl[@]}")" "speed >= 1.2" \
     "${hk[@]}" - - "rss < 64"
 }
 run_export synth "$SYNTH_XML"
@@ -141,7 +138,7 @@ run_export foreign-typical "$WORK/foreign-typical/export.xml"
 run_export foreign-metadata "$WORK/foreign-metadata/export.xml"
 
 python3 - "$RESULTS" "$WORK" <<'PY'
-import json, os, sys
+import json, os, statistics, sys
 results, work = sys.argv[1], sys.argv[2]
 rows = [line.rstrip("\n").split("\t") for line in open(results) if line.strip()]
 names = {"xmllint": "xmllint --stream --noout", "resonance": "resonance ingest", "healthkit-to-sqlite": "healthkit-to-sqlite"}
@@ -151,7 +148,7 @@ for label, b, tool, s, kb, cpu in rows:
         runs[label] = {"bytes": int(b)}
         order.append(label)
     runs[label].setdefault(tool, []).append((float(s), int(kb), float(cpu)))
-median = lambda xs: sorted(xs)[(len(xs) - 1) // 2]
+median = statistics.median  # as bench_median gives it (bench/record.sh)
 print()
 print("| export | tool | runs | wall s (median) | each run, s | MB/s | peak RSS MB (largest) | CPU s (median, user+sys) |")
 print("|---|---|---:|---:|---|---:|---:|---:|")

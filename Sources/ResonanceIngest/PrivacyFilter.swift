@@ -127,7 +127,6 @@ package enum PrivacyFilter {
     b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")
   }
 
-  /// One token against every shape.
   /// The bytes a token holds that the shapes need: each shape is tried only when the token
   /// has its bytes (a date's `2024-01-15` is not scanned for an IPv4 address or an e-mail).
   private struct TokenMarks {

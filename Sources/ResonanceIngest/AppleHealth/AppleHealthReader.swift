@@ -667,8 +667,9 @@ struct Interner {
     if bytes.count <= 15 { return String(decoding: bytes, as: UTF8.self) }
     let base = slot.rawValue * Self.recentWays
     for way in 0..<Self.recentWays where Interner.equal(recent[base + way], bytes) {
-      if way > 0 { recent.swapAt(base + way, base + way - 1) }
-      return recent[base + way - (way > 0 ? 1 : 0)]
+      guard way > 0 else { return recent[base] }
+      recent.swapAt(base + way, base + way - 1)
+      return recent[base + way - 1]
     }
     let found = tabled ? lookup(bytes) : String(decoding: bytes, as: UTF8.self)
     // Newest in the middle of the list: a string met once does not push out the ones the
@@ -684,40 +685,33 @@ struct Interner {
   private mutating func lookup(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
     var hash = 14_695_981_039_346_656_037 as UInt64
     for byte in bytes { hash = (hash ^ UInt64(byte)) &* 1_099_511_628_211 }
-    var i = slot(of: hash)
+    let mask = entries.count - 1
+    var i = Int(truncatingIfNeeded: hash ^ (hash >> 29)) & mask
     while !entries[i].isEmpty {
       if hashes[i] == hash, Interner.equal(entries[i], bytes) { return entries[i] }
-      i = (i + 1) & (entries.count - 1)
+      i = (i + 1) & mask
     }
     let string = String(decoding: bytes, as: UTF8.self)
     guard count < Self.limit else { return string }
     if 2 * (count + 1) > entries.count {
-      grow()
-      i = slot(of: hash)
-      while !entries[i].isEmpty { i = (i + 1) & (entries.count - 1) }
+      let (oldHashes, oldEntries) = (hashes, entries)
+      hashes = [UInt64](repeating: 0, count: 2 * oldEntries.count)
+      entries = [String](repeating: "", count: 2 * oldEntries.count)
+      for (old, kept) in zip(oldHashes, oldEntries) where !kept.isEmpty { place(kept, old) }
     }
-    hashes[i] = hash
-    entries[i] = string
+    place(string, hash)
     count += 1
     return string
   }
 
-  /// Where a hash's probe starts (the table's size is a power of two).
-  private func slot(of hash: UInt64) -> Int {
-    Int(truncatingIfNeeded: hash ^ (hash >> 29)) & (entries.count - 1)
-  }
-
-  /// Twice the entries, every string placed again.
-  private mutating func grow() {
-    let (oldHashes, oldEntries) = (hashes, entries)
-    hashes = [UInt64](repeating: 0, count: 2 * oldEntries.count)
-    entries = [String](repeating: "", count: 2 * oldEntries.count)
-    for (hash, string) in zip(oldHashes, oldEntries) where !string.isEmpty {
-      var i = slot(of: hash)
-      while !entries[i].isEmpty { i = (i + 1) & (entries.count - 1) }
-      hashes[i] = hash
-      entries[i] = string
-    }
+  /// Puts `string` in the first free entry of its hash's probe (the table's size is a power
+  /// of two, and at most half of it is used).
+  private mutating func place(_ string: String, _ hash: UInt64) {
+    let mask = entries.count - 1
+    var i = Int(truncatingIfNeeded: hash ^ (hash >> 29)) & mask
+    while !entries[i].isEmpty { i = (i + 1) & mask }
+    hashes[i] = hash
+    entries[i] = string
   }
 
   private static func equal(_ string: String, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
