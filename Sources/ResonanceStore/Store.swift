@@ -31,16 +31,43 @@ package final class Store {
     try connection.execute("PRAGMA foreign_keys = ON")
     if path != ":memory:" {
       // 16 KiB pages for a new file (an existing one keeps its own): a Health import writes
-      // hundreds of megabytes twice (the log, then the checkpoint), and bigger pages mean a
-      // quarter of the system calls and B-tree pages for the same rows.
+      // hundreds of megabytes, and bigger pages mean a quarter of the system calls and
+      // B-tree pages for the same rows.
       try connection.execute("PRAGMA page_size = 16384")
-      // WAL lets `status` and reports read while an import writes. The pragma answers with
-      // the mode in force; a file that is not SQLite fails here with SQLITE_NOTADB.
+      // WAL lets `status` and reports read while an import writes (all but a Health
+      // import's: `beginBulkWrite()`). The pragma answers with the mode in force; a file that
+      // is not SQLite fails here with SQLITE_NOTADB.
       _ = try connection.row("PRAGMA journal_mode = WAL")
       try connection.execute("PRAGMA synchronous = NORMAL")
       try connection.execute("PRAGMA cache_size = \(Self.cacheSizePragma)")
     }
     try Migrator(Schema.migrations).migrate(connection, now: now)
+  }
+
+  /// Switches the file to a rollback journal for one large write, unless another run is
+  /// reading it at this moment; returns whether it did. `endBulkWrite()` switches back.
+  ///
+  /// In WAL mode a transaction of hundreds of megabytes is written twice, into the log and
+  /// then by the checkpoint into the file; with a rollback journal the new pages go straight
+  /// into the file, and the journal keeps only the pages that were there before and changed.
+  /// The price: while it writes, other runs wait for it (up to their busy timeout) rather
+  /// than read the store as it was. Synchronous is FULL meanwhile, as a rollback journal
+  /// needs to survive a power loss.
+  func beginBulkWrite() -> Bool {
+    guard path != ":memory:" else { return false }
+    let mode = try? connection.withoutWaiting { () throws(StoreError) in
+      try connection.row("PRAGMA journal_mode = DELETE")?.string(0)
+    }
+    guard mode == "delete" else { return false }
+    try? connection.execute("PRAGMA synchronous = FULL")
+    return true
+  }
+
+  /// Back to WAL after `beginBulkWrite()`, outside any transaction. Should it fail, the next
+  /// run to open the store switches back.
+  func endBulkWrite() {
+    try? connection.execute("PRAGMA synchronous = NORMAL")
+    _ = try? connection.row("PRAGMA journal_mode = WAL")
   }
 
   /// The number of migrations applied to this file (`PRAGMA user_version`).

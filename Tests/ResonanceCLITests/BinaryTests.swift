@@ -131,7 +131,7 @@ struct InterruptedIngestTests {
           status: .complete, records: 0, warnings: 0),
         bytes: 1, startedAt: 0, finishedAt: 0)
     }
-    let before = try Data(contentsOf: URL(fileURLWithPath: db))
+    let before = try storeBytes(db)
     // Spawned directly with an empty signal mask and default dispositions: the test runner's
     // threads block signals, and a child made by Foundation's Process would inherit that.
     let binary = try #require(Binary.url as URL?).path
@@ -158,7 +158,8 @@ struct InterruptedIngestTests {
     let summary = try Store(path: db).summary()
     #expect(summary.imports.map(\.file) == ["earlier.xml"])
     #expect(summary.health.records.isEmpty)
-    #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
+    #expect(try storeBytes(db) == before)
+    #expect(!FileManager.default.fileExists(atPath: db + "-journal"))
   }
 }
 

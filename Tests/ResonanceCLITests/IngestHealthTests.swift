@@ -146,7 +146,7 @@ struct IngestHealthTests {
     let db = folder.file("t.sqlite")
     _ = runResonance(["ingest", healthFixturePath("ios16-broken-dtd.xml"), "--db", db, "-q"])
     _ = try Store(path: db)
-    let before = try Data(contentsOf: URL(fileURLWithPath: db))
+    let before = try storeBytes(db)
     let whole = try Data(contentsOf: URL(fileURLWithPath: healthFixturePath("quirks.xml")))
     for offset in [200, 900, 2_000, 4_100, 7_000, whole.count - 30] {
       let cut = folder.file("cut-\(offset).xml")
@@ -155,9 +155,7 @@ struct IngestHealthTests {
       #expect(result.status == .dataError, "offset \(offset): \(result.err)")
       #expect(result.err.contains("error: \(cut):"), "offset \(offset): \(result.err)")
       _ = try Store(path: db)
-      #expect(
-        try Data(contentsOf: URL(fileURLWithPath: db)) == before,
-        "offset \(offset) changed the store")
+      #expect(try storeBytes(db) == before, "offset \(offset) changed the store")
     }
   }
 

@@ -191,4 +191,55 @@ struct ImportTransactionTests {
     #expect(try store.connection.row("SELECT COUNT(*) FROM playback_events")?.int(0) == 1)
     #expect(try store.connection.row("SELECT COUNT(*) FROM songs")?.int(0) == 1)
   }
+
+  /// The journal mode of `store`'s file as its connection sees it.
+  static func journalMode(_ store: Store) throws -> String {
+    try store.connection.row("PRAGMA journal_mode")?.string(0) ?? ""
+  }
+
+  @Test(
+    "a Health import writes with a rollback journal and leaves the store in WAL; a listening import stays in WAL",
+    arguments: [true, false])
+  func healthWritesInBulk(commits: Bool) throws {
+    let folder = try TemporaryFolder()
+    let store = try Store(path: folder.file("s.sqlite"))
+    #expect(try Self.journalMode(store) == "wal")
+    let unit = try store.beginImport(file: "export.xml", format: .appleHealth)
+    #expect(try Self.journalMode(store) == "delete")
+    try unit.write(.health((0..<50).map { Self.heartRate($0, offset: 0) }))
+    if commits {
+      _ = try unit.commit(sha256: String(repeating: "e", count: 64), bytes: 1, warnings: 0)
+    } else {
+      unit.rollback()
+    }
+    #expect(try Self.journalMode(store) == "wal")
+    #expect(!FileManager.default.fileExists(atPath: folder.file("s.sqlite-journal")))
+    #expect(
+      try store.connection.row("SELECT COUNT(*) FROM health_records")?.int(0) == (commits ? 50 : 0))
+
+    let listening = try store.beginImport(
+      file: "Play Activity.csv", format: .listening(.applePlayActivity))
+    #expect(try Self.journalMode(store) == "wal")
+    listening.rollback()
+  }
+
+  @Test("a Health import begun while another connection reads stays in WAL, without waiting for it")
+  func bulkWriteDefersToReaders() throws {
+    let folder = try TemporaryFolder()
+    let path = folder.file("s.sqlite")
+    let store = try Store(path: path)
+    let reader = try Connection(path: path, busyTimeoutMilliseconds: 0)
+    try reader.execute("BEGIN")
+    _ = try reader.row("SELECT COUNT(*) FROM imports")
+    let started = Clock.nowMilliseconds()
+    let unit = try store.beginImport(file: "export.xml", format: .appleHealth)
+    #expect(Clock.nowMilliseconds() - started < 5_000)
+    #expect(try Self.journalMode(store) == "wal")
+    try unit.write(.health((0..<10).map { Self.heartRate($0, offset: 0) }))
+    _ = try unit.commit(sha256: String(repeating: "f", count: 64), bytes: 1, warnings: 0)
+    // The reader's snapshot is the store as it was, as WAL promises.
+    #expect(try reader.row("SELECT COUNT(*) FROM health_records")?.int(0) == 0)
+    try reader.execute("COMMIT")
+    #expect(try reader.row("SELECT COUNT(*) FROM health_records")?.int(0) == 10)
+  }
 }

@@ -8,6 +8,8 @@ package final class Connection {
   let handle: OpaquePointer
   /// The path the connection was opened with (`:memory:` for an in-memory database).
   package let path: String
+  /// How long a statement waits for another process's lock before failing.
+  let busyTimeoutMilliseconds: Int32
 
   /// Opens (creating when missing) the database at `path`.
   ///
@@ -34,6 +36,7 @@ package final class Connection {
     }
     handle = db
     self.path = path
+    self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
     sqlite3_extended_result_codes(db, 0)
     sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
   }
@@ -44,6 +47,13 @@ package final class Connection {
   /// statistics are off: nothing reads them, and keeping them takes a global mutex on every
   /// allocation (about a tenth of the Health import's writer thread).
   private static let configured: Void = { _ = resonance_sqlite3_disable_memstatus() }()
+
+  /// Runs `body` with the busy wait off: a lock another process holds fails it at once.
+  func withoutWaiting<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+    sqlite3_busy_timeout(handle, 0)
+    defer { sqlite3_busy_timeout(handle, busyTimeoutMilliseconds) }
+    return try body()
+  }
 
   /// Runs one or more statements that return no rows (`;`-separated), e.g. schema DDL.
   ///
