@@ -60,7 +60,7 @@ package final class TrailingFileHasher: Sendable {
   }
 
   private init(origin: Origin) {
-    Self.startThread { [self] in
+    WorkerThread.start { [self] in
       let result: Result<String, IOError>
       do throws(IOError) {
         result = .success(try digest(origin))
@@ -135,30 +135,5 @@ package final class TrailingFileHasher: Sendable {
       hasher.update(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
       hashed += Int64(count)
     }
-  }
-
-  /// Runs `body` on a new detached thread (POSIX threads: this module does without Foundation).
-  private static func startThread(_ body: @escaping @Sendable () -> Void) {
-    final class Box: Sendable {
-      let body: @Sendable () -> Void
-      init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-    }
-    let context = Unmanaged.passRetained(Box(body)).toOpaque()
-    var thread = pthread_t()
-    let started = pthread_create(
-      &thread, nil,
-      { raw in
-        let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
-        box.body()
-        return nil
-      }, context)
-    guard started == 0 else {
-      // No thread to be had: borrow a Dispatch worker; the work blocks it only while it waits
-      // for the parser.
-      let box = Unmanaged<Box>.fromOpaque(context).takeRetainedValue()
-      DispatchQueue.global().async { box.body() }
-      return
-    }
-    pthread_detach(thread)
   }
 }

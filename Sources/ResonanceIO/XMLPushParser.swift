@@ -31,6 +31,13 @@ package struct XMLAttributes {
   fileprivate let base: UnsafeMutablePointer<UnsafePointer<UInt8>?>?
   package let count: Int
 
+  /// Attributes in libxml2's SAX2 layout at `base`: for each, its local name (NUL-terminated),
+  /// prefix, URI, and its value's start and end.
+  package init(sax2 base: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, count: Int) {
+    self.base = base
+    self.count = count
+  }
+
   /// The local name of attribute `index`.
   package func name(at index: Int) -> XMLText {
     let name = base![index * 5]!
@@ -338,7 +345,7 @@ package final class XMLPushParser {
         box.handler?.startElement(
           name,
           attributes: XMLAttributes(
-            base: UnsafeMutableRawPointer(attributes)?.assumingMemoryBound(
+            sax2: UnsafeMutableRawPointer(attributes)?.assumingMemoryBound(
               to: UnsafePointer<UInt8>?.self), count: Int(count)),
           line: line)
       }
