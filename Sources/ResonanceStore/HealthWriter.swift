@@ -14,8 +14,10 @@ package final class HealthWriter {
   package private(set) var workoutsAdded = 0
 
   /// The page cache while a Health file is written (`PRAGMA cache_size`, in KiB when
-  /// negative): 8 MiB, half the store's.
-  static let cacheSizePragma = -8192
+  /// negative): 4 MiB, a quarter of the store's. Records come type by type, in the identity
+  /// index's order, so the pages in use are few; 4 MiB and 8 MiB import 1 GB exports in the
+  /// same time (`docs/performance.md`).
+  static let cacheSizePragma = -4096
 
   private var typeIDs: [String: Int64] = [:]
   private var sourceIDs: [String: Int64] = [:]

@@ -195,8 +195,8 @@ package final class ImportTransaction {
     if let health { return health }
     let writer = try HealthWriter(store: store, importID: importID)
     // A Health import appends in the identity index's order, type by type: a smaller page
-    // cache costs it no measurable time and keeps the import under 64 MB (8 MB less at its
-    // peak on 1 GB exports; docs/performance.md). The store's own size comes back at the end.
+    // cache costs it no measurable time and keeps the import under 64 MB (docs/performance.md).
+    // The store's own size comes back at the end.
     try store.connection.execute("PRAGMA cache_size = \(HealthWriter.cacheSizePragma)")
     health = writer
     return writer

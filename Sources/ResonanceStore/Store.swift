@@ -7,8 +7,8 @@ import ResonanceModel
 /// backwards. Not `Sendable`: one owner writes through it.
 package final class Store {
   /// 16 MB of page cache (KiB, negative, as the pragma takes it): index upkeep during a large
-  /// import and the analysis's queries stay in memory. A Health import writes with half of it
-  /// (`HealthWriter.cacheSizePragma`), to stay under the 64 MB it may use.
+  /// import and the analysis's queries stay in memory. A Health import writes with a quarter
+  /// of it (`HealthWriter.cacheSizePragma`), to stay under the 64 MB it may use.
   static let cacheSizePragma = -16384
 
   /// The connection every query and writer of this store goes through.
