@@ -28,6 +28,12 @@ let kernelSettings: [SwiftSetting] =
   : [.unsafeFlags(["-target-cpu", "native"], .when(configuration: .release))]
     + (hardwareFMA ? [.define("RESONANCE_FMA", .when(configuration: .release))] : [])
 
+// Release builds of the modules whose code runs per element of an export skip Swift's run-time
+// exclusivity checks (see the targets below).
+let perElementSettings: [SwiftSetting] = [
+  .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))
+]
+
 let package = Package(
   name: "resonance",
   platforms: [.macOS(.v15)],
@@ -59,16 +65,16 @@ let package = Package(
       providers: [.apt(["libgsl-dev"])]),
 
     .target(name: "ResonanceModel"),
-    .target(
-      name: "ResonanceIO", dependencies: ["ResonanceModel", "CCrypto", "CArchive", "CXML"]),
     // The readers' per-element state lives in class properties, and the run-time exclusivity
     // check on each access was ~3% of the Health import's wall time (docs/performance.md);
     // the compile-time checks still apply, and debug builds (the tests) keep the run-time ones.
+    // IO's XML event recorder, called per element on the parsing thread, is the same case.
+    .target(
+      name: "ResonanceIO", dependencies: ["ResonanceModel", "CCrypto", "CArchive", "CXML"],
+      swiftSettings: perElementSettings),
     .target(
       name: "ResonanceIngest", dependencies: ["ResonanceModel", "ResonanceIO"],
-      swiftSettings: [
-        .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))
-      ]),
+      swiftSettings: perElementSettings),
     .target(name: "ResonanceStore", dependencies: ["ResonanceModel", "CSQLite"]),
     .target(name: "ResonanceLinear", dependencies: ["CFFT", "CBLAS", "CGSL"]),
     .target(name: "ResonanceBrain", dependencies: ["ResonanceModel", "ResonanceLinear"]),

@@ -15,7 +15,10 @@ package struct XMLEventBatch: Sendable {
   /// its name's number and its value's offset and length in `bytes`. Per end tag: 1, the
   /// name's number.
   fileprivate var words: [Int] = []
+  /// The values, in the first `byteCount` bytes: copied in with `memcpy` (an array's
+  /// `append(contentsOf:)` from a buffer went element by element, a tenth of the recording).
   fileprivate var bytes: [UInt8] = []
+  fileprivate var byteCount = 0
   /// The names first used in this batch, in number order.
   fileprivate var newNames: [[UInt8]] = []
 
@@ -26,8 +29,26 @@ package struct XMLEventBatch: Sendable {
   /// Empties the batch, keeping its storage for the next.
   package mutating func removeAll() {
     words.removeAll(keepingCapacity: true)
-    bytes.removeAll(keepingCapacity: true)
+    byteCount = 0
     newNames.removeAll()
+  }
+
+  /// Copies `value` after the values so far; returns where it starts.
+  fileprivate mutating func append(value: UnsafeBufferPointer<UInt8>) -> Int {
+    let start = byteCount
+    if start + value.count > bytes.count {
+      // Grown by what is missing plus a quarter: a batch ends soon after it passes its size,
+      // so its storage stays close to that size.
+      let missing = start + value.count - bytes.count
+      bytes.append(contentsOf: repeatElement(0, count: missing + bytes.count / 4 + 256))
+    }
+    if let source = value.baseAddress, value.count > 0 {
+      bytes.withUnsafeMutableBufferPointer {
+        _ = memcpy($0.baseAddress! + start, source, value.count)
+      }
+    }
+    byteCount = start + value.count
+    return start
   }
 }
 
@@ -98,11 +119,10 @@ private struct Recording {
     for i in 0..<attributes.count {
       batch.words.append(number(attributes.nameAddress(at: i)) { attributes.name(at: i) })
       let value = attributes.value(at: i).bytes
-      batch.words.append(batch.bytes.count)
+      batch.words.append(batch.append(value: value))
       batch.words.append(value.count)
-      batch.bytes.append(contentsOf: value)
     }
-    return batch.bytes.count >= batchBytes || batch.words.count >= batchBytes / 8
+    return batch.byteCount >= batchBytes || batch.words.count >= batchBytes / 8
   }
 
   mutating func end(_ name: XMLText) {
