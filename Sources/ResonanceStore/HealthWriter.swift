@@ -58,7 +58,7 @@ package final class HealthWriter {
     for index in items.indices { try write(items[index]) }
   }
 
-  /// Writes one value, borrowed from its batch: the batch goes back to the parsing thread,
+  /// Writes one value, borrowed from its batch: the batch goes back to the reading thread,
   /// which frees the values it built.
   private func write(_ item: borrowing HealthItem) throws(StoreError) {
     switch item {

@@ -70,7 +70,7 @@ package final class AppleHealthReader: XMLEventHandler {
   ///   - batchSize: items per batch.
   ///   - exchange: receives each batch in document order and returns an array to fill next. A
   ///     batch the consumer has finished with can come back this way: its storage is reused,
-  ///     and its values are freed on the parsing thread, which allocated them.
+  ///     and its values are freed on the reader's thread, which allocated them.
   package init(
     file: String, batchSize: Int = 2048,
     exchange: @escaping ([HealthItem]) -> [HealthItem]
@@ -101,12 +101,6 @@ package final class AppleHealthReader: XMLEventHandler {
     if diagnostics.count < 1000 {
       diagnostics.append(Diagnostic(.warning, message, at: SourceLocation(file: file, line: line)))
     }
-  }
-
-  /// Notes a warning found outside the SAX events (a repaired DTD, say).
-  package func note(_ diagnostic: Diagnostic) {
-    warningCount += 1
-    diagnostics.append(diagnostic)
   }
 
   // MARK: - Events
