@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -33,42 +32,5 @@ package enum WorkerThread {
       return
     }
     pthread_detach(thread)
-  }
-}
-
-/// A first-in first-out channel from one thread to another holding at most `capacity`
-/// elements: `send` waits while it is full, `receive` while it is empty, and `nil` received
-/// means the sender has finished.
-package final class BoundedChannel<Element: Sendable>: Sendable {
-  private let items = Mutex<[Element?]>([])
-  private let free: DispatchSemaphore
-  private let filled = DispatchSemaphore(value: 0)
-
-  package init(capacity: Int) {
-    precondition(capacity > 0)
-    free = DispatchSemaphore(value: capacity)
-  }
-
-  /// Adds `element`, waiting for room.
-  package func send(_ element: sending Element) {
-    free.wait()
-    var moving = Optional(element)
-    items.withLock { $0.append(moving.take()) }
-    filled.signal()
-  }
-
-  /// The sender will send nothing more.
-  package func finish() {
-    free.wait()
-    items.withLock { $0.append(nil) }
-    filled.signal()
-  }
-
-  /// The next element, waiting for one; `nil` once the sender has finished.
-  package func receive() -> Element? {
-    filled.wait()
-    let element = items.withLock { $0.removeFirst() }
-    free.signal()
-    return element
   }
 }

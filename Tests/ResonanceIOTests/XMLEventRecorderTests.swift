@@ -102,15 +102,15 @@ struct XMLEventRecorderTests {
     #expect(replayed.events.count == 1202)
   }
 
-  @Test("a channel delivers in order across threads and ends with nil")
-  func channel() {
-    let channel = BoundedChannel<[Int]>(capacity: 2)
+  @Test("a bounded queue delivers in order across threads and ends with nil")
+  func queue() {
+    let queue = BoundedQueue<[Int]>(capacity: 2)
     WorkerThread.start {
-      for i in 0..<100 { channel.send([i, i * i]) }
-      channel.finish()
+      for i in 0..<100 { queue.push([i, i * i]) }
+      queue.close()
     }
     var received: [[Int]] = []
-    while let next = channel.receive() { received.append(next) }
+    while let next = queue.pop() { received.append(next) }
     #expect(received == (0..<100).map { [$0, $0 * $0] })
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ResonanceIO
 import ResonanceIngest
 import ResonanceModel
 import ResonanceStore

@@ -680,7 +680,7 @@ struct Interner {
     var hash = 14_695_981_039_346_656_037 as UInt64
     for byte in bytes { hash = (hash ^ UInt64(byte)) &* 1_099_511_628_211 }
     let mask = entries.count - 1
-    var i = Int(truncatingIfNeeded: hash ^ (hash >> 29)) & mask
+    var i = slot(of: hash)
     while !entries[i].isEmpty {
       if hashes[i] == hash, Interner.equal(entries[i], bytes) { return entries[i] }
       i = (i + 1) & mask
@@ -701,11 +701,15 @@ struct Interner {
   /// Puts `string` in the first free entry of its hash's probe (the table's size is a power
   /// of two, and at most half of it is used).
   private mutating func place(_ string: String, _ hash: UInt64) {
-    let mask = entries.count - 1
-    var i = Int(truncatingIfNeeded: hash ^ (hash >> 29)) & mask
-    while !entries[i].isEmpty { i = (i + 1) & mask }
+    var i = slot(of: hash)
+    while !entries[i].isEmpty { i = (i + 1) & (entries.count - 1) }
     hashes[i] = hash
     entries[i] = string
+  }
+
+  /// Where a hash's probe starts.
+  private func slot(of hash: UInt64) -> Int {
+    Int(truncatingIfNeeded: hash ^ (hash >> 29)) & (entries.count - 1)
   }
 
   private static func equal(_ string: String, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {

@@ -73,8 +73,7 @@ struct HealthExportReader: ExportReader {
 /// The decoding thread: replays recorded batches into an `AppleHealthReader`, whose batches
 /// of records go to the sink, and hands spent event batches back for refilling.
 private final class HealthDecoding: Sendable {
-  private let channel = BoundedChannel<XMLEventBatch>(
-    capacity: HealthExportReader.batchesInFlight)
+  private let queue = BoundedQueue<XMLEventBatch>(capacity: HealthExportReader.batchesInFlight)
   private let spent = Mutex<[XMLEventBatch]>([])
   private let stopped = Atomic<Bool>(false)
   private let done = DispatchSemaphore(value: 0)
@@ -89,7 +88,7 @@ private final class HealthDecoding: Sendable {
           return sink.reusableHealthBatch()
         })
       let replayer = XMLEventReplayer()
-      while var batch = channel.receive() {
+      while var batch = queue.pop() {
         // Once the store's side has given up, what is still in flight is dropped.
         if !stopped.load(ordering: .relaxed) { replayer.replay(batch, into: reader) }
         batch.removeAll()
@@ -113,14 +112,14 @@ private final class HealthDecoding: Sendable {
 
   /// Queues a full batch (waiting while four are in flight) and returns one to fill next.
   func send(_ batch: XMLEventBatch) -> XMLEventBatch {
-    channel.send(batch)
+    queue.push(batch)
     return spent.withLock { $0.popLast() } ?? XMLEventBatch()
   }
 
   /// No more batches: waits until every one sent has been decoded, and returns what the
   /// reader found.
   func finish() -> ReadSummary {
-    channel.finish()
+    queue.close()
     done.wait()
     return result.withLock { $0 } ?? ReadSummary()
   }

@@ -3,7 +3,7 @@ import Foundation
 /// A first-in first-out queue between one producer thread and one consumer, holding at most
 /// `capacity` elements: the producer waits when it is full, so a fast parser cannot run ahead
 /// of the writer and fill memory.
-final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
+package final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
   // Checked by hand: every access to `items` and `isClosed` holds `condition`'s lock.
   private let condition = NSCondition()
   // Taken slots are set to nil at once, so a popped element is not kept alive by the queue.
@@ -12,14 +12,14 @@ final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
   private var isClosed = false
   private let capacity: Int
 
-  init(capacity: Int) {
+  package init(capacity: Int) {
     precondition(capacity > 0)
     self.capacity = capacity
   }
 
   /// Adds an element, waiting while the queue is full. Returns `false` if the consumer closed it.
   @discardableResult
-  func push(_ element: Element) -> Bool {
+  package func push(_ element: Element) -> Bool {
     condition.lock()
     defer { condition.unlock() }
     while items.count - head >= capacity && !isClosed { condition.wait() }
@@ -30,7 +30,7 @@ final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
   }
 
   /// The next element, waiting while the queue is empty; `nil` once it is closed and drained.
-  func pop() -> Element? {
+  package func pop() -> Element? {
     condition.lock()
     defer { condition.unlock() }
     while head == items.count && !isClosed { condition.wait() }
@@ -47,7 +47,7 @@ final class BoundedQueue<Element: Sendable>: @unchecked Sendable {
   }
 
   /// No more elements will come (producer) or be taken (consumer).
-  func close() {
+  package func close() {
     condition.lock()
     isClosed = true
     condition.broadcast()
