@@ -13,8 +13,9 @@
 package struct XMLEventBatch: Sendable {
   /// Per start tag: 0, the name's number, the line, the attribute count, then per attribute
   /// its name's number and its value's offset and length in `bytes`. Per end tag: 1, the
-  /// name's number.
+  /// name's number. In the first `wordCount` words, copied in as values are.
   fileprivate var words: [Int] = []
+  fileprivate var wordCount = 0
   /// The values, in the first `byteCount` bytes: copied in with `memcpy` (an array's
   /// `append(contentsOf:)` from a buffer went element by element, a tenth of the recording).
   fileprivate var bytes: [UInt8] = []
@@ -24,13 +25,27 @@ package struct XMLEventBatch: Sendable {
 
   package init() {}
 
-  package var isEmpty: Bool { words.isEmpty }
+  package var isEmpty: Bool { wordCount == 0 }
 
   /// Empties the batch, keeping its storage for the next.
   package mutating func removeAll() {
-    words.removeAll(keepingCapacity: true)
+    wordCount = 0
     byteCount = 0
     newNames.removeAll()
+  }
+
+  /// Copies one event's words after the words so far.
+  fileprivate mutating func append(words event: UnsafeBufferPointer<Int>) {
+    let start = wordCount
+    if start + event.count > words.count {
+      let missing = start + event.count - words.count
+      words.append(contentsOf: repeatElement(0, count: missing + words.count / 4 + 64))
+    }
+    words.withUnsafeMutableBufferPointer {
+      _ = memcpy(
+        $0.baseAddress! + start, event.baseAddress!, event.count * MemoryLayout<Int>.stride)
+    }
+    wordCount = start + event.count
   }
 
   /// Copies `value` after the values so far; returns where it starts.
@@ -79,6 +94,8 @@ package final class XMLEventRecorder: XMLEventHandler {
     self.exchange = exchange
   }
 
+  deinit { recording.deallocate() }
+
   package func startElement(_ name: XMLText, attributes: XMLAttributes, line: Int) {
     if recording.start(name, attributes: attributes, line: line) { flush() }
   }
@@ -106,29 +123,42 @@ private struct Recording {
   private var addresses = [UnsafeRawPointer?](repeating: nil, count: 256)
   private var numbers = [Int](repeating: 0, count: 256)
   private var nameCount = 0
+  /// One event's words, gathered here and copied into the batch at once: appending them one
+  /// by one to the batch's array cost a uniqueness and capacity check each.
+  private var event = UnsafeMutableBufferPointer<Int>.allocate(capacity: 4 + 3 * 16)
 
   init(batchBytes: Int) { self.batchBytes = batchBytes }
 
+  /// Frees the event buffer (the recorder's `deinit` calls it: a struct has none).
+  func deallocate() { event.deallocate() }
+
   /// Records a start tag; returns whether the batch is full.
   mutating func start(_ name: XMLText, attributes: XMLAttributes, line: Int) -> Bool {
-    let nameNumber = number(UnsafeRawPointer(name.bytes.baseAddress!)) { name }
-    batch.words.append(0)
-    batch.words.append(nameNumber)
-    batch.words.append(line)
-    batch.words.append(attributes.count)
-    for i in 0..<attributes.count {
-      batch.words.append(number(attributes.nameAddress(at: i)) { attributes.name(at: i) })
-      let value = attributes.value(at: i).bytes
-      batch.words.append(batch.append(value: value))
-      batch.words.append(value.count)
+    let count = attributes.count
+    if 4 + 3 * count > event.count {
+      event.deallocate()
+      event = .allocate(capacity: 4 + 3 * count)
     }
-    return batch.byteCount >= batchBytes || batch.words.count >= batchBytes / 8
+    let words = event
+    words[0] = 0
+    words[1] = number(UnsafeRawPointer(name.bytes.baseAddress!)) { name }
+    words[2] = line
+    words[3] = count
+    for i in 0..<count {
+      let value = attributes.value(at: i).bytes
+      words[4 + 3 * i] = number(attributes.nameAddress(at: i)) { attributes.name(at: i) }
+      words[5 + 3 * i] = batch.append(value: value)
+      words[6 + 3 * i] = value.count
+    }
+    batch.append(words: UnsafeBufferPointer(rebasing: words[0..<(4 + 3 * count)]))
+    return batch.byteCount >= batchBytes || batch.wordCount >= batchBytes / 8
   }
 
   mutating func end(_ name: XMLText) {
-    let nameNumber = number(UnsafeRawPointer(name.bytes.baseAddress!)) { name }
-    batch.words.append(1)
-    batch.words.append(nameNumber)
+    let words = event
+    words[0] = 1
+    words[1] = number(UnsafeRawPointer(name.bytes.baseAddress!)) { name }
+    batch.append(words: UnsafeBufferPointer(rebasing: words[0..<2]))
   }
 
   /// The number of the name stored at `address`, numbering it (and copying its bytes into the
@@ -176,8 +206,10 @@ package final class XMLEventReplayer {
   /// NUL-terminated copies of the names, by number; freed with the replayer.
   private var names: [UnsafeMutablePointer<UInt8>] = []
   private var lengths: [Int] = []
-  /// The SAX2 attribute layout (five pointers per attribute) of the element being replayed.
-  private var pointers: [UnsafePointer<UInt8>?] = []
+  /// The SAX2 attribute layout (five pointers per attribute) of the element being replayed,
+  /// written in place: array appends cost a uniqueness check each, five per attribute.
+  private var layout = UnsafeMutablePointer<UnsafePointer<UInt8>?>.allocate(capacity: 5 * 16)
+  private var layoutCapacity = 16
   /// Where an empty batch's values point: `XMLAttributes` needs an address even for "".
   private let empty = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
 
@@ -186,6 +218,7 @@ package final class XMLEventReplayer {
   deinit {
     for name in names { name.deallocate() }
     empty.deallocate()
+    layout.deallocate()
   }
 
   package func replay(_ batch: XMLEventBatch, into handler: some XMLEventHandler) {
@@ -199,13 +232,12 @@ package final class XMLEventReplayer {
     // Locals, not properties, in the loop: each property access is a run-time check here.
     let words = batch.words
     let (names, lengths) = (self.names, self.lengths)
-    var pointers: [UnsafePointer<UInt8>?] = []
-    swap(&pointers, &self.pointers)
-    defer { swap(&pointers, &self.pointers) }
+    var (layout, layoutCapacity) = (self.layout, self.layoutCapacity)
+    defer { (self.layout, self.layoutCapacity) = (layout, layoutCapacity) }
     batch.bytes.withUnsafeBufferPointer { bytes in
       let base = bytes.baseAddress ?? UnsafePointer(empty)
       var i = 0
-      while i < words.count {
+      while i < batch.wordCount {
         let n = words[i + 1]
         let name = XMLText(bytes: UnsafeBufferPointer(start: names[n], count: lengths[n]))
         guard words[i] == 0 else {
@@ -215,20 +247,23 @@ package final class XMLEventReplayer {
         }
         let line = words[i + 2]
         let count = words[i + 3]
-        pointers.removeAll(keepingCapacity: true)
+        if count > layoutCapacity {
+          layout.deallocate()
+          layoutCapacity = count
+          layout = .allocate(capacity: 5 * count)
+        }
         for a in 0..<count {
           let at = i + 4 + 3 * a
           let start = base + words[at + 1]
-          pointers.append(UnsafePointer(names[words[at]]))
-          pointers.append(nil)
-          pointers.append(nil)
-          pointers.append(start)
-          pointers.append(start + words[at + 2])
+          let slot = layout + 5 * a
+          slot[0] = UnsafePointer(names[words[at]])
+          slot[1] = nil
+          slot[2] = nil
+          slot[3] = start
+          slot[4] = start + words[at + 2]
         }
-        pointers.withUnsafeMutableBufferPointer { layout in
-          handler.startElement(
-            name, attributes: XMLAttributes(sax2: layout.baseAddress, count: count), line: line)
-        }
+        handler.startElement(
+          name, attributes: XMLAttributes(sax2: layout, count: count), line: line)
         i += 4 + 3 * count
       }
     }

@@ -61,8 +61,20 @@ package struct XMLAttributes {
   }
 
   /// The value of the attribute named `name`, if present.
+  ///
+  /// The names are compared byte by byte where they are, without measuring them first: a
+  /// shorter name's NUL differs from the literal (which holds none) before the comparison
+  /// could read past it. This is called for every attribute looked up by name, and `strlen`
+  /// and `memcmp` calls cost more than the few bytes compared.
   package func value(_ name: StaticString) -> XMLText? {
-    for i in 0..<count where self.name(at: i).equals(name) { return value(at: i) }
+    precondition(name.hasPointerRepresentation, "attribute names are string literals")
+    let literal = name.utf8Start
+    let length = name.utf8CodeUnitCount
+    search: for i in 0..<count {
+      let stored = base![i * 5]!
+      for j in 0..<length where stored[j] != literal[j] { continue search }
+      if stored[length] == 0 { return value(at: i) }
+    }
     return nil
   }
 }

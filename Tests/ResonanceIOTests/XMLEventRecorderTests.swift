@@ -102,6 +102,29 @@ struct XMLEventRecorderTests {
     #expect(replayed.events.count == 1202)
   }
 
+  /// The recorder gathers an element's words, and the replayer its attribute layout, in
+  /// buffers sized for 16 attributes at first: an element with more makes both grow, and one
+  /// with fewer after it must not see the larger element's leftovers.
+  @Test("elements with more attributes than the first buffers hold replay exactly")
+  func manyAttributes() throws {
+    var text = "<root><wide"
+    for i in 0..<40 { text += " a\(i)=\"value \(i)\"" }
+    text += "/><narrow b=\"1\"/><wide"
+    for i in 0..<70 { text += " a\(i)=\"\(i)\"" }
+    text += "></wide><narrow/></root>"
+    let direct = Recorder()
+    let parser = XMLPushParser(handler: direct)
+    try parser.feed(array: Array(text.utf8))
+    try parser.finish()
+    for batchBytes in [1, 1 << 20] {
+      let replayed = Recorder()
+      try Self.replay(text, batchBytes: batchBytes, into: replayed)
+      #expect(replayed.events == direct.events)
+    }
+    #expect(direct.events.contains { $0.hasPrefix("<wide") && $0.hasSuffix("a69=69") })
+    #expect(direct.events.contains("<narrow@1 b=1"))
+  }
+
   @Test("a bounded queue delivers in order across threads and ends with nil")
   func queue() {
     let queue = BoundedQueue<[Int]>(capacity: 2)

@@ -40,6 +40,28 @@ struct XMLPushParserTests {
     #expect(recorder.events == ["<a@1 x=1 <2> & ’", "<b@2 y=", "</b", "</a"])
   }
 
+  /// Names are compared where libxml2 keeps them, up to the literal's length and then its
+  /// NUL: a name the literal is a prefix of, or that is a prefix of the literal, is another.
+  @Test("an attribute looked up by name is that name exactly, not one sharing its start")
+  func valueByName() throws {
+    final class KeyReader: XMLEventHandler {
+      var found: [String] = []
+      func startElement(_ name: XMLText, attributes: XMLAttributes, line: Int) {
+        found.append(attributes.value("key")?.string ?? "-")
+      }
+      func endElement(_ name: XMLText) {}
+    }
+    let reader = KeyReader()
+    let parser = XMLPushParser(handler: reader)
+    try parser.feed(
+      array: Array(
+        """
+        <r><e keys="1" ke="2" k="3"/><e keys="1" key="4"/><e key="" value="5"/>        <e KEY="6"/><e kex="7"/></r>
+        """.utf8))
+    try parser.finish()
+    #expect(reader.found == ["-", "-", "4", "", "-", "-"])
+  }
+
   @Test("the DTD with #IMPLIED attributes that crashes Foundation's parser is fine here")
   func dtd() throws {
     let text = """
