@@ -75,41 +75,70 @@ package enum PrivacyFilter {
   /// `isIdentifyingValue` over UTF-8 bytes, without allocating: the value is cut into tokens
   /// (runs of letters, digits and `.:@%+-_`), and each token is matched against the shapes.
   package static func containsIdentifier(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-    // Every shape needs one of these bytes; most values (numbers without a dot, words, zone
-    // names) have none, and are passed in one scan.
-    guard
-      bytes.contains(where: {
-        $0 == 0x40 || $0 == 0x2E || $0 == 0x3A || $0 == 0x2D || $0 | 0x20 == 0x78 || $0 == 0x3D
-      })
-    else { return false }
-    if containsIdentifyingParameter(bytes) { return true }
-    var start = 0
-    while start < bytes.count {
-      guard isTokenByte(bytes[start]) else {
-        start += 1
-        continue
+    byteClasses.withUnsafeBufferPointer { classes in
+      // Every shape needs one of the marked bytes; most values (numbers without a dot, words,
+      // zone names) have none, and are passed in one scan.
+      var seen: UInt8 = 0
+      for b in bytes { seen |= classes[Int(b)] }
+      guard seen & ByteClass.marks != 0 else { return false }
+      if seen & ByteClass.equals != 0, containsIdentifyingParameter(bytes) { return true }
+      var start = 0
+      while start < bytes.count {
+        guard classes[Int(bytes[start])] & ByteClass.token != 0 else {
+          start += 1
+          continue
+        }
+        var end = start
+        var marks: UInt8 = 0
+        while end < bytes.count {
+          let byteClass = classes[Int(bytes[end])]
+          guard byteClass & ByteClass.token != 0 else { break }
+          marks |= byteClass
+          end += 1
+        }
+        // A sentence's full stop or colon is not part of the token.
+        var last = end
+        while last > start, classes[Int(bytes[last - 1])] & ByteClass.alphanumeric == 0 {
+          last -= 1
+        }
+        if isIdentifierToken(UnsafeBufferPointer(rebasing: bytes[start..<last]), marks) {
+          return true
+        }
+        start = end
       }
-      var end = start
-      var marks = TokenMarks()
-      while end < bytes.count, isTokenByte(bytes[end]) {
-        marks.note(bytes[end])
-        end += 1
-      }
-      // A sentence's full stop or colon is not part of the token.
-      var last = end
-      while last > start, !isAlphanumeric(bytes[last - 1]) { last -= 1 }
-      if isIdentifierToken(UnsafeBufferPointer(rebasing: bytes[start..<last]), marks) {
-        return true
-      }
-      start = end
+      return false
     }
-    return false
   }
 
-  private static func isTokenByte(_ b: UInt8) -> Bool {
-    isAlphanumeric(b) || b == UInt8(ascii: ".") || b == UInt8(ascii: ":")
-      || b == UInt8(ascii: "@") || b == UInt8(ascii: "%") || b == UInt8(ascii: "+")
-      || b == UInt8(ascii: "-") || b == UInt8(ascii: "_")
+  /// What each byte is to `containsIdentifier`, as bits, so the scan reads one table entry
+  /// per byte instead of comparing it with each byte of interest: whether it belongs in a
+  /// token, whether it is a letter or digit, and which of the bytes the shapes need it is.
+  private enum ByteClass {
+    static let token: UInt8 = 1
+    static let alphanumeric: UInt8 = 2
+    static let at: UInt8 = 4
+    static let dot: UInt8 = 8
+    static let colonOrDash: UInt8 = 16
+    static let x: UInt8 = 32
+    static let equals: UInt8 = 64
+    /// The bytes one of the shapes (or an identifying parameter) needs.
+    static let marks: UInt8 = at | dot | colonOrDash | x | equals
+  }
+
+  private static let byteClasses: [UInt8] = (0...255).map { (code: Int) -> UInt8 in
+    let b = UInt8(code)
+    var bits: UInt8 = 0
+    if isAlphanumeric(b) { bits |= ByteClass.alphanumeric | ByteClass.token }
+    if Array(".:@%+-_".utf8).contains(b) { bits |= ByteClass.token }
+    switch b {
+    case UInt8(ascii: "@"): bits |= ByteClass.at
+    case UInt8(ascii: "."): bits |= ByteClass.dot
+    case UInt8(ascii: ":"), UInt8(ascii: "-"): bits |= ByteClass.colonOrDash
+    case UInt8(ascii: "x"), UInt8(ascii: "X"): bits |= ByteClass.x
+    case UInt8(ascii: "="): bits |= ByteClass.equals
+    default: break
+    }
+    return bits
   }
 
   private static func isAlphanumeric(_ b: UInt8) -> Bool {
@@ -127,32 +156,13 @@ package enum PrivacyFilter {
     b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")
   }
 
-  /// The bytes a token holds that the shapes need: each shape is tried only when the token
-  /// has its bytes (a date's `2024-01-15` is not scanned for an IPv4 address or an e-mail).
-  private struct TokenMarks {
-    var at = false
-    var dot = false
-    var colonOrDash = false
-    var x = false
-
-    mutating func note(_ b: UInt8) {
-      switch b {
-      case UInt8(ascii: "@"): at = true
-      case UInt8(ascii: "."): dot = true
-      case UInt8(ascii: ":"), UInt8(ascii: "-"): colonOrDash = true
-      case UInt8(ascii: "x"), UInt8(ascii: "X"): x = true
-      default: break
-      }
-    }
-  }
-
   /// One token against every shape whose bytes it holds.
-  private static func isIdentifierToken(_ t: UnsafeBufferPointer<UInt8>, _ marks: TokenMarks)
-    -> Bool
-  {
-    (marks.at && isEmail(t)) || (marks.dot && isIPv4(t))
-      || (marks.colonOrDash && (isColonHex(t) || containsUUID(t)))
-      || (marks.x && containsHexAddress(t))
+  /// (`marks` holds the `ByteClass` bits of the token's bytes: a date's `2024-01-15` is not
+  /// scanned for an IPv4 address or an e-mail.)
+  private static func isIdentifierToken(_ t: UnsafeBufferPointer<UInt8>, _ marks: UInt8) -> Bool {
+    (marks & ByteClass.at != 0 && isEmail(t)) || (marks & ByteClass.dot != 0 && isIPv4(t))
+      || (marks & ByteClass.colonOrDash != 0 && (isColonHex(t) || containsUUID(t)))
+      || (marks & ByteClass.x != 0 && containsHexAddress(t))
   }
 
   /// `local@domain.tld`: something before the `@`, a dot after it with something each side.

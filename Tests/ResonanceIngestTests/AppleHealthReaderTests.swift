@@ -115,6 +115,48 @@ struct AppleHealthReaderTests {
     #expect(future.metadata == [MetadataEntry(key: "SomeNewKey", value: "kept")])
   }
 
+  /// The reader tells a MetadataEntry's attributes apart by where the parser keeps their
+  /// names, and judges a repeated value once: neither may depend on the order of attributes,
+  /// and a value judged an identifier stays dropped each time it comes back.
+  @Test("metadata attributes in any order, unknown ones beside them, repeated values judged alike")
+  func metadataAttributeOrder() throws {
+    var items: [HealthItem] = []
+    let reader = AppleHealthReader(file: "export.xml") { items += $0 }
+    let parser = XMLPushParser(handler: reader)
+    let dates = #"startDate="2024-01-15 08:30:00 -0800" endDate="2024-01-15 08:30:00 -0800""#
+    let record = { (entries: String) in
+      #"<Record type="T" sourceName="S" "# + dates + #" value="1">"# + entries + "</Record>"
+    }
+    let input =
+      "<HealthData>"
+      + record(
+        #"<MetadataEntry key="HKTimeZone" value="Europe/Berlin"/>"#
+          + #"<MetadataEntry value="Europe/Paris" key="HKTimeZone"/>"#
+          + #"<MetadataEntry note="n" value="ok" key="Other"/>"#
+          + #"<MetadataEntry key="NoValue"/>"#
+          + #"<MetadataEntry value="orphan"/>"#)
+      + record(
+        #"<MetadataEntry value="jane@example.com" key="Contact"/>"#
+          + #"<MetadataEntry key="Contact" value="jane@example.com"/>"#
+          + #"<MetadataEntry key="Europe" value="Europe/Berlin"/>"#)
+      + "</HealthData>"
+    try parser.feed(array: Array(input.utf8))
+    try parser.finish()
+    reader.flush()
+    let metadata = items.compactMap { if case .record(let r) = $0 { r.metadata } else { nil } }
+    #expect(
+      metadata == [
+        [
+          MetadataEntry(key: "HKTimeZone", value: "Europe/Berlin"),
+          MetadataEntry(key: "HKTimeZone", value: "Europe/Paris"),
+          MetadataEntry(key: "Other", value: "ok"),
+          MetadataEntry(key: "NoValue", value: ""),
+        ],
+        [MetadataEntry(key: "Europe", value: "Europe/Berlin")],
+      ])
+    #expect(reader.counts.metadataDropped == 2)
+  }
+
   @Test("sleep in both eras, mindful sessions with and without a value")
   func categories() throws {
     let all = try records
@@ -343,7 +385,7 @@ struct HealthNumberTests {
 struct InternerTests {
   /// Every answer must be the bytes asked for, whichever of the recent strings, the table or a
   /// new string gives it: keys cycling through more strings than a slot remembers, unique
-  /// values that skip the table, and short text (kept inline, never looked up) beside long.
+  /// values, and short text (kept inline, never looked up) beside long.
   @Test("the interner answers every byte sequence with a string of exactly those bytes")
   func answersTheBytesAskedFor() {
     var interner = Interner()
@@ -354,16 +396,14 @@ struct InternerTests {
     var asked = 0
     for round in 0..<50 {
       for (i, key) in keys.enumerated() {
-        let slot: Interner.Slot = i % 2 == 0 ? .key : .value
-        let got = Array(key.utf8).withUnsafeBufferPointer {
-          interner.string($0, slot: slot, tabled: round % 3 != 0)
-        }
+        let slot: Interner.Slot = i % 2 == 0 ? .type : .other
+        let got = Array(key.utf8).withUnsafeBufferPointer { interner.string($0, slot: slot) }
         #expect(got == key)
         asked += 1
       }
       let unique = "2024-01-\(round) 08:30:00 +0000"
       #expect(
-        Array(unique.utf8).withUnsafeBufferPointer { interner.string($0, slot: .value) } == unique)
+        Array(unique.utf8).withUnsafeBufferPointer { interner.string($0, slot: .other) } == unique)
     }
     #expect(asked == 1200)
   }
@@ -378,5 +418,37 @@ struct InternerTests {
         #expect(got == source)
       }
     }
+  }
+
+  /// The metadata keys' table: a key's identifying flag is worked out once and then read back,
+  /// so a fact given for the wrong string (two strings in one place) would drop or keep the
+  /// wrong entries. More strings than places, sharing prefixes, lengths and last bytes as
+  /// Apple's keys do, in a repeating order and then shuffled.
+  @Test("recent strings answer every string with its own bytes and its own fact")
+  func recentStringsKeepEachStringsFact() {
+    var table = RecentStrings<Int>(size: 16)
+    let strings =
+      (0..<40).map { "HKMetadataKey\($0 % 2 == 0 ? "Sync" : "Heart")Identifier\($0)" }
+      + ["", "a", "HKTimeZone", "HKTimeZonf", "ä€𝄞 Zeitzone", "12345678", "12345679"]
+    var computed = 0
+    func fact(_ s: String) -> Int {
+      computed += 1
+      return s.utf8.reduce(7) { $0 &* 31 &+ Int($1) }
+    }
+    var generator = SystemRandomNumberGenerator()
+    for round in 0..<20 {
+      let order = round < 10 ? strings : strings.shuffled(using: &generator)
+      for string in order {
+        let got = Array(string.utf8).withUnsafeBufferPointer { table.string($0, fact: fact) }
+        #expect(got.string == string)
+        #expect(got.fact == string.utf8.reduce(7) { $0 &* 31 &+ Int($1) }, "\(string)")
+      }
+    }
+    // A string asked twice in a row is found the second time: its fact is not worked out again.
+    let before = computed
+    for _ in 0..<3 {
+      _ = Array("HKTimeZone".utf8).withUnsafeBufferPointer { table.string($0, fact: fact) }
+    }
+    #expect(computed - before <= 1)
   }
 }

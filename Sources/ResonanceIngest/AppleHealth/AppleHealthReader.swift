@@ -28,6 +28,7 @@ package final class AppleHealthReader: XMLEventHandler {
   /// The open Record's metadata and beats, gathered apart from it and moved in when it ends:
   /// appending to an array inside an optional stored property copies the whole record.
   private var recordMetadata: [MetadataEntry] = []
+  private var lastMetadataCount = 1
   private var recordBeats: [HealthBeat] = []
   private var recordLine = 0
   private var correlation: HealthCorrelation?
@@ -40,17 +41,20 @@ package final class AppleHealthReader: XMLEventHandler {
   /// optional tuple, whose copy goes through the runtime's generic value witnesses.
   private var lastDeviceKey: String?
   private var lastDevice = HealthDevice()
-  /// Whether each metadata key met is an identifier: the first `recentKeyCount` keys in an
-  /// array searched by string (interned keys compare by storage first), any beyond in a table.
-  private var recentKeys: [String] = []
-  private var recentKeyIdentifying: [Bool] = []
-  private static let recentKeyCount = 32
-  private var identifyingKeys: [String: Bool] = [:]
+  /// The metadata keys met lately, each with whether it names an identifier.
+  private var metadataKeys = RecentStrings<Bool>(size: 256)
+  /// The metadata values met lately, each with whether it holds an identifier: a value that
+  /// repeats (a time zone, a version) is made into a string and judged once.
+  private var metadataValues = RecentStrings<Bool>(size: 256)
   /// How deep the reader is in WorkoutActivity elements, whose children it passes over.
   private var activityDepth = 0
   /// The element names met in this document, by the address libxml2 keeps each at.
   private var elementNames: [(address: UnsafeRawPointer?, element: Element)] = []
   private var recordLayout: [(name: UnsafeRawPointer, field: RecordField)] = []
+  /// Where the parser keeps the attribute names `key` and `value`, once met.
+  private var metadataKeyName: UnsafeRawPointer?
+  private var metadataValueName: UnsafeRawPointer?
+  private enum MetadataField { case key, value, other }
 
   /// - Parameters:
   ///   - file: the name messages use.
@@ -216,6 +220,7 @@ package final class AppleHealthReader: XMLEventHandler {
       // Completed in place, then moved out: a copy would retain and release every string.
       record!.metadata = recordMetadata
       record!.beats = recordBeats
+      if !recordMetadata.isEmpty { lastMetadataCount = min(recordMetadata.count, 32) }
       recordMetadata = []
       counts.records += correlation.isPresent ? 0 : 1
       counts.beats += correlation.isPresent ? 0 : recordBeats.count
@@ -344,47 +349,67 @@ package final class AppleHealthReader: XMLEventHandler {
     return field
   }
 
-  private func metadataEntry(_ attributes: XMLAttributes) {
-    guard let key = attributes.value("key").map({ strings.string($0.bytes, slot: .key) }) else {
-      return
+  /// Which of a MetadataEntry's attributes attribute `index` is: told by the address the
+  /// parser keeps its name at once `key` and `value` have been met, by its bytes until then.
+  private func metadataField(_ attributes: XMLAttributes, at index: Int) -> MetadataField {
+    let address = attributes.nameAddress(at: index)
+    if address == metadataKeyName { return .key }
+    if address == metadataValueName { return .value }
+    let name = attributes.name(at: index)
+    if name.equals("key") {
+      metadataKeyName = address
+      return .key
     }
-    let valueText = attributes.value("value")
-    let isIdentifying = identifying(key)
-    // The value is judged on its bytes, before it becomes a string: an identifier is usually
-    // unique, and would only fill the interning table.
-    if isIdentifying || valueText.map({ PrivacyFilter.containsIdentifier($0.bytes) }) == true {
+    if name.equals("value") {
+      metadataValueName = address
+      return .value
+    }
+    return .other
+  }
+
+  private func metadataEntry(_ attributes: XMLAttributes) {
+    var keyText: XMLText?
+    var valueText: XMLText?
+    for i in 0..<attributes.count {
+      switch metadataField(attributes, at: i) {
+      case .key: keyText = attributes.value(at: i)
+      case .value: valueText = attributes.value(at: i)
+      case .other: break
+      }
+    }
+    guard let keyText else { return }
+    let (key, isIdentifying) = metadataKeys.string(keyText.bytes) {
+      PrivacyFilter.isIdentifyingKey($0)
+    }
+    if isIdentifying {
       counts.metadataDropped += 1
       return
     }
-    let value = valueText.map { strings.string($0.bytes, slot: .value, tabled: false) } ?? ""
+    var value = ""
+    if let valueText {
+      // A value met lately was judged then; a new one is judged on its bytes.
+      let (string, identifies) = metadataValues.string(valueText.bytes) { _ in
+        PrivacyFilter.containsIdentifier(valueText.bytes)
+      }
+      if identifies {
+        counts.metadataDropped += 1
+        return
+      }
+      value = string
+    }
     let entry = MetadataEntry(key: key, value: value)
     if route.isPresent {
       return  // route metadata (sync versions) is not kept
     } else if record.isPresent {
+      // Room for as many entries as the last record had, at once: growing from empty
+      // reallocated three or four times per record.
+      if recordMetadata.capacity == 0 { recordMetadata.reserveCapacity(lastMetadataCount) }
       recordMetadata.append(entry)
     } else if correlation.isPresent {
       correlation?.metadata.append(entry)
     } else if workout.isPresent {
       workout?.metadata.append(entry)
     }
-  }
-
-  /// Whether metadata key `key` names an identifier, judged once per distinct key.
-  private func identifying(_ key: String) -> Bool {
-    // Lengths first: comparing two different strings costs more than comparing two counts.
-    let length = key.utf8.count
-    for i in recentKeys.indices where recentKeys[i].utf8.count == length && recentKeys[i] == key {
-      return recentKeyIdentifying[i]
-    }
-    if let known = identifyingKeys[key] { return known }
-    let isIdentifying = PrivacyFilter.isIdentifyingKey(key)
-    if recentKeys.count < Self.recentKeyCount {
-      recentKeys.append(key)
-      recentKeyIdentifying.append(isIdentifying)
-    } else {
-      identifyingKeys[key] = isIdentifying
-    }
-    return isIdentifying
   }
 
   /// A beat of an HRV record's list: the time of day is made absolute from the record's start
@@ -617,11 +642,11 @@ package final class AppleHealthReader: XMLEventHandler {
   ]
 }
 
-/// Shares one `String` per distinct byte sequence (types, sources, units and metadata keys
-/// repeat millions of times), so the reader allocates each only once.
+/// Shares one `String` per distinct byte sequence (types, sources, units and devices repeat
+/// millions of times), so the reader allocates each only once.
 ///
 /// Each slot remembers its last few strings, compared by bytes before anything is hashed:
-/// exports group records by type, and a record's metadata keys come round in the same order.
+/// exports group records by type, and a record's attributes come round in the same order.
 /// Past those, an open-addressed table keyed by the bytes' FNV-1a hash (no `Hasher`, whose
 /// per-lookup cost showed in profiles).
 struct Interner {
@@ -641,7 +666,7 @@ struct Interner {
 
   /// Which attribute a string is for: each remembers its own recent values.
   enum Slot: Int, CaseIterable {
-    case type, source, version, unit, key, value, device, other
+    case type, source, version, unit, device, other
   }
 
   init() {
@@ -650,12 +675,7 @@ struct Interner {
     recent = [String](repeating: "", count: Slot.allCases.count * Self.recentWays)
   }
 
-  /// - Parameter tabled: whether a string the slot has not met lately is looked up in (and
-  ///   added to) the table. Metadata values are often unique (dates, links): for them the
-  ///   table would only cost a hash and a probe, so they share storage with recent ones only.
-  mutating func string(
-    _ bytes: UnsafeBufferPointer<UInt8>, slot: Slot = .other, tabled: Bool = true
-  ) -> String {
+  mutating func string(_ bytes: UnsafeBufferPointer<UInt8>, slot: Slot = .other) -> String {
     // Up to 15 bytes a string is stored inline, with nothing allocated or counted: sharing
     // gains nothing, and making one costs less than looking it up.
     if bytes.count <= 15 { return String(decoding: bytes, as: UTF8.self) }
@@ -665,7 +685,7 @@ struct Interner {
       recent.swapAt(base + way, base + way - 1)
       return recent[base + way - 1]
     }
-    let found = tabled ? lookup(bytes) : String(decoding: bytes, as: UTF8.self)
+    let found = lookup(bytes)
     // Newest in the middle of the list: a string met once does not push out the ones the
     // slot keeps meeting, which move up one place at each hit.
     let middle = base + Self.recentWays / 2
@@ -712,11 +732,57 @@ struct Interner {
     Int(truncatingIfNeeded: hash ^ (hash >> 29)) & (entries.count - 1)
   }
 
-  private static func equal(_ string: String, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+  static func equal(_ string: String, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     string.utf8.withContiguousStorageIfAvailable { stored in
       stored.count == bytes.count
         && (bytes.count == 0 || memcmp(stored.baseAddress!, bytes.baseAddress!, bytes.count) == 0)
     } ?? string.utf8.elementsEqual(bytes)
+  }
+}
+
+/// The strings met lately, each with a fact about it worked out once (whether a metadata key
+/// names an identifier): a direct-mapped table, placed by a hash of a string's length and its
+/// first and last eight bytes and checked by comparing the bytes, so a string met again costs
+/// one probe and one comparison. A string that takes another's place replaces it; the table
+/// never grows, whatever the file holds.
+struct RecentStrings<Fact> {
+  private var strings: [String]
+  private var facts: [Fact?]
+
+  /// - Parameter size: the number of places, a power of two.
+  init(size: Int) {
+    precondition(size > 0 && size & (size - 1) == 0, "size must be a power of two")
+    strings = [String](repeating: "", count: size)
+    facts = [Fact?](repeating: nil, count: size)
+  }
+
+  /// The string of `bytes` and its fact, worked out by `fact` when the string is not in the
+  /// table (and then kept in its place).
+  mutating func string(
+    _ bytes: UnsafeBufferPointer<UInt8>, fact: (String) -> Fact
+  ) -> (string: String, fact: Fact) {
+    let i = place(bytes)
+    if let known = facts[i], Interner.equal(strings[i], bytes) { return (strings[i], known) }
+    let string = String(decoding: bytes, as: UTF8.self)
+    let found = fact(string)
+    strings[i] = string
+    facts[i] = found
+    return (string, found)
+  }
+
+  private func place(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    let count = bytes.count
+    var hash = UInt64(truncatingIfNeeded: count) &* 0x9E37_79B9_7F4A_7C15
+    if count >= 8 {
+      let start = UnsafeRawPointer(bytes.baseAddress!)
+      hash ^= start.loadUnaligned(as: UInt64.self)
+      hash = (hash ^ (hash >> 29)) &* 0xBF58_476D_1CE4_E5B9
+      hash ^= start.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+    } else {
+      for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+    }
+    hash = (hash ^ (hash >> 31)) &* 0x94D0_49BB_1331_11EB
+    return Int(truncatingIfNeeded: hash >> 32) & (strings.count - 1)
   }
 }
 
