@@ -67,15 +67,14 @@ package struct XMLAttributes {
   /// could read past it. This is called for every attribute looked up by name, and `strlen`
   /// and `memcmp` calls cost more than the few bytes compared.
   package func value(_ name: StaticString) -> XMLText? {
-    precondition(name.hasPointerRepresentation, "attribute names are string literals")
-    let literal = name.utf8Start
-    let length = name.utf8CodeUnitCount
-    search: for i in 0..<count {
-      let stored = base![i * 5]!
-      for j in 0..<length where stored[j] != literal[j] { continue search }
-      if stored[length] == 0 { return value(at: i) }
+    name.withUTF8Buffer { literal in
+      search: for i in 0..<count {
+        let stored = base![i * 5]!
+        for j in literal.indices where stored[j] != literal[j] { continue search }
+        if stored[literal.count] == 0 { return value(at: i) }
+      }
+      return nil
     }
-    return nil
   }
 }
 
