@@ -51,14 +51,20 @@ struct XMLEventRecorderTests {
     return batches.count
   }
 
+  /// The events of `text` straight from the parser, to compare replays with.
+  static func parsed(_ text: String) throws -> Recorder {
+    let direct = Recorder()
+    let parser = XMLPushParser(handler: direct)
+    try parser.feed(array: Array(text.utf8))
+    try parser.finish()
+    return direct
+  }
+
   @Test(
     "replayed, the handler gets what the parser gave: names, decoded values, empty ones, lines",
     arguments: [1, 16, 1 << 20])
   func sameEvents(batchBytes: Int) throws {
-    let direct = Recorder()
-    let parser = XMLPushParser(handler: direct)
-    try parser.feed(array: Array(Self.document.utf8))
-    try parser.finish()
+    let direct = try Self.parsed(Self.document)
     let replayed = Recorder()
     let batches = try Self.replay(Self.document, batchBytes: batchBytes, into: replayed)
     #expect(replayed.events == direct.events)
@@ -92,10 +98,7 @@ struct XMLEventRecorderTests {
     var text = "<root>"
     for i in 0..<600 { text += "<e\(i) a\(i)=\"\(i)\"/>" }
     text += "</root>"
-    let direct = Recorder()
-    let parser = XMLPushParser(handler: direct)
-    try parser.feed(array: Array(text.utf8))
-    try parser.finish()
+    let direct = try Self.parsed(text)
     let replayed = Recorder()
     try Self.replay(text, batchBytes: 64, into: replayed)
     #expect(replayed.events == direct.events)
@@ -112,10 +115,7 @@ struct XMLEventRecorderTests {
     text += "/><narrow b=\"1\"/><wide"
     for i in 0..<70 { text += " a\(i)=\"\(i)\"" }
     text += "></wide><narrow/></root>"
-    let direct = Recorder()
-    let parser = XMLPushParser(handler: direct)
-    try parser.feed(array: Array(text.utf8))
-    try parser.finish()
+    let direct = try Self.parsed(text)
     for batchBytes in [1, 1 << 20] {
       let replayed = Recorder()
       try Self.replay(text, batchBytes: batchBytes, into: replayed)
