@@ -16,8 +16,7 @@ package struct XMLEventBatch: Sendable {
   /// name's number. In the first `wordCount` words, copied in as values are.
   fileprivate var words: [Int] = []
   fileprivate var wordCount = 0
-  /// The values, in the first `byteCount` bytes: copied in with `memcpy` (an array's
-  /// `append(contentsOf:)` from a buffer went element by element, a tenth of the recording).
+  /// The values, in the first `byteCount` bytes.
   fileprivate var bytes: [UInt8] = []
   fileprivate var byteCount = 0
   /// The names first used in this batch, in number order.
@@ -36,34 +35,34 @@ package struct XMLEventBatch: Sendable {
 
   /// Copies one event's words after the words so far.
   fileprivate mutating func append(words event: UnsafeBufferPointer<Int>) {
-    let start = wordCount
-    if start + event.count > words.count {
-      let missing = start + event.count - words.count
-      words.append(contentsOf: repeatElement(0, count: missing + words.count / 4 + 64))
-    }
-    words.withUnsafeMutableBufferPointer {
-      _ = memcpy(
-        $0.baseAddress! + start, event.baseAddress!, event.count * MemoryLayout<Int>.stride)
-    }
-    wordCount = start + event.count
+    wordCount = Self.copy(event, into: &words, at: wordCount)
   }
 
   /// Copies `value` after the values so far; returns where it starts.
   fileprivate mutating func append(value: UnsafeBufferPointer<UInt8>) -> Int {
     let start = byteCount
-    if start + value.count > bytes.count {
-      // Grown by what is missing plus a quarter: a batch ends soon after it passes its size,
-      // so its storage stays close to that size.
-      let missing = start + value.count - bytes.count
-      bytes.append(contentsOf: repeatElement(0, count: missing + bytes.count / 4 + 256))
+    byteCount = Self.copy(value, into: &bytes, at: start)
+    return start
+  }
+
+  /// Copies `source` into `storage` from `start` with `memcpy` (an array's
+  /// `append(contentsOf:)` from a buffer goes element by element), growing the storage by
+  /// what is missing plus a quarter when it is short: a batch ends soon after it passes its
+  /// size, so its storage stays close to that size. Returns where the copy ends.
+  private static func copy<T: BitwiseCopyable & ExpressibleByIntegerLiteral>(
+    _ source: UnsafeBufferPointer<T>, into storage: inout [T], at start: Int
+  ) -> Int {
+    let end = start + source.count
+    if end > storage.count {
+      storage.append(
+        contentsOf: repeatElement(0, count: end - storage.count + storage.count / 4 + 64))
     }
-    if let source = value.baseAddress, value.count > 0 {
-      bytes.withUnsafeMutableBufferPointer {
-        _ = memcpy($0.baseAddress! + start, source, value.count)
+    if let from = source.baseAddress, source.count > 0 {
+      storage.withUnsafeMutableBufferPointer {
+        _ = memcpy($0.baseAddress! + start, from, source.count * MemoryLayout<T>.stride)
       }
     }
-    byteCount = start + value.count
-    return start
+    return end
   }
 }
 

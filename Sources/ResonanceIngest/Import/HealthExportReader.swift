@@ -110,7 +110,8 @@ private final class HealthDecoding: Sendable {
   /// Whether the store's side has abandoned the import: the parser should stop.
   var isStopped: Bool { stopped.load(ordering: .relaxed) }
 
-  /// Queues a full batch (waiting while four are in flight) and returns one to fill next.
+  /// Queues a full batch (waiting while `batchesInFlight` are queued) and returns one to fill
+  /// next.
   func send(_ batch: XMLEventBatch) -> XMLEventBatch {
     queue.push(batch)
     return spent.withLock { $0.popLast() } ?? XMLEventBatch()
