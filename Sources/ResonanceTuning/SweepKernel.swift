@@ -544,7 +544,7 @@ extension SIMD8 where Scalar == Double {
   /// (Package.swift defines RESONANCE_FMA), else a multiply and an add — without hardware FMA,
   /// `addingProduct` is a call to libm's exact `fma` for every lane, 50 times slower.
   @inline(__always)
-  fileprivate func plusProduct(_ a: Self, _ b: Self) -> Self {
+  func plusProduct(_ a: Self, _ b: Self) -> Self {
     #if RESONANCE_FMA
       addingProduct(a, b)
     #else

@@ -51,11 +51,9 @@ package enum Sweeper {
       log, rewards: used.map { $0.values(log) }, predictions: models.map(\.predictions),
       group: intervals ? days.map { dayIndex[$0]! } : .init(repeating: 0, count: log.count),
       groups: intervals ? dayList.count : 1)
-    // Every design point spreads its scores as the preferences in force do (`ScoreSpread`).
-    let spread = ScoreSpread(input)
-    let target = spread.variance(inForce.weights)
+    // Every design point is as greedy as the preferences in force (`Greediness`).
     let points =
-      [inForce.weights] + design.weights().map { spread.matched($0, to: target) }
+      [inForce.weights] + Greediness(input).matched(design.weights(), to: inForce.weights)
     let started = Date()
     let totals = SweepKernel.evaluate(input, weights: points, product: product)
     let seconds = Date().timeIntervalSince(started)

@@ -228,12 +228,11 @@ package enum Tuner {
       let input = SweepInput(
         log, rewards: rewards.map { $0.values(log) }, predictions: predictions,
         group: days.map { dayIndex[$0]! }, groups: dayList.count)
-      // Every design point spreads its scores among a decision's candidates as the
-      // preferences in force do on the selection months (`ScoreSpread`): the design compares
-      // tastes at the logging policy's greediness.
-      let spread = ScoreSpread(input, decisions: (0..<log.count).filter { monthOf[$0] < held })
-      let target = spread.variance(inForce.weights)
-      points = [inForce.weights] + design.map { spread.matched($0, to: target) }
+      // Every design point is as greedy as the preferences in force on the selection months
+      // (`Greediness`): the design compares tastes at the logging policy's greediness.
+      let greediness = Greediness(
+        input, decisions: (0..<log.count).filter { monthOf[$0] < held })
+      points = [inForce.weights] + greediness.matched(design, to: inForce.weights)
       totals = SweepKernel.evaluate(input, weights: points, product: settings.product)
     }
 
