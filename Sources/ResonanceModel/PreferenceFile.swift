@@ -113,8 +113,8 @@ package struct PreferenceFileError: Error, Sendable, Equatable, CustomStringConv
   package var description: String { message }
 }
 
-/// What a recommendation rests on (`resonance tune`): the data, the estimator, the held-out
-/// gain with its interval, and the diagnostics that decide whether an estimate is trusted.
+/// What a recommendation rests on (`resonance tune`): the data, the estimator, the
+/// forward-chaining gain with its interval, and the diagnostics that decide whether an estimate is trusted.
 package struct TuningEvidence: Sendable, Equatable, Codable {
   /// The local dates of the first and last decision used.
   package var from: String
@@ -124,12 +124,13 @@ package struct TuningEvidence: Sendable, Equatable, Codable {
   package var months: Int
   package var estimator: String
   package var reward: String
-  /// The gain over the preferences in force on the month selection never saw; nil when there
-  /// was too little history to hold a month out.
+  /// The gain of choosing on the past over the preferences in force, on the months the
+  /// choosing never saw (forward chaining, pooled); nil with too little history.
   package var heldOutGain: Interval?
-  /// Effective sample size of the chosen preferences on the held-out month.
+  /// Effective sample size of the chosen preferences on the last month.
   package var effectiveSampleSize: Double?
-  /// Share of held-out decisions where the chosen preferences' likeliest song is the one logged.
+  /// Share of the last month's decisions where the chosen preferences' likeliest song is the
+  /// one logged.
   package var agreementShare: Double?
   /// Forward-chaining folds, one per month after the first.
   package var folds: Int

@@ -178,7 +178,7 @@ package struct Greediness: Sendable {
             let z = (s * a + offset[r0 + i]) * t
             scratch.a[i] = a
             scratch.z[i] = z
-            top = pointwiseMax(top, z)
+            top.replace(with: z, where: z .> top)
           }
           var total = Lanes()
           var weighted = (z: Lanes(), a: Lanes(), aa: Lanes(), ao: Lanes(), o: Lanes())

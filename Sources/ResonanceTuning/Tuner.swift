@@ -8,12 +8,12 @@ package struct TuningSettings: Sendable, Equatable {
   package var reward: Reward = .composite
   package var estimator: Estimator = .dr
   package var byContext = false
-  /// The effective sample size the chosen preferences need on the held-out month.
+  /// The effective sample size the chosen preferences need on the last month.
   package var minimumESS = 200.0
   /// The interval's level; `change` needs its lower end above `margin`.
   package var level = 0.95
-  /// The least gain worth a change, on the reward's 0 … 1 scale: the held-out interval's
-  /// lower end must clear it. Off-policy estimates hold the history fixed, and on simulated
+  /// The least gain worth a change, on the reward's 0 … 1 scale: the forward-chaining gain's
+  /// interval must have its lower end above it. Off-policy estimates hold the history fixed, and on simulated
   /// people they run about 0.01 above what the closed loop delivers
   /// (`docs/validation.md`, "Tuning"), so a smaller gain is not evidence.
   package var margin = 0.01
@@ -27,23 +27,22 @@ package struct TuningSettings: Sendable, Equatable {
   package init() {}
 }
 
-/// Chooses preferences on the earlier months of the DJ's history and judges them on the last,
-/// which selection never sees (`docs/tuning.md`).
+/// Chooses preferences on earlier months of the DJ's history and judges the choosing on later
+/// ones, which it never sees (`docs/tuning.md`, "Honest selection").
 ///
-/// 1. The months before the last are the selection months. Every design point (rescaled to
-///    the score spread of the preferences in force) and the preferences in force are
-///    estimated on them (the reward model fitted on them alone, cross-fitted by month). The
-///    candidate is the point whose paired gain over the preferences in force has the largest
-///    lower one-sided 95% bound (standard error from the days), when that bound is above
-///    `margin`,
-///    among the points whose effective sample size in every month, scaled to the held-out
-///    month's size, is at least `minimumESS`.
-/// 2. Forward-chaining folds: for each selection month after the first, the same rule on the
-///    months before it, judged on it — how well choosing on the past predicted the next month.
-/// 3. The last month: the candidate and the preferences in force, estimated on its decisions
-///    (its rows predicted by the selection months' pooled model), paired decision by decision;
-///    the interval is a bootstrap over its days (seeded). `change` when the interval's lower
-///    end is above `margin` and the candidate's effective sample size there is at least
+/// 1. Every design point is rescaled to the greediness of the preferences in force
+///    (`Greediness`: the same mean entropy over the log's decisions).
+/// 2. Forward chaining: for every month after the first, reward models are fitted on the
+///    months before it alone (cross-fitted among them), and the candidate there is the point
+///    whose paired gain over the preferences in force has the largest lower one-sided 95%
+///    bound (standard error from the days), when that bound is above `margin`, among the
+///    points whose effective sample size in every month, scaled to the judged month's size, is
+///    at least `minimumESS`. The choice (or the preferences in force, when none clears the
+///    rule) is estimated on the month itself, paired decision by decision.
+/// 3. Pooled over the judged months, that is the gain of choosing on the past; its interval is
+///    a bootstrap over the judged days, month by month (seeded). The candidate is the choice
+///    made on every month before the last. `change` when the interval's lower end is above
+///    `margin` and the candidate's effective sample size on the last month is at least
 ///    `minimumESS`; otherwise `keep`, with the reason.
 package enum Tuner {
   package static func tune(_ history: DecisionHistory, settings: TuningSettings) throws(TuningError)
@@ -107,78 +106,64 @@ package enum Tuner {
     let monthIndex = Dictionary(uniqueKeysWithValues: months.enumerated().map { ($1, $0) })
     let monthOfDecision = monthOf.map { monthIndex[$0]! }
     let held = months.count - 1
-    let selection = (0..<log.count).filter { monthOfDecision[$0] < held }
-    let heldOut = (0..<log.count).filter { monthOfDecision[$0] == held }
-    let selectionLog = log.subset(selection)
-    let heldLog = log.subset(heldOut)
-
-    // Reward models fitted on the selection months alone (cross-fitted among them); the
-    // held-out month's rows are predicted by their pooled fit.
     let rewards = settings.reward == .keep ? [Reward.keep] : [settings.reward, .keep]
-    var models: [RewardModel] = []
-    for reward in rewards { models.append(try RewardModel.fit(selectionLog, reward: reward)) }
-    let heldModels = models.map { $0.predicting(heldLog) }
-    var predictions = models.map { _ in [Double](repeating: 0, count: log.rows) }
-    for k in models.indices {
-      for (i, d) in selection.enumerated() {
-        predictions[k].replaceSubrange(
-          log.rows(of: d), with: models[k].predictions[selectionLog.rows(of: i)])
-      }
-      for (i, d) in heldOut.enumerated() {
-        predictions[k].replaceSubrange(
-          log.rows(of: d), with: heldModels[k].predictions[heldLog.rows(of: i)])
+
+    // Forward chaining: every month after the first is judged by the choice made on the
+    // months before it, with reward models fitted on those months alone. A month whose
+    // earlier months measured none of the reward (a Watch worn only later, for the response)
+    // is not judged; the last month always is.
+    var folds: [FoldModels] = []
+    for j in 1...held {
+      do {
+        folds.append(
+          try FoldModels(log: log, monthOf: monthOfDecision, month: j, rewards: rewards))
+      } catch  where error.kind == .noMeasuredReward && j < held {
+        continue
       }
     }
-
-    let whole = Stage(
-      log: log, monthOf: monthOfDecision, months: months, held: held, rewards: rewards,
-      predictions: predictions, inForce: inForce, design: designPoints, settings: settings)
-    let perMonth = months.indices.map { m in monthOfDecision.filter { $0 == m }.count }
-
-    // Forward-chaining folds within the selection months.
-    for j in 1..<held {
-      let pick = whole.choose(months: 0..<j, like: j)
-      report.folds.append(
-        TuningFold(
-          month: months[j].description, decisions: perMonth[j],
-          gain: pick.flatMap { whole.gain(point: $0.point, months: j..<(j + 1)).gain }))
-    }
+    let chain = try Self.chain(
+      log: log, monthOf: monthOfDecision, months: months, folds: folds, where: { _ in true },
+      rewards: rewards, inForce: inForce, design: designPoints, settings: settings,
+      level: settings.level)
+    report.folds = chain.folds
+    report.forwardGain = chain.gain
+    report.judgedDecisions = chain.judgedDecisions
 
     if settings.byContext {
       report.contexts = try byContext(
-        log: log, monthOf: monthOfDecision, months: months, held: held, rewards: rewards,
-        predictions: predictions, heldModels: heldModels, inForce: inForce,
-        design: designPoints, settings: settings)
+        log: log, monthOf: monthOfDecision, months: months, folds: folds, rewards: rewards,
+        inForce: inForce, design: designPoints, settings: settings)
     }
 
-    // Selection on every month before the last.
-    guard let pick = whole.choose(months: 0..<held, like: held) else {
+    guard let last = chain.last else {
       report.reason =
         "no preferences in the design did clearly better than those in force on the selection "
         + "months (\(months[0])…\(months[held - 1])): none has a gain whose lower 95% bound "
         + "is above \(Self.margin(settings.margin)) with enough support"
       return report
     }
-    let candidate = inForce.with(weights: whole.points[pick.point])
-    report.candidate = candidate
-    report.selectionGain = pick.gain
-    report.selectionESS = pick.ess
-
-    // The held-out month.
-    let evidence = try judge(
-      candidate, against: inForce, on: heldLog, month: months[held].description,
-      models: heldModels, rewards: rewards, settings: settings, level: settings.level)
-    report.heldOut = evidence
-    let interval = evidence.gain
+    report.candidate = last.candidate
+    report.selectionGain = last.selectionGain
+    report.selectionESS = last.selectionESS
+    report.heldOut = last.evidence
+    let evidence = last.evidence
+    guard let interval = chain.gain else {
+      report.reason = "no month after the first could be judged"
+      return report
+    }
+    let judged =
+      "on the \(chain.judgedMonths) months judged by a choice made before them "
+      + "(\(months[1])…\(months[held]), \(chain.judgedDecisions) decisions), choosing on the "
+      + "past gained \(Self.signed(interval.estimate)) in \(settings.reward.rawValue) "
+      + "(\(Self.percent(settings.level)) interval \(Self.signed(interval.lower)) … "
+      + "\(Self.signed(interval.upper)))"
     if interval.lower > settings.margin, evidence.effectiveSampleSize >= settings.minimumESS {
       report.recommendation = .change
-      report.recommended = candidate
+      report.recommended = last.candidate
       report.reason =
-        "on \(months[held]), which selection never saw, the chosen preferences gain "
-        + "\(Self.signed(interval.estimate)) in \(settings.reward.rawValue) "
-        + "(\(Self.percent(settings.level)) interval \(Self.signed(interval.lower)) … "
-        + "\(Self.signed(interval.upper))) with an effective sample size of "
-        + "\(Int(evidence.effectiveSampleSize.rounded()))"
+        judged + ", above \(Self.margin(settings.margin)); the preferences chosen on every "
+        + "month before \(months[held]) have an effective sample size of "
+        + "\(Int(evidence.effectiveSampleSize.rounded())) on it"
     } else if evidence.effectiveSampleSize < settings.minimumESS {
       report.reason =
         "the chosen preferences' effective sample size on \(months[held]) is "
@@ -186,53 +171,39 @@ package enum Tuner {
         + "the log says too little about them"
     } else {
       report.reason =
-        "on \(months[held]) the gain's \(Self.percent(settings.level)) interval "
-        + "(\(Self.signed(interval.lower)) … \(Self.signed(interval.upper))) reaches "
-        + "\(Self.margin(settings.margin)) or below: the data do not show the chosen preferences "
-        + "doing better by enough"
+        judged + ": the interval reaches \(Self.margin(settings.margin)) or below, so the data "
+        + "do not show choosing this way doing better by enough"
     }
-
     return report
   }
 
-  /// One log to choose and judge on — the whole history, or one context's decisions — with
-  /// the kernel's sums per day for the preferences in force (point 0) and every design point,
-  /// each rescaled to the score spread of the preferences in force on the selection months.
+  /// The months before a judged month, to choose on — the whole history's, or one context's
+  /// decisions — with the kernel's sums per day for every point (point 0: the preferences in
+  /// force).
   struct Stage {
-    let months: [CalendarMonth]
-    let held: Int
     let settings: TuningSettings
     let points: [ScoringWeights]
     let totals: SweepTotals
-    /// Per day group, its month; per month, its day groups and decisions.
-    let dayMonth: [Int]
+    /// Per month, its day groups and decisions.
     let daysOfMonth: [[Int]]
     let decisionsPerMonth: [Int]
 
     init(
-      log: LoggedDecisions, monthOf: [Int], months: [CalendarMonth], held: Int,
-      rewards: [Reward], predictions: [[Double]], inForce: UserPreferences,
-      design: [ScoringWeights], settings: TuningSettings
+      log: LoggedDecisions, monthOf: [Int], months: [CalendarMonth], rewards: [Reward],
+      predictions: [[Double]], points: [ScoringWeights], settings: TuningSettings
     ) {
-      self.months = months
-      self.held = held
       self.settings = settings
+      self.points = points
       let days = log.time.map(CalendarDay.init)
       let dayList = Array(Set(days)).sorted()
       let dayIndex = Dictionary(uniqueKeysWithValues: dayList.enumerated().map { ($1, $0) })
       var dayMonth = [Int](repeating: 0, count: dayList.count)
       for d in 0..<log.count { dayMonth[dayIndex[days[d]]!] = monthOf[d] }
-      self.dayMonth = dayMonth
       daysOfMonth = months.indices.map { m in dayMonth.indices.filter { dayMonth[$0] == m } }
       decisionsPerMonth = months.indices.map { m in monthOf.filter { $0 == m }.count }
       let input = SweepInput(
         log, rewards: rewards.map { $0.values(log) }, predictions: predictions,
         group: days.map { dayIndex[$0]! }, groups: dayList.count)
-      // Every design point is as greedy as the preferences in force on the selection months
-      // (`Greediness`): the design compares tastes at the logging policy's greediness.
-      let greediness = Greediness(
-        input, decisions: (0..<log.count).filter { monthOf[$0] < held })
-      points = [inForce.weights] + greediness.matched(design, to: inForce.weights)
       totals = SweepKernel.evaluate(input, weights: points, product: settings.product)
     }
 
@@ -281,11 +252,12 @@ package enum Tuner {
     }
 
     /// The rule: among the points whose effective sample size is at least `minimumESS` in
-    /// every month of `months` (scaled by that month's decisions against month `like`'s),
-    /// the one whose gain's lower one-sided 95% bound (gain − 1.645·se) is largest, when
-    /// that bound is above 0. Choosing by the bound, not the gain, prefers a point that did
-    /// better steadily over one that did better by luck on a few heavy weights.
-    func choose(months range: Range<Int>, like month: Int) -> (
+    /// every month of `months` (scaled by that month's decisions against `judged`, the
+    /// decisions of the month the choice will be judged on), the one whose gain's lower
+    /// one-sided 95% bound (gain − 1.645·se) is largest, when that bound is above the margin.
+    /// Choosing by the bound, not the gain, prefers a point that did better steadily over one
+    /// that did better by luck on a few heavy weights.
+    func choose(months range: Range<Int>, judged: Int) -> (
       point: Int, gain: Double, ess: Double
     )? {
       var best: (point: Int, gain: Double, ess: Double, bound: Double)?
@@ -299,8 +271,7 @@ package enum Tuner {
             point: p, reward: 0, estimator: settings.estimator, groups: daysOfMonth[m]
           ).effectiveSampleSize
           return ess
-            >= settings.minimumESS * Double(decisionsPerMonth[m])
-            / Double(max(1, decisionsPerMonth[month]))
+            >= settings.minimumESS * Double(decisionsPerMonth[m]) / Double(max(1, judged))
         }
         guard supported else { continue }
         let ess = totals.estimate(
@@ -359,42 +330,193 @@ package enum Tuner {
     level: Double
   ) -> TuningEvidence.Interval {
     precondition(a.decisions == b.decisions, "paired estimates cover the same decisions")
-    let estimate = (a.value ?? .nan) - (b.value ?? .nan)
-    var positionsByDay: [CalendarDay: [Int]] = [:]
-    for (i, day) in days.enumerated() { positionsByDay[day, default: []].append(i) }
-    let dayList = positionsByDay.keys.sorted()
-    guard dayList.count > 1 else {
+    return pooledBootstrap([(a, b, days)], settings: settings, level: level)
+  }
+
+  /// The reward models of one forward-chaining fold: fitted on the months before `month`
+  /// alone (cross-fitted among them), so that nothing from `month` or later enters the choice
+  /// judged on it.
+  struct FoldModels {
+    /// The judged month (an index into the months).
+    let month: Int
+    /// The decisions before it, as indices into the whole log, and their log.
+    let selection: [Int]
+    let selectionLog: LoggedDecisions
+    /// Per decision of the whole log: its position in `selection`, or −1.
+    let position: [Int]
+    /// Per reward: fitted on `selectionLog`.
+    let models: [RewardModel]
+
+    init(log: LoggedDecisions, monthOf: [Int], month: Int, rewards: [Reward]) throws(TuningError) {
+      self.month = month
+      selection = (0..<log.count).filter { monthOf[$0] < month }
+      selectionLog = log.subset(selection)
+      var position = [Int](repeating: -1, count: log.count)
+      for (i, d) in selection.enumerated() { position[d] = i }
+      self.position = position
+      var models: [RewardModel] = []
+      for reward in rewards { models.append(try RewardModel.fit(selectionLog, reward: reward)) }
+      self.models = models
+    }
+
+    /// Every reward's predictions for the rows of `decisions` (indices into the whole log, all
+    /// before the judged month), in their order.
+    func predictions(_ decisions: [Int]) -> [[Double]] {
+      models.map { model in
+        decisions.flatMap { Array(model.predictions[selectionLog.rows(of: position[$0])]) }
+      }
+    }
+  }
+
+  /// What forward chaining found on one log (the whole history or one context's decisions).
+  struct Chain {
+    var folds: [TuningFold] = []
+    /// The gain of choosing on the past, pooled over the judged months, with its interval.
+    var gain: TuningEvidence.Interval?
+    var judgedMonths = 0
+    var judgedDecisions = 0
+    /// The choice made on every month before the last, judged on the last.
+    var last:
+      (
+        candidate: UserPreferences, weights: ScoringWeights, selectionGain: Double,
+        selectionESS: Double, evidence: HeldOutEvidence
+      )?
+  }
+
+  /// Forward chaining on the decisions `include` admits: for every fold, the rule chooses on
+  /// the months before the fold's month (each design point matched to the greediness of the
+  /// preferences in force there) and the choice — or the preferences in force, when no point
+  /// clears the rule — is estimated on the fold's month, paired decision by decision with the
+  /// preferences in force. The gain pooled over the judged months gets a bootstrap interval
+  /// over their days, drawn month by month (seeded).
+  static func chain(
+    log: LoggedDecisions, monthOf: [Int], months: [CalendarMonth], folds: [FoldModels],
+    where include: (Int) -> Bool, rewards: [Reward], inForce: UserPreferences,
+    design: [ScoringWeights], settings: TuningSettings, level: Double
+  ) throws(TuningError) -> Chain {
+    var chain = Chain()
+    // Every design point is as greedy as the preferences in force on these decisions
+    // (`Greediness`), so that the design compares tastes at the logging policy's greediness.
+    // The match reads the candidates and the logging policy only, never an outcome, so one
+    // match over every month serves every fold.
+    let mine = (0..<log.count).filter(include)
+    let greediness = Greediness(
+      SweepInput(
+        log.subset(mine), rewards: [], predictions: [],
+        group: .init(repeating: 0, count: mine.count), groups: 1))
+    let points = [inForce.weights] + greediness.matched(design, to: inForce.weights)
+    var judgedPairs: [(chosen: PolicyEstimate, current: PolicyEstimate, days: [CalendarDay])] = []
+    for fold in folds {
+      let j = fold.month
+      let selection = fold.selection.filter(include)
+      let judged = (0..<log.count).filter { monthOf[$0] == j && include($0) }
+      guard !judged.isEmpty else { continue }
+      var pick: (point: Int, gain: Double, ess: Double)?
+      var stage: Stage?
+      if !selection.isEmpty {
+        let s = Stage(
+          log: log.subset(selection), monthOf: selection.map { monthOf[$0] }, months: months,
+          rewards: rewards, predictions: fold.predictions(selection), points: points,
+          settings: settings)
+        pick = s.choose(months: 0..<j, judged: judged.count)
+        stage = s
+      }
+      let judgedLog = log.subset(judged)
+      let models = fold.models.map { $0.predicting(judgedLog) }
+      let evaluator = try OffPolicyEvaluator(judgedLog, reward: rewards[0], rewardModel: models[0])
+      let current = evaluator.estimate(inForce, estimator: settings.estimator)
+      var chosen = current
+      if let pick, let stage {
+        let candidate = inForce.with(weights: stage.points[pick.point])
+        chosen = evaluator.estimate(candidate, estimator: settings.estimator)
+        if j == months.count - 1 {
+          let evidence = try judge(
+            candidate, against: inForce, on: judgedLog, month: months[j].description,
+            models: models, rewards: rewards, settings: settings, level: level)
+          chain.last = (candidate, stage.points[pick.point], pick.gain, pick.ess, evidence)
+        }
+      }
+      chain.folds.append(
+        TuningFold(
+          month: months[j].description, decisions: judged.count,
+          gain: pick == nil ? nil : chosen.value.flatMap { a in current.value.map { a - $0 } }))
+      guard chosen.value != nil, current.value != nil else { continue }
+      judgedPairs.append(
+        (chosen, current, chosen.decisions.map { CalendarDay(judgedLog.time[$0]) }))
+      chain.judgedMonths += 1
+      chain.judgedDecisions += chosen.decisions.count
+    }
+    if !judgedPairs.isEmpty {
+      chain.gain = pooledBootstrap(judgedPairs, settings: settings, level: level)
+    }
+    return chain
+  }
+
+  /// The pooled paired gain Σ numerators / Σ denominators of the choices, less the same of
+  /// the preferences in force, over every judged month; its percentile interval from
+  /// resampling whole days within each month (each replicate draws as many days as a month
+  /// has, from that month, with replacement).
+  static func pooledBootstrap(
+    _ months: [(chosen: PolicyEstimate, current: PolicyEstimate, days: [CalendarDay])],
+    settings: TuningSettings, level: Double
+  ) -> TuningEvidence.Interval {
+    func sums(_ e: PolicyEstimate, _ positions: [Int]) -> (Double, Double) {
+      var n = 0.0
+      var d = 0.0
+      for i in positions {
+        n += e.numerators[i]
+        d += e.denominators[i]
+      }
+      return (n, d)
+    }
+    func gain(_ picks: [[Int]]) -> Double? {
+      var a = (n: 0.0, d: 0.0)
+      var b = (n: 0.0, d: 0.0)
+      for (m, positions) in picks.enumerated() {
+        let x = sums(months[m].chosen, positions)
+        let y = sums(months[m].current, positions)
+        a = (a.n + x.0, a.d + x.1)
+        b = (b.n + y.0, b.d + y.1)
+      }
+      guard a.d != 0, b.d != 0 else { return nil }
+      return a.n / a.d - b.n / b.d
+    }
+    let byDay = months.map { month in
+      var positions: [CalendarDay: [Int]] = [:]
+      for (i, day) in month.days.enumerated() { positions[day, default: []].append(i) }
+      return positions.keys.sorted().map { positions[$0]! }
+    }
+    let estimate = gain(months.map { Array($0.chosen.decisions.indices) }) ?? .nan
+    guard byDay.contains(where: { $0.count > 1 }) else {
       return .init(estimate: estimate, lower: .nan, upper: .nan, level: level)
     }
     var rng = SplitMix64(seed: settings.bootstrapSeed, stream: "tune-bootstrap")
     var gains: [Double] = []
     gains.reserveCapacity(settings.bootstrapReplicates)
-    var positions: [Int] = []
     for _ in 0..<settings.bootstrapReplicates {
-      positions.removeAll(keepingCapacity: true)
-      for _ in dayList.indices {
-        positions += positionsByDay[dayList[Int(rng.next() % UInt64(dayList.count))]]!
+      let picks = byDay.map { days in
+        var positions: [Int] = []
+        for _ in days.indices { positions += days[Int(rng.next() % UInt64(days.count))] }
+        return positions
       }
-      if let x = a.value(over: positions), let y = b.value(over: positions) {
-        gains.append(x - y)
-      }
+      if let g = gain(picks) { gains.append(g) }
     }
     gains.sort()
     let tail = (1 - level) / 2
     return .init(
       estimate: estimate, lower: Statistics.quantile(gains, tail),
-      upper: Statistics.quantile(gains, 1 - tail),
-      level: level)
+      upper: Statistics.quantile(gains, 1 - tail), level: level)
   }
 
-  /// `--by-context`: each context with enough held-out decisions chooses on its own selection
-  /// decisions (its own score spread matched) and is judged on its own held-out ones at level
-  /// 1 − 0.05/k for the k tried.
+  /// `--by-context`: each context with at least `minimumESS` decisions in the last month runs
+  /// the same forward chaining on its own decisions, and claims a profile when its pooled
+  /// gain clears the same bar at level 1 − 0.05/k for the k tried.
   private static func byContext(
-    log: LoggedDecisions, monthOf: [Int], months: [CalendarMonth], held: Int, rewards: [Reward],
-    predictions: [[Double]], heldModels: [RewardModel], inForce: UserPreferences,
-    design: [ScoringWeights], settings: TuningSettings
+    log: LoggedDecisions, monthOf: [Int], months: [CalendarMonth], folds: [FoldModels],
+    rewards: [Reward], inForce: UserPreferences, design: [ScoringWeights],
+    settings: TuningSettings
   ) throws(TuningError) -> [ContextTuning] {
+    let held = months.count - 1
     var results: [ContextTuning] = []
     var tried: [ActivityContext] = []
     for context in ActivityContext.allCases {
@@ -405,8 +527,8 @@ package enum Tuner {
         weights: nil, gain: nil, effectiveSampleSize: nil, claimed: false, reason: "")
       if heldCount < Int(settings.minimumESS) {
         result.reason =
-          "\(heldCount) held-out decisions, fewer than the \(Int(settings.minimumESS)) "
-          + "effective ones the bar needs: not tried"
+          "\(heldCount) decisions in \(months[held]), fewer than the "
+          + "\(Int(settings.minimumESS)) effective ones the bar needs: not tried"
       } else {
         tried.append(context)
       }
@@ -415,43 +537,31 @@ package enum Tuner {
     let level = 1 - (1 - settings.level) / Double(max(1, tried.count))
     for context in tried {
       let c = ActivityContext.allCases.firstIndex(of: context)!
-      let mine = (0..<log.count).filter { log.context[$0] == context }
-      let contextLog = log.subset(mine)
-      let contextMonths = mine.map { monthOf[$0] }
-      guard contextMonths.contains(where: { $0 < held }) else {
-        results[c].reason = "no decisions on the selection months"
+      let chain = try Self.chain(
+        log: log, monthOf: monthOf, months: months, folds: folds,
+        where: { log.context[$0] == context }, rewards: rewards, inForce: inForce,
+        design: design, settings: settings, level: level)
+      guard let last = chain.last else {
+        results[c].reason = "no preferences did clearly better on its months before the last"
         continue
       }
-      let stage = Stage(
-        log: contextLog, monthOf: contextMonths, months: months, held: held, rewards: rewards,
-        predictions: predictions.map { all in
-          mine.flatMap { Array(all[log.rows(of: $0)]) }
-        }, inForce: inForce, design: design, settings: settings)
-      guard let pick = stage.choose(months: 0..<held, like: held) else {
-        results[c].reason = "no preferences did clearly better on its selection months"
-        continue
-      }
-      let heldLog = contextLog.subset(contextMonths.indices.filter { contextMonths[$0] == held })
-      let candidate = inForce.with(weights: stage.points[pick.point])
-      let evidence = try judge(
-        candidate, against: inForce, on: heldLog, month: months[held].description,
-        models: heldModels.map { $0.predicting(heldLog) }, rewards: rewards,
-        settings: settings, level: level)
-      results[c].weights = stage.points[pick.point]
-      results[c].gain = evidence.gain
-      results[c].effectiveSampleSize = evidence.effectiveSampleSize
+      results[c].weights = last.weights
+      results[c].effectiveSampleSize = last.evidence.effectiveSampleSize
+      guard let gain = chain.gain else { continue }
+      results[c].gain = gain
       results[c].claimed =
-        evidence.gain.lower > settings.margin
-        && evidence.effectiveSampleSize >= settings.minimumESS
+        gain.lower > settings.margin && last.evidence.effectiveSampleSize >= settings.minimumESS
       results[c].reason =
         results[c].claimed
-        ? "held-out gain \(signed(evidence.gain.estimate)), \(percent(level)) interval "
-          + "\(signed(evidence.gain.lower)) … \(signed(evidence.gain.upper)), above "
+        ? "forward-chaining gain \(signed(gain.estimate)) over \(chain.judgedMonths) months, "
+          + "\(percent(level)) interval \(signed(gain.lower)) … \(signed(gain.upper)), above "
           + margin(settings.margin)
-        : evidence.effectiveSampleSize < settings.minimumESS
-          ? "effective sample size \(Int(evidence.effectiveSampleSize.rounded())) under "
-            + "\(Int(settings.minimumESS))"
-          : "the \(percent(level)) interval reaches \(margin(settings.margin)) or below"
+        : last.evidence.effectiveSampleSize < settings.minimumESS
+          ? "effective sample size \(Int(last.evidence.effectiveSampleSize.rounded())) in "
+            + "\(months[held]) under \(Int(settings.minimumESS))"
+          : "the forward-chaining gain's \(percent(level)) interval "
+            + "(\(signed(gain.lower)) … \(signed(gain.upper))) reaches "
+            + "\(margin(settings.margin)) or below"
     }
     return results
   }

@@ -124,8 +124,15 @@ struct TunerTests {
     #expect(report.replay.firstMismatch == nil)
     #expect(report.decisions == history.records.count)
     #expect(report.months == ["2024-01", "2024-02", "2024-03", "2024-04", "2024-05"])
-    #expect(report.folds.map(\.month) == ["2024-02", "2024-03", "2024-04"])
-    #expect(report.folds.count == report.months.count - 2)
+    #expect(report.folds.map(\.month) == ["2024-02", "2024-03", "2024-04", "2024-05"])
+    let forward = try #require(report.forwardGain)
+    #expect(forward.lower > TuningWorld.settings.margin, "\(forward)")
+    #expect(forward.lower <= forward.estimate && forward.estimate <= forward.upper)
+    #expect(report.judgedDecisions == report.folds.map(\.decisions).reduce(0, +))
+    // Pooled, the gain is the folds' gains weighted by their decisions (a month without a
+    // choice keeps the preferences in force and gains nothing).
+    let weighted = report.folds.map { Double($0.decisions) * ($0.gain ?? 0) }.reduce(0, +)
+    #expect(abs(forward.estimate - weighted / Double(report.judgedDecisions ?? 0)) < 1e-12)
     let candidate = try #require(report.candidate)
     #expect(report.recommended == candidate)
     #expect(
@@ -179,7 +186,28 @@ struct TunerTests {
         + "selection months (2024-01…2024-04): none has a gain whose lower 95% bound is above "
         + "+0.0100 with enough support")
     #expect(report.candidate == nil && report.heldOut == nil)
-    #expect(report.folds.count == 3 && report.folds.allSatisfy { $0.gain == nil })
+    #expect(report.folds.count == 4 && report.folds.allSatisfy { $0.gain == nil })
+    #expect(report.forwardGain?.estimate == 0, "choosing nothing gains nothing")
+  }
+
+  @Test("a month's outcomes reach no choice judged before it: folds choose on the past alone")
+  func foldsSeeOnlyThePast() throws {
+    // The same history with April's outcomes turned over: the folds judged on February and
+    // March chose on January and on January–February alone, reward models included, so they
+    // must not move; April's and May's may.
+    let history = Self.planted
+    var turned = history
+    for (i, record) in turned.records.enumerated()
+    where CalendarMonth(record.time).description == "2024-04" {
+      var outcome = try #require(record.outcome)
+      outcome.skipped.toggle()
+      outcome.completed = !outcome.skipped
+      turned.records[i].outcome = outcome
+    }
+    let a = try Tuner.tune(history, settings: TuningWorld.settings)
+    let b = try Tuner.tune(turned, settings: TuningWorld.settings)
+    #expect(Array(a.folds.prefix(2)) == Array(b.folds.prefix(2)))
+    #expect(a.folds[2].gain != b.folds[2].gain)
   }
 
   @Test("two months of decisions are too little history: keep, and nothing is held out")
@@ -245,7 +273,7 @@ struct TunerTests {
     #expect(Set(tried.map(\.context)) == ["relax", "workout"])
     for c in report.contexts where c.heldOutDecisions < 100 {
       #expect(c.reason.hasSuffix("not tried"), "\(c.context): \(c.reason)")
-      #expect(c.reason.hasPrefix("\(c.heldOutDecisions) held-out decisions"))
+      #expect(c.reason.hasPrefix("\(c.heldOutDecisions) decisions in 2024-05"))
       #expect(!c.claimed && c.gain == nil && c.weights == nil)
     }
     #expect(report.contexts.map(\.heldOutDecisions).reduce(0, +) == report.heldOut?.decisions)

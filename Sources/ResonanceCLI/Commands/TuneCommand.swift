@@ -4,39 +4,39 @@ import ResonanceReports
 import ResonanceStore
 import ResonanceTuning
 
-/// `resonance tune`: chooses the DJ's weights on earlier months, judges them on the last, and
+/// `resonance tune`: chooses the DJ's weights on earlier months, judges them on later ones, and
 /// writes the preference file with the recommendation and its evidence.
 struct TuneCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     name: "tune",
     abstract:
-      "Recommend the DJ's weights from its own history, judged on a month selection never saw.",
+      "Recommend the DJ's weights from its own history, judged on months the choice never saw.",
     discussion: """
       First replays the decision engine on every logged decision and compares it with the \
       log (version 2 to 1e-9; version 1 to its printed precision): a log that does not \
       replay was not made by this engine, and tune refuses it (exit 65), naming the first \
       decision that differs.
 
-      Then it chooses and judges (docs/tuning.md). The last month of decisions is held \
-      out. On the months before, every point of the design (the same as resonance \
-      sweep's, each rescaled to spread its scores as the preferences in force do, so that \
-      points differ in taste, not greediness) is estimated against the preferences in force, \
-      and the candidate is the point whose gain has the largest lower 95% bound (from the \
-      spread of its days) among those with an effective sample size of 200 in every month; \
-      forward-chaining folds (choose on the months before each month, judge on it) show how \
-      well choosing on the past predicts the next month. On the held-out month the candidate \
-      and the preferences in force are estimated decision by decision, and a bootstrap over \
-      its days (seeded: the same store gives the same interval) gives the gain's 95% \
-      interval.
+      Then it chooses and judges (docs/tuning.md), by forward chaining over calendar \
+      months: for every month after the first, reward models are fitted on the months \
+      before it alone, every point of the design (the same as resonance sweep's, each \
+      rescaled to the entropy of the policy in force, so that points differ in taste, not \
+      greediness) is estimated there against the preferences in force, and the point whose \
+      gain has the largest lower 95% bound (from the spread of its days), among those with \
+      an effective sample size of 200 in every month, is judged on the month itself. \
+      Pooled over the judged months, that is what choosing on the past gains on months it \
+      never saw; a bootstrap over their days (seeded: the same store gives the same \
+      interval) gives its 95% interval. The candidate is the point chosen on every month \
+      before the last.
 
-      The recommendation is change only when the interval's lower end is above the margin \
-      (--margin, 0.01: offline estimates hold the later history fixed and run about that \
-      much above what the DJ then does) and the candidate's effective sample size on the \
-      held-out month is at least 200; otherwise keep, with the reason. With decisions from \
-      fewer than 3 months it is keep ("too little history"), exit 0; with no decision log \
-      at all, keep too. --by-context tries a profile for each context with at least 200 \
-      held-out decisions, each on its own evidence at the level 1 − 0.05/k for the k \
-      contexts tried (Bonferroni), and keeps the general preferences elsewhere.
+      The recommendation is change only when that interval's lower end is above the margin \
+      (--margin, 0.01: offline estimates hold the later history fixed, and the candidates \
+      chosen lean on it) and the candidate's effective sample size on the last month is at \
+      least 200; otherwise keep, with the reason. With decisions from fewer than 3 months it \
+      is keep ("too little history"), exit 0; with no decision log at all, keep too. \
+      --by-context runs the same for each context with at least 200 decisions in the last \
+      month, at the level 1 − 0.05/k for the k contexts tried (Bonferroni), and keeps the \
+      general preferences elsewhere.
 
       The preference file (docs/formats.md) holds the preferences to run, the recommendation \
       and the evidence; resonance synth --dj-preferences FILE runs a simulated DJ on it. The \
@@ -158,7 +158,7 @@ struct TuneCommand: ParsableCommand {
       evidence: TuningEvidence(
         from: report.from ?? "", to: report.to ?? "", decisions: report.decisions,
         months: report.months.count, estimator: report.estimator, reward: report.reward,
-        heldOutGain: report.heldOut?.gain,
+        heldOutGain: report.forwardGain,
         effectiveSampleSize: report.heldOut?.effectiveSampleSize,
         agreementShare: report.heldOut?.agreementShare, folds: report.folds.count,
         reason: report.reason, command: command))

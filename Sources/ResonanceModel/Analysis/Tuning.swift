@@ -114,7 +114,7 @@ package struct TuningFold: Sendable, Equatable, Codable {
   }
 }
 
-/// What the held-out month says about the chosen preferences.
+/// What the last month says about the preferences chosen on the months before it.
 package struct HeldOutEvidence: Sendable, Equatable, Codable {
   package var month: String
   package var decisions: Int
@@ -223,7 +223,7 @@ package struct TuningReport: Sendable, Equatable, Codable {
   package var inForce: UserPreferences
   /// What to run: the chosen preferences after `change`, those in force after `keep`.
   package var recommended: UserPreferences
-  /// The preferences selection chose (and the held-out month judged), even when kept.
+  /// The preferences chosen on every month before the last, even when kept.
   package var candidate: UserPreferences?
   package var reward: String
   package var estimator: String
@@ -240,7 +240,13 @@ package struct TuningReport: Sendable, Equatable, Codable {
   /// The candidate's estimated gain and ESS on the selection months.
   package var selectionGain: Double?
   package var selectionESS: Double?
+  /// One per month after the first: the choice made on the months before it, judged on it.
   package var folds: [TuningFold]
+  /// The gain of choosing on the past, pooled over the judged months (the evidence the rule
+  /// reads), and the decisions it rests on.
+  package var forwardGain: TuningEvidence.Interval?
+  package var judgedDecisions: Int?
+  /// The candidate (chosen on every month before the last) on the last month.
   package var heldOut: HeldOutEvidence?
   package var contexts: [ContextTuning]
   package var pairwise: PairwiseCheck?

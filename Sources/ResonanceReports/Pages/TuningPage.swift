@@ -20,11 +20,19 @@ package enum TuningPage {
       if let from = tuning.from, let to = tuning.to { text += " from \(from) to \(to)" }
       text += ", \(tuning.estimator) estimates of the \(tuning.reward) reward, design "
       text += "\(tuning.design). The rule: `change` only when the \(percent(tuning.level)) "
-      text += "interval of the gain on the held-out month lies above "
+      text += "interval of the forward-chaining gain — each month after the first judged by "
+      text += "the choice made on the months before it, pooled — lies above "
       text += "\(Format.fixed(tuning.margin, 3)) and the chosen preferences' effective sample "
-      text += "size there is at least \(Format.fixed(tuning.minimumESS, 0)).\n\n"
+      text += "size on the last month is at least \(Format.fixed(tuning.minimumESS, 0)).\n\n"
+      if let gain = tuning.forwardGain {
+        text += "**Choosing on the past gained \(Figures.signed(gain.estimate, 3))** "
+        text += "(\(percent(gain.level)) interval \(Figures.signed(gain.lower, 3)) … "
+        text += "\(Figures.signed(gain.upper, 3))) over "
+        text += "\(Format.grouped(tuning.judgedDecisions ?? 0)) decisions, each judged by a "
+        text += "choice that never saw its month.\n\n"
+      }
       if let held = tuning.heldOut {
-        text += "### The held-out month, \(held.month)\n\n"
+        text += "### The chosen preferences on the last month, \(held.month)\n\n"
         text += Markdown.table(
           header: ["figure", "value"],
           rows: [
@@ -62,8 +70,9 @@ package enum TuningPage {
       }
       if !tuning.folds.isEmpty {
         text += "### Forward-chaining folds\n\n"
-        text += "Choosing on the months before each month, judged on it: how well choosing on "
-        text += "the past predicted the next month.\n\n"
+        text += "Choosing on the months before each month, judged on it (with reward models "
+        text += "fitted on those months alone); a month where no point cleared the rule keeps "
+        text += "the preferences in force and gains nothing.\n\n"
         text += Markdown.table(
           header: ["month", "decisions", "gain of the point chosen before it"],
           rows: tuning.folds.map {

@@ -55,8 +55,8 @@ package enum SweepReport {
       lines.append(
         "sweep: highest estimate with ESS ≥ \(Int(minimumESS)): point \(best.index), "
           + "\(sweep.reward) \(f(best.value)) (ESS \(Format.fixed(best.effectiveSampleSize, 0))); "
-          + "chosen on the whole history, so optimistic: resonance tune judges on a month "
-          + "selection never saw")
+          + "chosen on the whole history, so optimistic: resonance tune judges on months the "
+          + "choice never saw")
     } else {
       lines.append(
         "sweep: no point has an effective sample size of \(Int(minimumESS)) or more: the log "

@@ -51,14 +51,19 @@ package enum TuningReportText {
       let gains = report.folds.compactMap(\.gain)
       let positive = gains.filter { $0 > 0 }.count
       var line =
-        "tune: forward-chaining folds: choosing on the months before each of "
+        "tune: forward chaining: choosing on the months before each of "
         + "\(report.folds.count) month\(report.folds.count == 1 ? "" : "s"), "
       if gains.isEmpty {
         line += "no point cleared the rule"
       } else {
         line +=
-          "a point cleared the rule for \(gains.count), and gained in the next month in "
-          + "\(positive) (mean gain \(Format.fixed(gains.reduce(0, +) / Double(gains.count), 4)))"
+          "a point cleared the rule for \(gains.count), and gained in the month after in "
+          + "\(positive)"
+      }
+      if let gain = report.forwardGain {
+        line +=
+          "; pooled over \(count(report.judgedDecisions ?? 0)) judged decisions, "
+          + "choosing on the past gained \(interval(gain))"
       }
       lines.append(line)
     }
@@ -67,12 +72,13 @@ package enum TuningReportText {
       if let gain = report.selectionGain, let ess = report.selectionESS {
         lines.append(
           "tune: on the selection months it gained \(Format.fixed(gain, 4)) (ESS "
-            + "\(Format.fixed(ess, 0))); that figure is optimistic, the held-out month decides")
+            + "\(Format.fixed(ess, 0))); that figure is optimistic, the months judged after "
+            + "their choice decide")
       }
     }
     if let h = report.heldOut {
       lines.append(
-        "tune: held out \(h.month) (\(count(h.decisions)) decisions): in force "
+        "tune: the candidate on \(h.month), the last month (\(count(h.decisions)) decisions): in force "
           + "\(Format.fixed(h.inForceValue, 4)), candidate \(Format.fixed(h.chosenValue, 4)), "
           + "gain \(interval(h.gain)); ESS \(Format.fixed(h.effectiveSampleSize, 0)), "
           + "largest weight \(Format.fixed(h.largestWeight, 1)), agreement "
@@ -141,6 +147,12 @@ package enum TuningReportText {
       "in_force": json(report.inForce.weights), "recommended": json(report.recommended.weights),
       "candidate": report.candidate.map { json($0.weights) } ?? .null,
       "selection_gain": .number(report.selectionGain),
+      "forward_gain": report.forwardGain.map { g -> JSONValue in
+        [
+          "gain": .number(g.estimate), "lower": .number(g.lower), "upper": .number(g.upper),
+          "level": .number(g.level), "decisions": .integer(report.judgedDecisions ?? 0),
+        ]
+      } ?? .null,
       "selection_effective_sample_size": .number(report.selectionESS),
       "folds": .array(
         report.folds.map {
