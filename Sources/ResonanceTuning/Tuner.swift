@@ -339,21 +339,21 @@ package enum Tuner {
   struct FoldModels {
     /// The judged month (an index into the months).
     let month: Int
-    /// The decisions before it, as indices into the whole log, and their log.
+    /// The decisions before it, as indices into the whole log.
     let selection: [Int]
-    let selectionLog: LoggedDecisions
-    /// Per decision of the whole log: its position in `selection`, or −1.
-    let position: [Int]
-    /// Per reward: fitted on `selectionLog`.
+    /// Per decision of the whole log before the month: where its rows start among the
+    /// models' predictions (the rows of `selection`, in order); −1 for the others.
+    let firstRow: [Int]
+    /// Per reward: fitted on the log of `selection`.
     let models: [RewardModel]
 
     init(log: LoggedDecisions, monthOf: [Int], month: Int, rewards: [Reward]) throws(TuningError) {
       self.month = month
       selection = (0..<log.count).filter { monthOf[$0] < month }
-      selectionLog = log.subset(selection)
-      var position = [Int](repeating: -1, count: log.count)
-      for (i, d) in selection.enumerated() { position[d] = i }
-      self.position = position
+      let selectionLog = log.subset(selection)
+      var firstRow = [Int](repeating: -1, count: log.count)
+      for (i, d) in selection.enumerated() { firstRow[d] = selectionLog.rowStart[i] }
+      self.firstRow = firstRow
       var models: [RewardModel] = []
       for reward in rewards { models.append(try RewardModel.fit(selectionLog, reward: reward)) }
       self.models = models
@@ -361,9 +361,11 @@ package enum Tuner {
 
     /// Every reward's predictions for the rows of `decisions` (indices into the whole log, all
     /// before the judged month), in their order.
-    func predictions(_ decisions: [Int]) -> [[Double]] {
+    func predictions(_ decisions: [Int], of log: LoggedDecisions) -> [[Double]] {
       models.map { model in
-        decisions.flatMap { Array(model.predictions[selectionLog.rows(of: position[$0])]) }
+        decisions.flatMap { d in
+          model.predictions[firstRow[d]..<(firstRow[d] + log.rows(of: d).count)]
+        }
       }
     }
   }
@@ -416,7 +418,7 @@ package enum Tuner {
       if !selection.isEmpty {
         let s = Stage(
           log: log.subset(selection), monthOf: selection.map { monthOf[$0] }, months: months,
-          rewards: rewards, predictions: fold.predictions(selection), points: points,
+          rewards: rewards, predictions: fold.predictions(selection, of: log), points: points,
           settings: settings)
         pick = s.choose(months: 0..<j, judged: judged.count)
         stage = s
