@@ -143,6 +143,14 @@ package struct Greediness: Sendable {
         if f > 0 { low[lane] = s[lane] } else { high[lane] = s[lane] }
         let newton = s[lane] - f / slope[lane]
         if slope[lane] < 0, newton > low[lane], newton < high[lane] {
+          // Newton's method converges quadratically: after a step this small, what is left
+          // is of the order of its square — far inside the tolerance — and another pass over
+          // the decisions to confirm it would change nothing.
+          if abs(newton - s[lane]) <= 1e-7 * s[lane] {
+            found[lane] = newton
+            done[lane] = true
+            continue
+          }
           s[lane] = newton
         } else if high[lane].isFinite {
           s[lane] = low[lane] > 0 ? (low[lane] * high[lane]).squareRoot() : high[lane] / 2
