@@ -13,9 +13,9 @@ package struct TuningSettings: Sendable, Equatable {
   /// The interval's level; `change` needs its lower end above `margin`.
   package var level = 0.95
   /// The least gain worth a change, on the reward's 0 … 1 scale: the forward-chaining gain's
-  /// interval must have its lower end above it. Off-policy estimates hold the history fixed, and on simulated
-  /// people they run about 0.01 above what the closed loop delivers
-  /// (`docs/validation.md`, "Tuning"), so a smaller gain is not evidence.
+  /// interval must have its lower end above it. Off-policy estimates hold the later history
+  /// fixed; on a simulated person they missed the closed loop's keep rate by 0.015 on average,
+  /// either way (`docs/validation.md`, "Tuning"), so a smaller gain is not evidence.
   package var margin = 0.01
   package var bootstrapReplicates = 2000
   /// The bootstrap's seed: fixed, so a store always gives the same interval.
@@ -385,11 +385,11 @@ package enum Tuner {
       )?
   }
 
-  /// Forward chaining on the decisions `include` admits: for every fold, the rule chooses on
-  /// the months before the fold's month (each design point matched to the greediness of the
-  /// preferences in force there) and the choice — or the preferences in force, when no point
-  /// clears the rule — is estimated on the fold's month, paired decision by decision with the
-  /// preferences in force. The gain pooled over the judged months gets a bootstrap interval
+  /// Forward chaining on the decisions `include` admits (each design point matched to the
+  /// greediness of the preferences in force on them): for every fold, the rule chooses on the
+  /// months before the fold's month, and the choice — or the preferences in force, when no
+  /// point clears the rule — is estimated on the fold's month, paired decision by decision
+  /// with the preferences in force. The gain pooled over the judged months gets a bootstrap interval
   /// over their days, drawn month by month (seeded).
   static func chain(
     log: LoggedDecisions, monthOf: [Int], months: [CalendarMonth], folds: [FoldModels],
