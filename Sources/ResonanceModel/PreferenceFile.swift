@@ -114,7 +114,8 @@ package struct PreferenceFileError: Error, Sendable, Equatable, CustomStringConv
 }
 
 /// What a recommendation rests on (`resonance tune`): the data, the estimator, the
-/// forward-chaining gain with its interval, and the diagnostics that decide whether an estimate is trusted.
+/// forward-chaining gain with its interval, and the diagnostics that decide whether an
+/// estimate is trusted.
 package struct TuningEvidence: Sendable, Equatable, Codable {
   /// The local dates of the first and last decision used.
   package var from: String

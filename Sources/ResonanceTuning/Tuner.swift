@@ -389,8 +389,8 @@ package enum Tuner {
   /// greediness of the preferences in force on them): for every fold, the rule chooses on the
   /// months before the fold's month, and the choice — or the preferences in force, when no
   /// point clears the rule — is estimated on the fold's month, paired decision by decision
-  /// with the preferences in force. The gain pooled over the judged months gets a bootstrap interval
-  /// over their days, drawn month by month (seeded).
+  /// with the preferences in force. The gain pooled over the judged months gets a bootstrap
+  /// interval over their days, drawn month by month (seeded).
   static func chain(
     log: LoggedDecisions, monthOf: [Int], months: [CalendarMonth], folds: [FoldModels],
     where include: (Int) -> Bool, rewards: [Reward], inForce: UserPreferences,

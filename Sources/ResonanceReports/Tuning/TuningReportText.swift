@@ -78,8 +78,8 @@ package enum TuningReportText {
     }
     if let h = report.heldOut {
       lines.append(
-        "tune: the candidate on \(h.month), the last month (\(count(h.decisions)) decisions): in force "
-          + "\(Format.fixed(h.inForceValue, 4)), candidate \(Format.fixed(h.chosenValue, 4)), "
+        "tune: the candidate on \(h.month), the last month (\(count(h.decisions)) decisions): "
+          + "in force \(Format.fixed(h.inForceValue, 4)), candidate \(Format.fixed(h.chosenValue, 4)), "
           + "gain \(interval(h.gain)); ESS \(Format.fixed(h.effectiveSampleSize, 0)), "
           + "largest weight \(Format.fixed(h.largestWeight, 1)), agreement "
           + "\(Format.fixed(100 * h.agreementShare, 0))%")
