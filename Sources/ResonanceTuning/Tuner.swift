@@ -380,7 +380,7 @@ package enum Tuner {
     /// The choice made on every month before the last, judged on the last.
     var last:
       (
-        candidate: UserPreferences, weights: ScoringWeights, selectionGain: Double,
+        candidate: UserPreferences, selectionGain: Double,
         selectionESS: Double, evidence: HeldOutEvidence
       )?
   }
@@ -435,7 +435,7 @@ package enum Tuner {
           let evidence = try judge(
             candidate, against: inForce, on: judgedLog, month: months[j].description,
             models: models, rewards: rewards, settings: settings, level: level)
-          chain.last = (candidate, stage.points[pick.point], pick.gain, pick.ess, evidence)
+          chain.last = (candidate, pick.gain, pick.ess, evidence)
         }
       }
       chain.folds.append(
@@ -547,7 +547,7 @@ package enum Tuner {
         results[c].reason = "no preferences did clearly better on its months before the last"
         continue
       }
-      results[c].weights = last.weights
+      results[c].weights = last.candidate.weights
       results[c].effectiveSampleSize = last.evidence.effectiveSampleSize
       guard let gain = chain.gain else { continue }
       results[c].gain = gain
