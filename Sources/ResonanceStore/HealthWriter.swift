@@ -55,7 +55,11 @@ package final class HealthWriter {
 
   /// Writes a batch of values in order.
   package func write(_ items: [HealthItem]) throws(StoreError) {
-    for index in items.indices { try write(items[index]) }
+    // Read in place: an array's subscript copies each value out (every string and array in a
+    // record retained, then released), on memory the reading thread allocated.
+    try items.withUnsafeBufferPointer { (values) throws(StoreError) in
+      for index in values.indices { try write(values[index]) }
+    }
   }
 
   /// Writes one value, borrowed from its batch: the batch goes back to the reading thread,
@@ -76,23 +80,26 @@ package final class HealthWriter {
   /// Inserts a record unless an identical one is stored; returns its new row id, or `nil`.
   private func write(_ r: HealthRecord, correlation: Int64?) throws(StoreError) -> Int64? {
     let s = insertRecord
-    s.bind(importID, at: 1)
-    s.bind(try typeID(r.type), at: 2)
-    s.bind(try sourceID(r.provenance.sourceName), at: 3)
-    s.bindRowText(r.provenance.sourceVersion, at: 4)
-    s.bind(try r.provenance.device.map { (d) throws(StoreError) in try deviceID(d) }, at: 5)
-    s.bindRowText(r.unit, at: 6)
+    // Records come in long runs of one type, source, device and unit, and mostly one UTC
+    // offset: those columns are bound only when they change.
+    s.bindIfChanged(importID, at: 1)
+    s.bindIfChanged(try typeID(r.type), at: 2)
+    s.bindIfChanged(try sourceID(r.provenance.sourceName), at: 3)
+    s.bindIfChanged(r.provenance.sourceVersion, at: 4)
+    s.bindIfChanged(
+      try r.provenance.device.map { (d) throws(StoreError) in try deviceID(d) }, at: 5)
+    s.bindIfChanged(r.unit, at: 6)
     s.bindRowText(r.valueText, at: 7)
     s.bind(r.value, at: 8)
     s.bind(r.normalizedValue, at: 9)
-    s.bindRowText(r.normalizedUnit, at: 10)
+    s.bindIfChanged(r.normalizedUnit, at: 10)
     s.bind(r.creation?.millisecondsSinceEpoch, at: 11)
-    s.bind(r.creation.map { Int64($0.utcOffsetSeconds) }, at: 12)
+    s.bindIfChanged(r.creation.map { Int64($0.utcOffsetSeconds) }, at: 12)
     s.bind(r.start.millisecondsSinceEpoch, at: 13)
-    s.bind(Int64(r.start.utcOffsetSeconds), at: 14)
+    s.bindIfChanged(Int64(r.start.utcOffsetSeconds), at: 14)
     s.bind(r.end.millisecondsSinceEpoch, at: 15)
-    s.bind(Int64(r.end.utcOffsetSeconds), at: 16)
-    s.bind(correlation, at: 17)
+    s.bindIfChanged(Int64(r.end.utcOffsetSeconds), at: 16)
+    s.bindIfChanged(correlation, at: 17)
     if r.metadata.isEmpty {
       s.bind(nil as String?, at: 18)
     } else {

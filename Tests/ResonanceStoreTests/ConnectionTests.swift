@@ -84,4 +84,39 @@ struct ConnectionTests {
     #expect(sum?.int(0) == 1000)
     #expect(sum?.int(1) == 499_500)
   }
+
+  @Test("a value bound only when it changes is stored on every row, whatever bound between")
+  func bindIfChanged() throws {
+    let db = try Connection(path: ":memory:")
+    try db.execute("CREATE TABLE t (row INTEGER, i INTEGER, s TEXT)")
+    let insert = try db.prepare("INSERT INTO t (row, i, s) VALUES (?, ?, ?)")
+    let composed = "caf\u{E9}"  // é as one code point
+    let decomposed = "cafe\u{301}"  // e and a combining accent: equal to Swift's ==
+    let long = String(repeating: "x", count: 40)  // longer than what is remembered
+    // (i, s) per row, and how the row binds them: `true` through bindIfChanged, `false` through
+    // the plain binds (which the next bindIfChanged must not mistake for its own).
+    let rows: [(Int64?, String?, Bool)] = [
+      (7, "count/min", true), (7, "count/min", true), (nil, nil, true), (nil, nil, true),
+      (7, "count/min", true), (8, "count/min", false), (7, "count/min", true),
+      (7, composed, true), (7, decomposed, true), (7, decomposed, true), (7, "", true),
+      (7, long, true), (7, long, true), (7, "", true), (7, long, false), (7, "", true),
+    ]
+    for (index, (i, s, sticky)) in rows.enumerated() {
+      insert.bind(Int64(index), at: 1)
+      if sticky {
+        insert.bindIfChanged(i, at: 2)
+        insert.bindIfChanged(s, at: 3)
+      } else {
+        insert.bind(i, at: 2)
+        insert.bindRowText(s, at: 3)
+      }
+      try insert.run()
+    }
+    let stored = try db.prepare("SELECT i, CAST(s AS BLOB) FROM t ORDER BY row").rows()
+    #expect(stored.count == rows.count)
+    for (row, (i, s, _)) in zip(stored, rows) {
+      #expect(row.values[0] == (i.map { .integer($0) } ?? .null))
+      #expect(row.values[1] == (s.map { .blob(Array($0.utf8)) } ?? .null))
+    }
+  }
 }
