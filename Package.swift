@@ -75,7 +75,10 @@ let package = Package(
     .target(
       name: "ResonanceIngest", dependencies: ["ResonanceModel", "ResonanceIO"],
       swiftSettings: perElementSettings),
-    .target(name: "ResonanceStore", dependencies: ["ResonanceModel", "CSQLite"]),
+    // The Health writer's per-record path is the same case on the writing thread.
+    .target(
+      name: "ResonanceStore", dependencies: ["ResonanceModel", "CSQLite"],
+      swiftSettings: perElementSettings),
     .target(name: "ResonanceLinear", dependencies: ["CFFT", "CBLAS", "CGSL"]),
     .target(name: "ResonanceBrain", dependencies: ["ResonanceModel", "ResonanceLinear"]),
     .target(
