@@ -26,23 +26,43 @@ package final class HealthWriter {
   private var lastSource: (name: String, id: Int64)?
   private var lastDevice: (device: HealthDevice, id: Int64)?
 
+  /// Records inserted by one statement when nothing needs their row ids (no beats, not in a
+  /// Correlation): each statement's fixed cost (its cursors opened and closed, a dozen
+  /// allocations, ending it) is a quarter of a one-row insert.
+  static let defaultRecordsPerInsert = 16
+  private let recordsPerInsert: Int
+  /// Columns of a `health_records` row as the inserts bind them.
+  private static let recordColumns: Int32 = 18
+
   private let insertRecord: Statement
+  /// `insertRecord` for `recordsPerInsert` rows.
+  private let insertRecords: Statement
   /// The metadata JSON of the record being written, in one buffer reused for every row.
   private var json: [UInt8] = []
   private let insertBeat: Statement
   private let linkCorrelation: Statement
 
-  init(store: Store, importID: Int64) throws(StoreError) {
+  /// - Parameter recordsPerInsert: how many records one statement inserts when it can (tests
+  ///   compare 1 with the default).
+  init(store: Store, importID: Int64, recordsPerInsert: Int = defaultRecordsPerInsert)
+    throws(StoreError)
+  {
+    precondition(recordsPerInsert >= 1)
     db = store.connection
     self.importID = importID
-    insertRecord = try db.prepare(
-      """
+    self.recordsPerInsert = recordsPerInsert
+    let insert = """
       INSERT OR IGNORE INTO health_records (import_id, type_id, source_id, source_version,
         device_id, unit, value_text, value, value_normalized, unit_normalized, creation_ms,
         creation_offset_s, start_ms, start_offset_s, end_ms, end_offset_s, correlation_id,
         metadata)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-      """)
+      VALUES
+      """
+    let row =
+      "(" + Array(repeating: "?", count: Int(Self.recordColumns)).joined(separator: ", ") + ")"
+    insertRecord = try db.prepare(insert + " " + row)
+    insertRecords = try db.prepare(
+      insert + " " + Array(repeating: row, count: recordsPerInsert).joined(separator: ",\n"))
     insertBeat = try db.prepare(
       "INSERT INTO health_beats (record_id, beat_index, time_ms, bpm) VALUES (?, ?, ?, ?)")
     linkCorrelation = try db.prepare(
@@ -58,7 +78,38 @@ package final class HealthWriter {
     // Read in place: an array's subscript copies each value out (every string and array in a
     // record retained, then released), on memory the reading thread allocated.
     try items.withUnsafeBufferPointer { (values) throws(StoreError) in
-      for index in values.indices { try write(values[index]) }
+      // Records without beats are bound into `insertRecords`, a row at a time, and inserted
+      // once it is full; anything else first inserts those bound so far one by one, so the
+      // rows go in (and duplicates are told apart) in document order.
+      var bound = 0
+      for index in values.indices {
+        if case .record(let record) = values[index], record.beats.isEmpty {
+          try bind(record, correlation: nil, into: insertRecords, row: bound)
+          bound += 1
+          if bound == recordsPerInsert {
+            try insertRecords.run()
+            recordsAdded += db.changes
+            bound = 0
+          }
+          continue
+        }
+        try insertOneByOne(values[(index - bound)..<index])
+        bound = 0
+        try write(values[index])
+      }
+      try insertOneByOne(values[(values.endIndex - bound)...])
+    }
+  }
+
+  /// Inserts the records among `items` with the one-row statement, abandoning what was bound
+  /// into `insertRecords` for them.
+  private func insertOneByOne(_ items: UnsafeBufferPointer<HealthItem>.SubSequence)
+    throws(StoreError)
+  {
+    guard !items.isEmpty else { return }
+    insertRecords.reset()
+    for index in items.indices {
+      if case .record(let record) = items[index] { _ = try write(record, correlation: nil) }
     }
   }
 
@@ -79,35 +130,8 @@ package final class HealthWriter {
 
   /// Inserts a record unless an identical one is stored; returns its new row id, or `nil`.
   private func write(_ r: HealthRecord, correlation: Int64?) throws(StoreError) -> Int64? {
-    let s = insertRecord
-    // Records come in long runs of one type, source, device and unit, and mostly one UTC
-    // offset: those columns are bound only when they change.
-    s.bindIfChanged(importID, at: 1)
-    s.bindIfChanged(try typeID(r.type), at: 2)
-    s.bindIfChanged(try sourceID(r.provenance.sourceName), at: 3)
-    s.bindIfChanged(r.provenance.sourceVersion, at: 4)
-    s.bindIfChanged(
-      try r.provenance.device.map { (d) throws(StoreError) in try deviceID(d) }, at: 5)
-    s.bindIfChanged(r.unit, at: 6)
-    s.bindRowText(r.valueText, at: 7)
-    s.bind(r.value, at: 8)
-    s.bind(r.normalizedValue, at: 9)
-    s.bindIfChanged(r.normalizedUnit, at: 10)
-    s.bind(r.creation?.millisecondsSinceEpoch, at: 11)
-    s.bindIfChanged(r.creation.map { Int64($0.utcOffsetSeconds) }, at: 12)
-    s.bind(r.start.millisecondsSinceEpoch, at: 13)
-    s.bindIfChanged(Int64(r.start.utcOffsetSeconds), at: 14)
-    s.bind(r.end.millisecondsSinceEpoch, at: 15)
-    s.bindIfChanged(Int64(r.end.utcOffsetSeconds), at: 16)
-    s.bindIfChanged(correlation, at: 17)
-    if r.metadata.isEmpty {
-      s.bind(nil as String?, at: 18)
-    } else {
-      json.removeAll(keepingCapacity: true)
-      MetadataJSON.append(r.metadata, to: &json)
-      s.bindRowText(utf8: json, at: 18)
-    }
-    try s.run()
+    try bind(r, correlation: correlation, into: insertRecord, row: 0)
+    try insertRecord.run()
     guard db.changes == 1 else { return nil }
     let id = db.lastInsertRowID
     recordsAdded += 1
@@ -120,6 +144,40 @@ package final class HealthWriter {
     }
     beatsAdded += r.beats.count
     return id
+  }
+
+  /// Binds a record as row `row` (from 0) of an insert into `health_records`.
+  private func bind(_ r: HealthRecord, correlation: Int64?, into s: Statement, row: Int)
+    throws(StoreError)
+  {
+    let at = Int32(row) * Self.recordColumns
+    // Records come in long runs of one type, source, device and unit, and mostly one UTC
+    // offset: those columns are bound only when they change.
+    s.bindIfChanged(importID, at: at + 1)
+    s.bindIfChanged(try typeID(r.type), at: at + 2)
+    s.bindIfChanged(try sourceID(r.provenance.sourceName), at: at + 3)
+    s.bindIfChanged(r.provenance.sourceVersion, at: at + 4)
+    s.bindIfChanged(
+      try r.provenance.device.map { (d) throws(StoreError) in try deviceID(d) }, at: at + 5)
+    s.bindIfChanged(r.unit, at: at + 6)
+    s.bindRowText(r.valueText, at: at + 7)
+    s.bind(r.value, at: at + 8)
+    s.bind(r.normalizedValue, at: at + 9)
+    s.bindIfChanged(r.normalizedUnit, at: at + 10)
+    s.bind(r.creation?.millisecondsSinceEpoch, at: at + 11)
+    s.bindIfChanged(r.creation.map { Int64($0.utcOffsetSeconds) }, at: at + 12)
+    s.bind(r.start.millisecondsSinceEpoch, at: at + 13)
+    s.bindIfChanged(Int64(r.start.utcOffsetSeconds), at: at + 14)
+    s.bind(r.end.millisecondsSinceEpoch, at: at + 15)
+    s.bindIfChanged(Int64(r.end.utcOffsetSeconds), at: at + 16)
+    s.bindIfChanged(correlation, at: at + 17)
+    if r.metadata.isEmpty {
+      s.bindIfChanged(nil as String?, at: at + 18)
+    } else {
+      json.removeAll(keepingCapacity: true)
+      MetadataJSON.append(r.metadata, to: &json)
+      s.bindRowText(utf8: json, at: at + 18)
+    }
   }
 
   private func write(_ c: HealthCorrelation) throws(StoreError) {

@@ -248,8 +248,12 @@ package final class Statement {
     }
   }
 
-  /// Resets the statement so it can run again; bindings are kept.
-  package func reset() { sqlite3_reset(handle) }
+  /// Resets the statement so it can run again; bindings are kept, but text bound with
+  /// `bindRowText` must be bound again.
+  package func reset() {
+    sqlite3_reset(handle)
+    rowTextUsed = 0
+  }
 
   /// Binds `arguments`, runs the statement to completion and resets it.
   package func execute(_ arguments: [any SQLiteBindable] = []) throws(StoreError) {
