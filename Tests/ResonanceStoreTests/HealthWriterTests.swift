@@ -35,18 +35,11 @@ struct HealthWriterTests {
     var items: [HealthItem] = []
     let motion = [MetadataEntry(key: "HKMetadataKeyHeartRateMotionContext", value: "1")]
     for m in 0..<90 {
-      items.append(
-        .record(
-          record(
-            at: m, value: 60 + m % 13, offset: m < 40 ? -25_200 : -28_800,
-            metadata: m.isMultiple(of: 3) ? motion : [])))
-      if m.isMultiple(of: 7) {
-        items.append(
-          .record(
-            record(
-              at: m, value: 60 + m % 13, offset: m < 40 ? -25_200 : -28_800,
-              metadata: m.isMultiple(of: 3) ? motion : [])))
-      }
+      let heartRate = record(
+        at: m, value: 60 + m % 13, offset: m < 40 ? -25_200 : -28_800,
+        metadata: m.isMultiple(of: 3) ? motion : [])
+      items.append(.record(heartRate))
+      if m.isMultiple(of: 7) { items.append(.record(heartRate)) }
       if m.isMultiple(of: 11) {
         items.append(
           .record(
