@@ -27,8 +27,8 @@ package final class HealthWriter {
   private var lastDevice: (device: HealthDevice, id: Int64)?
 
   /// Records inserted by one statement when nothing needs their row ids (no beats, not in a
-  /// Correlation): each statement's fixed cost (its cursors opened and closed, a dozen
-  /// allocations, ending it) is a quarter of a one-row insert.
+  /// Correlation): each statement's fixed cost (two cursors opened and closed, about four
+  /// allocations, ending it) was about a fifth of a one-row insert's (docs/performance.md).
   static let defaultRecordsPerInsert = 16
   private let recordsPerInsert: Int
   /// Columns of a `health_records` row as the inserts bind them.
