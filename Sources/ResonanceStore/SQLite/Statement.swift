@@ -272,16 +272,22 @@ package final class Statement {
   }
 
   /// Binds `arguments` and decodes every row as `T`.
+  ///
+  /// - Throws: `StoreError` when the query fails or a row does not decode.
   package func fetch<T: RowDecodable>(_ type: T.Type, _ arguments: [any SQLiteBindable] = [])
-    throws -> [T]
+    throws(StoreError) -> [T]
   {
-    try rows(arguments).map { try T(row: $0) }
+    var decoded: [T] = []
+    for row in try rows(arguments) { decoded.append(try T(row: row)) }
+    return decoded
   }
 
   /// The result's column names, as SQLite gives them (an alias when the query names one).
-  package var columnNames: [String] {
-    (0..<sqlite3_column_count(handle)).map { String(cString: sqlite3_column_name(handle, $0)) }
-  }
+  package var columnNames: [String] { columns.names }
+
+  /// The column names, read from SQLite once: they are fixed when the statement is compiled.
+  private lazy var columns = ColumnNames(
+    (0..<sqlite3_column_count(handle)).map { String(cString: sqlite3_column_name(handle, $0)) })
 
   /// The row the last `step()` stopped on.
   package func currentRow() -> Row {
@@ -291,7 +297,7 @@ package final class Statement {
     for column in 0..<count {
       values.append(value(at: column))
     }
-    return Row(values)
+    return Row(values, columns: columns)
   }
 
   private func value(at column: Int32) -> SQLiteValue {
