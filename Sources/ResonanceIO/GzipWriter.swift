@@ -24,10 +24,9 @@ internal import CArchive
 package final class GzipWriter {
   package let path: String
   /// Bytes written so far, before compression.
-  package private(set) var byteCount: Int64 = 0
+  package var byteCount: Int64 { buffer.byteCount }
   private let archive: OpaquePointer
-  private var buffer: [UInt8] = []
-  private let capacity = 1 << 16
+  private var buffer = WriteBuffer(capacity: 1 << 16)
   private var isClosed = false
 
   /// Creates (truncating) the file at `path`.
@@ -40,7 +39,7 @@ package final class GzipWriter {
     // Set up before `self` is whole: once it is, a throw would run `deinit` on the archive.
     archive = try Self.open(path: path, compressionLevel: compressionLevel)
     self.path = path
-    buffer.reserveCapacity(capacity)
+    buffer.reserveCapacity(buffer.capacity)
   }
 
   /// A libarchive writer open on `path`, its one raw entry begun; freed again if any step
@@ -87,29 +86,26 @@ package final class GzipWriter {
 
   /// Appends the UTF-8 bytes of `text`.
   package func write(_ text: String) throws(IOError) {
-    var text = text
-    text.withUTF8 { buffer.append(contentsOf: $0) }
-    byteCount += Int64(text.utf8.count)
-    if buffer.count >= capacity { try flush() }
+    if buffer.append(text) { try flush() }
   }
 
   /// Appends raw bytes.
   package func write(bytes: some Collection<UInt8>) throws(IOError) {
-    buffer.append(contentsOf: bytes)
-    byteCount += Int64(bytes.count)
-    if buffer.count >= capacity { try flush() }
+    if buffer.append(contentsOf: bytes) { try flush() }
   }
 
   /// Hands the buffered bytes to the compressor (which writes whole deflate blocks as they
   /// fill; the file is complete only after `close()`).
   package func flush() throws(IOError) {
     precondition(!isClosed, "write after close")
-    guard !buffer.isEmpty else { return }
-    let written = buffer.withUnsafeBytes { archive_write_data(archive, $0.baseAddress, $0.count) }
-    guard written == buffer.count else {
+    guard !buffer.bytes.isEmpty else { return }
+    let written = buffer.bytes.withUnsafeBytes {
+      archive_write_data(archive, $0.baseAddress, $0.count)
+    }
+    guard written == buffer.bytes.count else {
       throw IOError(.failed, path: path, reason: ArchiveClient.message(archive))
     }
-    buffer.removeAll(keepingCapacity: true)
+    buffer.removeAll()
   }
 
   /// Compresses what is buffered, ends the stream and closes the file.

@@ -11,10 +11,9 @@
 package final class OutputFile {
   package let path: String
   private var descriptor: Int32
-  private var buffer: [UInt8] = []
-  private let capacity = 1 << 20
+  private var buffer = WriteBuffer(capacity: 1 << 20)
   /// Bytes written so far, buffered or not.
-  package private(set) var byteCount: Int64 = 0
+  package var byteCount: Int64 { buffer.byteCount }
 
   /// Creates (truncating) the file at `path`.
   ///
@@ -28,7 +27,7 @@ package final class OutputFile {
         code == ENOENT ? .missing : .failed, path: path,
         reason: String(cString: strerror(code)).lowercased())
     }
-    buffer.reserveCapacity(capacity + 4096)
+    buffer.reserveCapacity(buffer.capacity + 4096)
   }
 
   deinit {
@@ -40,24 +39,19 @@ package final class OutputFile {
 
   /// Appends the UTF-8 bytes of `text`.
   package func write(_ text: String) throws(IOError) {
-    var text = text
-    text.withUTF8 { buffer.append(contentsOf: $0) }
-    byteCount += Int64(text.utf8.count)
-    if buffer.count >= capacity { try flush() }
+    if buffer.append(text) { try flush() }
   }
 
   /// Appends raw bytes.
   package func write(bytes: some Collection<UInt8>) throws(IOError) {
-    buffer.append(contentsOf: bytes)
-    byteCount += Int64(bytes.count)
-    if buffer.count >= capacity { try flush() }
+    if buffer.append(contentsOf: bytes) { try flush() }
   }
 
   /// Writes the buffered bytes to the file.
   package func flush() throws(IOError) {
     var offset = 0
-    while offset < buffer.count {
-      let n = buffer.withUnsafeBytes {
+    while offset < buffer.bytes.count {
+      let n = buffer.bytes.withUnsafeBytes {
         Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset)
       }
       if n < 0 {
@@ -66,7 +60,7 @@ package final class OutputFile {
       }
       offset += n
     }
-    buffer.removeAll(keepingCapacity: true)
+    buffer.removeAll()
   }
 
   /// Flushes and closes the file.
