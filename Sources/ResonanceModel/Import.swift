@@ -9,7 +9,8 @@ package enum RecordingFormat: String, CaseIterable, Sendable, Hashable {
 }
 
 /// Every kind of file the tool imports, named as `--as` and the ledger's `importer` name it.
-package enum ImportFormat: Sendable, Hashable, CaseIterable {
+/// The list of them is Ingest's (`ImportRegistry.formats`), which knows the listening kinds.
+package enum ImportFormat: Sendable, Hashable {
   /// An Apple Health export's XML (`export.xml`, whatever its localised name).
   case appleHealth
   /// A listening history or library file.
@@ -17,24 +18,21 @@ package enum ImportFormat: Sendable, Hashable, CaseIterable {
   /// One of the Resonance apps' recordings, plain or gzip.
   case recording(RecordingFormat)
 
-  package static var allCases: [ImportFormat] {
-    [.appleHealth] + ListeningFileKind.allCases.map(ImportFormat.listening)
-      + RecordingFormat.allCases.map(ImportFormat.recording)
-  }
-
   /// `apple-health`, `spotify-extended-history`, `resonance.decision-log`, …
   package var name: String {
     switch self {
     case .appleHealth: "apple-health"
-    case .listening(let kind): kind.rawValue
+    case .listening(let kind): kind.name
     case .recording(let format): format.rawValue
     }
   }
 
-  /// The format `name` names, if any.
-  package init?(name: String) {
-    guard let format = Self.allCases.first(where: { $0.name == name }) else { return nil }
-    self = format
+  /// Whether the ledger's `importer` name `name` is a listening file's: one neither
+  /// `apple-health` nor a recording format's. The ledger names only these three families, and
+  /// the listening kinds are Ingest's to list, so this is how a module that does not know them
+  /// tells one.
+  package static func isListening(importer name: String) -> Bool {
+    name != ImportFormat.appleHealth.name && RecordingFormat(rawValue: name) == nil
   }
 }
 
@@ -97,6 +95,49 @@ package enum ImportEvent: Sendable {
   /// Parts of a Health export that are not imported (ECG files, routes, the CDA document),
   /// found beside the export named `file` once its archive or folder has been walked.
   case notImported(file: String, parts: [String: Int])
+  /// A file on disk whose bytes, hashed as they are, a run imported whole before: nothing of
+  /// it was read further, and no reader ran.
+  case unchanged(file: String, sha256: String)
+  /// The walk is done with a file on disk: the digest of its bytes as read — the zip itself
+  /// for an archive — when it was read to its end, nil when something in it failed or it was
+  /// passed over. Every import and failure since the last such event was this file's: the
+  /// store records the file as imported whole when all of them completed.
+  case sourceEnded(file: String, digest: FileDigest?)
+}
+
+/// The SHA-256 of a file's bytes as they are on disk, and how many bytes it covers.
+package struct FileDigest: Sendable, Equatable {
+  package var sha256: String
+  package var bytes: Int64
+
+  package init(sha256: String, bytes: Int64) {
+    self.sha256 = sha256
+    self.bytes = bytes
+  }
+}
+
+/// The files on disk a store records as imported whole (every import in them complete), by
+/// size then digest: what lets `ingest` pass over an unchanged file after hashing it, and hash
+/// only files whose size one of them has.
+package struct ImportedSources: Sendable, Equatable {
+  private var digestsBySize: [Int64: Set<String>] = [:]
+
+  package init() {}
+
+  package init(_ sources: [(bytes: Int64, sha256: String)]) {
+    for source in sources { digestsBySize[source.bytes, default: []].insert(source.sha256) }
+  }
+
+  /// Whether some file recorded has `bytes` bytes (only then is a file worth hashing first).
+  package func hasFile(ofSize bytes: Int64) -> Bool { digestsBySize[bytes] != nil }
+
+  /// Whether a file of `bytes` bytes with this digest was imported whole.
+  package func contains(bytes: Int64, sha256: String) -> Bool {
+    digestsBySize[bytes]?.contains(sha256) ?? false
+  }
+
+  /// How many files are recorded.
+  package var count: Int { digestsBySize.values.reduce(0) { $0 + $1.count } }
 }
 
 /// What a reader read of a file before it broke.

@@ -8,6 +8,8 @@ package enum ListeningSource: String, CaseIterable, Sendable, Codable, Hashable 
   case spotifyAccount = "spotify-account"
   /// Last.fm scrobbles.
   case lastFM = "last-fm"
+  /// ListenBrainz listens (its export's months, or the older JSON array).
+  case listenBrainz = "listenbrainz"
   /// The Resonance DJ's decision log.
   case decisionLog = "decision-log"
 
@@ -30,6 +32,8 @@ package struct SongReference: Sendable, Equatable, Hashable {
   package var spotifyURI: String?
   /// Music.app's 16-hex `Persistent ID`.
   package var libraryPersistentID: String?
+  /// The MusicBrainz recording ID (a UUID, lower-case), where a source maps the song to one.
+  package var musicBrainzRecordingID: String?
   /// Tempo from a library file, when the library gives one (never 0).
   package var bpm: Double?
   /// Library play and skip counts, when the source is a library.
@@ -39,8 +43,8 @@ package struct SongReference: Sendable, Equatable, Hashable {
   package init(
     title: String? = nil, artist: String? = nil, album: String? = nil, genre: String? = nil,
     durationMs: Int64? = nil, appleCatalogID: String? = nil, spotifyURI: String? = nil,
-    libraryPersistentID: String? = nil, bpm: Double? = nil, playCount: Int? = nil,
-    skipCount: Int? = nil
+    libraryPersistentID: String? = nil, musicBrainzRecordingID: String? = nil,
+    bpm: Double? = nil, playCount: Int? = nil, skipCount: Int? = nil
   ) {
     self.title = title
     self.artist = artist
@@ -50,6 +54,7 @@ package struct SongReference: Sendable, Equatable, Hashable {
     self.appleCatalogID = appleCatalogID
     self.spotifyURI = spotifyURI
     self.libraryPersistentID = libraryPersistentID
+    self.musicBrainzRecordingID = musicBrainzRecordingID
     self.bpm = bpm
     self.playCount = playCount
     self.skipCount = skipCount
@@ -144,14 +149,19 @@ package struct ListeningFile: Sendable {
   }
 }
 
-/// The listening files the tool reads, named as the ledger's `importer` column names them.
-package enum ListeningFileKind: String, CaseIterable, Sendable, Hashable {
-  case applePlayActivity = "apple-music-play-activity"
-  case appleDailyTracks = "apple-music-daily-tracks"
-  case appleTrackPlayHistory = "apple-music-track-play-history"
-  case appleLibraryTracks = "apple-music-library-tracks"
-  case musicLibraryXML = "music-library-xml"
-  case spotifyExtended = "spotify-extended-history"
-  case spotifyAccount = "spotify-account-history"
-  case lastFM = "last-fm-scrobbles"
+/// A kind of listening file, by its name: the one `--as` and the ledger's `importer` give it
+/// (`apple-music-play-activity`, `spotify-extended-history`, …).
+///
+/// Not a closed enum: the kinds are Ingest's table's (`ImportRegistry.listeningFormats`,
+/// whose comment gives the reasoning), which alone makes them, so a new format adds an entry
+/// there and nothing here. Other modules only carry the name.
+package struct ListeningFileKind: Sendable, Hashable, CustomStringConvertible {
+  /// The `--as` and ledger name.
+  package let name: String
+
+  /// The kind named `name`; only Ingest's table of formats makes kinds.
+  package init(name: String) { self.name = name }
+
+  /// The name.
+  package var description: String { name }
 }

@@ -123,8 +123,9 @@ package struct TuningEvidence: Sendable, Equatable, Codable {
   /// Decisions replayed and used, and the months they span.
   package var decisions: Int
   package var months: Int
-  package var estimator: String
-  package var reward: String
+  /// The estimator and the reward the gain was estimated with.
+  package var estimator: Estimator
+  package var reward: Reward
   /// The gain of choosing on the past over the preferences in force, on the months the
   /// choosing never saw (forward chaining, pooled); nil with too little history.
   package var heldOutGain: Interval?
@@ -140,8 +141,9 @@ package struct TuningEvidence: Sendable, Equatable, Codable {
   /// The command that wrote the file.
   package var command: String
 
+  /// Evidence from its parts, as described on each property.
   package init(
-    from: String, to: String, decisions: Int, months: Int, estimator: String, reward: String,
+    from: String, to: String, decisions: Int, months: Int, estimator: Estimator, reward: Reward,
     heldOutGain: Interval?, effectiveSampleSize: Double?, agreementShare: Double?, folds: Int,
     reason: String, command: String
   ) {

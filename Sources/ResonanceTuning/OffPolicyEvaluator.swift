@@ -123,22 +123,25 @@ package struct OffPolicyEvaluator: Sendable {
       guard let threshold else { return rawWeights }
       return rawWeights.map { min($0, threshold) }
     }
-    func terms(_ estimator: Estimator, _ w: [Double]) -> (
+    // Per decision used, its terms with the weights w, slot by slot (`EstimatorSums`).
+    func slots(_ w: [Double]) -> [[Double]] {
+      var slots = [[Double]](repeating: [], count: EstimatorSums.stride)
+      slots[EstimatorSums.measured] = .init(repeating: 1, count: n)
+      slots[EstimatorSums.weightedReward] = (0..<n).map { w[$0] * rewardValues[$0] }
+      slots[EstimatorSums.weight] = w
+      slots[EstimatorSums.direct] = modelValues
+      slots[EstimatorSums.doublyRobust] = (0..<n).map {
+        modelValues[$0] + w[$0] * (rewardValues[$0] - modelChosen[$0])
+      }
+      return slots
+    }
+    func terms(_ estimator: Estimator, _ slots: [[Double]]) -> (
       numerators: [Double], denominators: [Double]
     ) {
-      switch estimator {
-      case .ips:
-        return ((0..<n).map { w[$0] * rewardValues[$0] }, .init(repeating: 1, count: n))
-      case .snips:
-        return ((0..<n).map { w[$0] * rewardValues[$0] }, w)
-      case .dm:
-        return (modelValues, .init(repeating: 1, count: n))
-      case .dr:
-        return (
-          (0..<n).map { modelValues[$0] + w[$0] * (rewardValues[$0] - modelChosen[$0]) },
-          .init(repeating: 1, count: n)
-        )
-      }
+      (
+        slots[EstimatorSums.numerator(estimator)],
+        slots[EstimatorSums.denominator(estimator)]
+      )
     }
     func ratio(_ numerators: [Double], _ denominators: [Double]) -> Double? {
       let denominator = denominators.reduce(0, +)
@@ -146,9 +149,9 @@ package struct OffPolicyEvaluator: Sendable {
     }
 
     let weights = clipped(clipping)
-    let (numerators, denominators) = terms(estimator, weights)
+    let (numerators, denominators) = terms(estimator, slots(weights))
     let table = Self.clippingThresholds.map { threshold -> ClippingRow in
-      let w = clipped(threshold)
+      let w = slots(clipped(threshold))
       let ips = terms(.ips, w)
       let dr = terms(.dr, w)
       return ClippingRow(

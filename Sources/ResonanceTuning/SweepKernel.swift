@@ -3,143 +3,13 @@ import Foundation
 import ResonanceBrain
 import ResonanceLinear
 import ResonanceModel
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-
-/// The decision log laid out for evaluating many preference vectors at once
-/// (`SweepKernel`): each row's components with the score's signs, the decision's familiarity
-/// boost and the transition blend folded in, so that a row's final score under weights w is
-/// one dot product plus an offset:
-///
-///     final[r] = Σₖ folded[r, k]·wₖ + offset[r]
-///     folded[r, k] = sₖ·c[r, k]·(k = familiarity ? boost[d] : 1)·(blends[d] ? 0.7 : 1)
-///     offset[r] = blends[d] ? 0.3·smoothness[r] : 0
-///
-/// with sₖ = +1 for the five matches and −1 for the two penalties (`SongScorer.baseScore`,
-/// `TransitionController.finalScore`).
-package struct SweepInput: Sendable {
-  package let decisions: LoggedDecisions
-  package let folded: [Double]
-  package let offset: [Double]
-  /// Per decision: the chosen row (absolute) and its logged propensity.
-  package let chosenRow: [Int]
-  package let loggedPropensity: [Double]
-  /// Per decision: its group (a month, a context), 0 ..< `groups`.
-  package let group: [Int]
-  package let groups: Int
-  /// Per reward: the value per decision (NaN where not measured) and the reward model's
-  /// prediction per row.
-  package let rewards: [[Double]]
-  package let predictions: [[Double]]
-
-  /// Lays out `decisions` (which must pass `checkConsistency()`) with the rewards and models
-  /// to estimate and each decision's group.
-  package init(
-    _ decisions: LoggedDecisions, rewards: [[Double?]], predictions: [[Double]], group: [Int],
-    groups: Int
-  ) {
-    precondition(rewards.count == predictions.count, "one model per reward")
-    precondition(group.count == decisions.count, "one group per decision")
-    self.decisions = decisions
-    let signs: [Double] = [1, 1, 1, 1, 1, -1, -1]
-    var folded = [Double](repeating: 0, count: decisions.rows * 7)
-    var offset = [Double](repeating: 0, count: decisions.rows)
-    var chosenRow = [Int](repeating: 0, count: decisions.count)
-    var logged = [Double](repeating: 0, count: decisions.count)
-    let share = TransitionController.baseShare
-    for d in 0..<decisions.count {
-      let blend = decisions.blends[d]
-      for r in decisions.rows(of: d) {
-        for k in 0..<7 {
-          var value = signs[k] * decisions.components[7 * r + k]
-          if k == 2 { value *= decisions.familiarityBoost[d] }
-          folded[7 * r + k] = blend ? share * value : value
-        }
-        offset[r] = blend ? (1 - share) * decisions.smoothness[r] : 0
-      }
-      chosenRow[d] = decisions.rowStart[d] + decisions.chosen[d]
-      logged[d] = decisions.propensity[chosenRow[d]]
-    }
-    self.folded = folded
-    self.offset = offset
-    self.chosenRow = chosenRow
-    self.loggedPropensity = logged
-    self.group = group
-    self.groups = groups
-    self.rewards = rewards.map { $0.map { $0 ?? .nan } }
-    self.predictions = predictions
-  }
-}
-
-/// Per preference vector and group, the sums every estimate and diagnostic is a ratio of
-/// (`SweepTotals.estimate`).
-package struct SweepTotals: Sendable {
-  /// Sums per (point, group): Σw, Σw², max w, agreements, decisions; then per reward k:
-  /// measured decisions, Σw·R, Σw over measured, Σ DM, Σ DR terms.
-  package static let commonFields = 5
-  package static let perReward = 5
-
-  package let points: Int
-  package let groups: Int
-  package let rewards: Int
-  package var values: [Double]
-
-  package var fields: Int { Self.commonFields + Self.perReward * rewards }
-
-  package init(points: Int, groups: Int, rewards: Int) {
-    self.points = points
-    self.groups = groups
-    self.rewards = rewards
-    values = [Double](
-      repeating: 0, count: points * groups * (Self.commonFields + Self.perReward * rewards))
-  }
-
-  /// The sums of `point` over `groups`, field by field (max w is a maximum).
-  package func sums(point: Int, groups chosen: some Sequence<Int>) -> [Double] {
-    var result = [Double](repeating: 0, count: fields)
-    for g in chosen {
-      let base = (point * groups + g) * fields
-      for f in 0..<fields {
-        result[f] = f == 2 ? max(result[f], values[base + f]) : result[f] + values[base + f]
-      }
-    }
-    return result
-  }
-
-  /// One point's estimate over `groups` (every group when nil).
-  package func estimate(
-    point: Int, reward k: Int, estimator: Estimator, groups chosen: [Int]? = nil
-  ) -> SweepEstimate {
-    let s = sums(point: point, groups: chosen ?? Array(0..<groups))
-    let base = Self.commonFields + Self.perReward * k
-    let measured = s[base]
-    let value: Double? =
-      switch estimator {
-      case .ips: measured > 0 ? s[base + 1] / measured : nil
-      case .snips: s[base + 2] > 0 ? s[base + 1] / s[base + 2] : nil
-      case .dm: measured > 0 ? s[base + 3] / measured : nil
-      case .dr: measured > 0 ? s[base + 4] / measured : nil
-      }
-    return SweepEstimate(
-      value: value, decisions: Int(s[4]), measured: Int(measured),
-      effectiveSampleSize: s[1] > 0 ? s[0] * s[0] / s[1] : 0, largestWeight: s[2],
-      agreementShare: s[4] > 0 ? s[3] / s[4] : 0)
-  }
-}
-
-/// One preference vector's estimate from the kernel's sums.
-package struct SweepEstimate: Sendable, Equatable {
-  package var value: Double?
-  package var decisions: Int
-  package var measured: Int
-  package var effectiveSampleSize: Double
-  package var largestWeight: Double
-  package var agreementShare: Double
-}
 
 /// Evaluates many preference vectors over a decision log in one fused pass
 /// (`docs/performance.md`, "The sweep kernel").
@@ -155,13 +25,6 @@ package struct SweepEstimate: Sendable, Equatable {
 /// sums are added in decision order by one thread, so the results do not depend on the thread
 /// count.
 package enum SweepKernel {
-  /// How a block's scores are computed: BLAS `dgemm` into the scratch, or seven fused
-  /// multiply-adds per score in registers. `docs/performance.md` has both.
-  package enum Product: String, Sendable, CaseIterable {
-    case blas
-    case simd
-  }
-
   /// Vectors evaluated together: two registers of eight.
   package static let vectorBlock = 16
   /// Rows per block of decisions (one longer decision makes a block of its own).
@@ -171,9 +34,14 @@ package enum SweepKernel {
   ///
   /// - Complexity: O(rows × vectors) time; O(vectors × groups × fields) extra memory for the
   ///   sums, and O(threads × rowBlock × 16) for the scores' scratch.
+  ///
+  /// `progress`, when given, is told how many decisions' worth of work is done out of
+  /// `decisions × threads used` (each thread passes over every decision for its blocks), from
+  /// the working threads, after each block of rows.
   package static func evaluate(
-    _ input: SweepInput, weights: [ScoringWeights], product: Product = .simd,
-    threads: Int = ProcessInfo.processInfo.activeProcessorCount
+    _ input: SweepInput, weights: [ScoringWeights], product: SweepProduct = .simd,
+    threads: Int = ProcessInfo.processInfo.activeProcessorCount,
+    progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
   ) -> SweepTotals {
     var totals = SweepTotals(
       points: weights.count, groups: input.groups, rewards: input.rewards.count)
@@ -190,13 +58,17 @@ package enum SweepKernel {
     let layout = Layout(input)
     let threadCount = max(1, min(threads, blocks))
     let points = weights.count
+    let done = RowCounter()
+    let total = input.decisions.count * threadCount
+    let rowsDone: (@Sendable (Int) -> Void)? =
+      if let progress { { rows in progress(done.add(rows), total) } } else { nil }
     totals.values.withUnsafeMutableBufferPointer { sums in
       let output = SharedOutput(sums.baseAddress!)
       w.withUnsafeBufferPointer { w in
         layout.withPointers(input, weights: w.baseAddress!, columns: columns) { view in
           DispatchQueue.concurrentPerform(iterations: threadCount) { t in
             let mine = Array(stride(from: t, to: blocks, by: threadCount))
-            var worker = Worker(view, blocks: mine, product: product)
+            var worker = Worker(view, blocks: mine, product: product, rowsDone: rowsDone)
             worker.run()
             worker.write(to: output, points: points)
             worker.deallocate()
@@ -287,7 +159,7 @@ package enum SweepKernel {
   private struct Worker {
     let view: View
     let blocks: [Int]
-    let product: Product
+    let product: SweepProduct
     let fields: Int
     /// Per block, group and field: two registers (vectors 0–7 and 8–15 of the block).
     let sums: UnsafeMutablePointer<Lanes>
@@ -295,12 +167,17 @@ package enum SweepKernel {
     let scores: UnsafeMutablePointer<Lanes>
     /// Per reward, the direct method's running sum over a decision's candidates.
     let direct: UnsafeMutablePointer<Lanes>
+    /// Told the decisions of each block of rows once they are done, for progress.
+    let rowsDone: (@Sendable (Int) -> Void)?
 
-    init(_ view: View, blocks: [Int], product: Product) {
+    init(
+      _ view: View, blocks: [Int], product: SweepProduct, rowsDone: (@Sendable (Int) -> Void)?
+    ) {
       self.view = view
       self.blocks = blocks
       self.product = product
-      fields = SweepTotals.commonFields + SweepTotals.perReward * view.rewardCount
+      self.rowsDone = rowsDone
+      fields = SweepTotals.commonFields + EstimatorSums.stride * view.rewardCount
       let sumCount = 2 * max(1, blocks.count * view.groups * fields)
       sums = .allocate(capacity: sumCount)
       sums.initialize(repeating: Lanes(), count: sumCount)
@@ -330,6 +207,7 @@ package enum SweepKernel {
         for slot in blocks.indices {
           decisions(d0..<d1, block: slot)
         }
+        rowsDone?(d1 - d0)
         d0 = d1
       }
     }
@@ -345,7 +223,10 @@ package enum SweepKernel {
       let b = (column(0, j0 + 8), column(1, j0 + 8), column(2, j0 + 8), column(3, j0 + 8))
       let b2 = (column(4, j0 + 8), column(5, j0 + 8), column(6, j0 + 8))
       let blockStart = view.rowStart[range.lowerBound]
-      if product == .blas {
+      // The product is tested with `if case`, not `==`: `SweepProduct` is Model's, and its
+      // synthesized `==` would be a witness call across the module boundary, inside the row
+      // loop, where a tag comparison is hoisted out of it.
+      if case .blas = product {
         // Scores of the whole block: rows × 7 times 7 × 16, then the offsets.
         let rows = view.rowStart[range.upperBound] - blockStart
         scores.withMemoryRebound(to: Double.self, capacity: 16 * rows) { c in
@@ -365,7 +246,7 @@ package enum SweepKernel {
         let r0 = view.rowStart[d]
         let n = view.rowStart[d + 1] - r0
         // The decision's scores, their maximum and its first row.
-        let s = product == .blas ? scores + 2 * (r0 - blockStart) : scores
+        let s = if case .blas = product { scores + 2 * (r0 - blockStart) } else { scores }
         var maxA = Lanes(repeating: -.infinity)
         var maxB = maxA
         var argA = SIMD8<Int64>()
@@ -373,7 +254,7 @@ package enum SweepKernel {
         for i in 0..<n {
           let sA: Lanes
           let sB: Lanes
-          if product == .simd {
+          if case .simd = product {
             let c = view.folded + 7 * (r0 + i)
             let x0 = Lanes(repeating: c[0])
             let x1 = Lanes(repeating: c[1])
@@ -464,17 +345,18 @@ package enum SweepKernel {
             repeating: reward - view.predictions[view.chosenRow[d] * rewardCount + k])
           let dmA = direct[2 * k] / totalA
           let dmB = direct[2 * k + 1] / totalB
-          let u = t + 2 * (SweepTotals.commonFields + SweepTotals.perReward * k)
-          u[0] += one
-          u[1] += one
-          u[2] += wA * r
-          u[3] += wB * r
-          u[4] += wA
-          u[5] += wB
-          u[6] += dmA
-          u[7] += dmB
-          u[8] += dmA + wA * residual
-          u[9] += dmB + wB * residual
+          // The reward's `EstimatorSums`, two registers a slot.
+          let u = t + 2 * (SweepTotals.commonFields + EstimatorSums.stride * k)
+          u[2 * EstimatorSums.measured] += one
+          u[2 * EstimatorSums.measured + 1] += one
+          u[2 * EstimatorSums.weightedReward] += wA * r
+          u[2 * EstimatorSums.weightedReward + 1] += wB * r
+          u[2 * EstimatorSums.weight] += wA
+          u[2 * EstimatorSums.weight + 1] += wB
+          u[2 * EstimatorSums.direct] += dmA
+          u[2 * EstimatorSums.direct + 1] += dmB
+          u[2 * EstimatorSums.doublyRobust] += dmA + wA * residual
+          u[2 * EstimatorSums.doublyRobust + 1] += dmB + wB * residual
         }
       }
     }
@@ -499,144 +381,16 @@ package enum SweepKernel {
   }
 }
 
-/// exp over eight lanes at once, for x ≤ 0 (the softmax's exponents): x = k·ln 2 + r with
-/// |r| ≤ ln 2 / 2 (Cody and Waite's two-part ln 2), e^r by its Taylor polynomial to degree 13
-/// in two Horner chains, 2^k from the exponent bits; 0 below −708. Its largest relative error
-/// against glibc's `exp` over [−708, 0] is 3.2e-16 (`SweepKernelTests`). glibc's own vector
-/// exp (libmvec) needs its vector calling convention, which Swift cannot call.
-package enum VectorExp {
-  @inline(__always)
-  package static func exp(_ x: SIMD8<Double>) -> SIMD8<Double> {
-    typealias V = SIMD8<Double>
-    // 1.5·2⁵², added and taken away, rounds x/ln 2 to an integer kept in the low bits.
-    let shifter = V(repeating: 6_755_399_441_055_744.0)
-    let kd = shifter.plusProduct(x, V(repeating: 1.442_695_040_888_963_4))
-    let k = kd - shifter
-    let r = x.plusProduct(k, V(repeating: -6.931_471_803_691_238_164_90e-01))
-      .plusProduct(k, V(repeating: -1.908_214_929_270_587_700_02e-10))
-    // The polynomial as two independent Horner chains in r², even and odd terms, so that
-    // the processor overlaps them: e^r = E(r²) + r·O(r²).
-    let r2 = r * r
-    var even = V(repeating: 1.0 / 479_001_600)  // 1/12!
-    even = V(repeating: 1.0 / 3_628_800).plusProduct(even, r2)
-    even = V(repeating: 1.0 / 40_320).plusProduct(even, r2)
-    even = V(repeating: 1.0 / 720).plusProduct(even, r2)
-    even = V(repeating: 1.0 / 24).plusProduct(even, r2)
-    even = V(repeating: 0.5).plusProduct(even, r2)
-    even = V(repeating: 1).plusProduct(even, r2)
-    var odd = V(repeating: 1.0 / 6_227_020_800)  // 1/13!
-    odd = V(repeating: 1.0 / 39_916_800).plusProduct(odd, r2)
-    odd = V(repeating: 1.0 / 362_880).plusProduct(odd, r2)
-    odd = V(repeating: 1.0 / 5_040).plusProduct(odd, r2)
-    odd = V(repeating: 1.0 / 120).plusProduct(odd, r2)
-    odd = V(repeating: 1.0 / 6).plusProduct(odd, r2)
-    odd = V(repeating: 1).plusProduct(odd, r2)
-    let p = even.plusProduct(odd, r)
-    let bits = unsafeBitCast(kd, to: SIMD8<UInt64>.self)
-    let scale = unsafeBitCast(
-      (bits &+ SIMD8<UInt64>(repeating: 1023)) &<< SIMD8<UInt64>(repeating: 52), to: V.self)
-    return (p * scale).replacing(with: 0, where: x .< V(repeating: -708))
-  }
-}
-
-extension SIMD8 where Scalar == Double {
-  /// self + a·b: one fused multiply-add when the build targets a processor that has them
-  /// (Package.swift defines RESONANCE_FMA), else a multiply and an add — without hardware FMA,
-  /// `addingProduct` is a call to libm's exact `fma` for every lane, 50 times slower.
-  @inline(__always)
-  func plusProduct(_ a: Self, _ b: Self) -> Self {
-    #if RESONANCE_FMA
-      addingProduct(a, b)
-    #else
-      self + a * b
-    #endif
-  }
-}
-
 /// The sums' memory, written by several threads at once, each to its own vectors' slots only.
 private final class SharedOutput: @unchecked Sendable {
   let base: UnsafeMutablePointer<Double>
   init(_ base: UnsafeMutablePointer<Double>) { self.base = base }
 }
 
-/// How widely final scores spread among a decision's candidates, as a function of the weights
-/// (`docs/tuning.md`, "Why scale matters under a softmax"). With a fixed temperature, a wider
-/// spread is a greedier policy; `SweepDesign`'s points are rescaled to spread as much as the
-/// logging preferences' scores do, so that a sweep compares tastes at the same greediness.
-///
-/// With rows a (the folded components) and offsets o, centred within each decision, the
-/// pooled within-decision variance of w·a + o is wᵀΣw + 2wᵀσ + v, with Σ the covariance of a,
-/// σ that of a with o and v the variance of o.
-package struct ScoreSpread: Sendable {
-  package let covariance: [Double]
-  package let crossCovariance: [Double]
-  package let offsetVariance: Double
+/// The decisions the kernel's threads have passed over so far, for progress.
+private final class RowCounter: Sendable {
+  private let count = Atomic<Int>(0)
 
-  /// The spread over `decisions` (indices into the input's log; every decision when nil).
-  package init(_ input: SweepInput, decisions: [Int]? = nil) {
-    let log = input.decisions
-    var sigma = [Double](repeating: 0, count: 49)
-    var cross = [Double](repeating: 0, count: 7)
-    var v = 0.0
-    var rows = 0
-    for d in decisions ?? Array(0..<log.count) {
-      let range = log.rows(of: d)
-      guard range.count > 1 else { continue }
-      var mean = [Double](repeating: 0, count: 7)
-      var meanOffset = 0.0
-      for r in range {
-        for k in 0..<7 { mean[k] += input.folded[7 * r + k] }
-        meanOffset += input.offset[r]
-      }
-      let n = Double(range.count)
-      for k in 0..<7 { mean[k] /= n }
-      meanOffset /= n
-      for r in range {
-        let o = input.offset[r] - meanOffset
-        for i in 0..<7 {
-          let ai = input.folded[7 * r + i] - mean[i]
-          cross[i] += ai * o
-          for j in 0..<7 { sigma[7 * i + j] += ai * (input.folded[7 * r + j] - mean[j]) }
-        }
-        v += o * o
-      }
-      rows += range.count
-    }
-    let scale = 1 / Double(max(1, rows))
-    covariance = sigma.map { $0 * scale }
-    crossCovariance = cross.map { $0 * scale }
-    offsetVariance = v * scale
-  }
-
-  /// The pooled within-decision variance of the final scores under `w`.
-  package func variance(_ w: ScoringWeights) -> Double {
-    let (quadratic, linear) = forms(w)
-    return quadratic + 2 * linear + offsetVariance
-  }
-
-  /// wᵀΣw and wᵀσ.
-  private func forms(_ w: ScoringWeights) -> (quadratic: Double, linear: Double) {
-    let x = w.vector
-    var quadratic = 0.0
-    var linear = 0.0
-    for i in 0..<7 {
-      linear += x[i] * crossCovariance[i]
-      for j in 0..<7 { quadratic += x[i] * covariance[7 * i + j] * x[j] }
-    }
-    return (quadratic, linear)
-  }
-
-  /// `w` scaled by the s > 0 that gives its scores the variance `target`:
-  /// s²·wᵀΣw + 2s·wᵀσ + v = target; `w` unchanged when no such s exists.
-  package func matched(_ w: ScoringWeights, to target: Double) -> ScoringWeights {
-    let (a, linear) = forms(w)
-    let b = 2 * linear
-    let c = offsetVariance - target
-    guard a > 0 else { return w }
-    let discriminant = b * b - 4 * a * c
-    guard discriminant >= 0 else { return w }
-    let s = (-b + discriminant.squareRoot()) / (2 * a)
-    guard s > 0, s.isFinite else { return w }
-    return ScoringWeights(vector: w.vector.map { $0 * s })
-  }
+  /// Adds `rows` and returns the new count.
+  func add(_ rows: Int) -> Int { count.add(rows, ordering: .relaxed).newValue }
 }

@@ -18,7 +18,8 @@ package enum Sweeper {
   /// kernel keeps its sums per day, and a resample adds the drawn days' sums.
   package static func sweep(
     _ history: DecisionHistory, design: SweepDesign, reward: Reward, estimator: Estimator,
-    product: SweepKernel.Product = .simd, intervals: Bool = false
+    product: SweepProduct = .simd, intervals: Bool = false,
+    progress: any StageProgress = SilentProgress()
   ) throws(TuningError) -> SweepResult {
     let assembled = DecisionLogAssembler.assemble(history)
     let log = assembled.decisions
@@ -36,14 +37,20 @@ package enum Sweeper {
     for extra in [Reward.keep, .response] where !rewards.contains(extra) { rewards.append(extra) }
     var models: [RewardModel] = []
     var used: [Reward] = []
-    for r in rewards {
+    progress.begin("sweep: reward models", total: Int64(rewards.count), unit: .items("models"))
+    for (i, r) in rewards.enumerated() {
+      defer { progress.advance(to: Int64(i + 1)) }
       do {
         models.append(try RewardModel.fit(log, reward: r))
         used.append(r)
       } catch  where error.kind == .noMeasuredReward && r != reward {
         continue  // no response measured (no Watch data): that axis stays empty
+      } catch {
+        progress.end()
+        throw error
       }
     }
+    progress.end()
     let days = log.time.map(CalendarDay.init)
     let dayList = intervals ? Array(Set(days)).sorted() : []
     let dayIndex = Dictionary(uniqueKeysWithValues: dayList.enumerated().map { ($1, $0) })
@@ -52,10 +59,18 @@ package enum Sweeper {
       group: intervals ? days.map { dayIndex[$0]! } : .init(repeating: 0, count: log.count),
       groups: intervals ? dayList.count : 1)
     // Every design point is as greedy as the preferences in force (`Greediness`).
-    let points =
+    let points = progress.step("sweep: matching greediness", total: nil, unit: .items("")) {
       [inForce.weights] + Greediness(input).matched(design.weights(), to: inForce.weights)
+    }
     let started = Date()
-    let totals = SweepKernel.evaluate(input, weights: points, product: product)
+    let totals = progress.step(
+      "sweep: \(points.count) points over \(log.count) decisions", total: Int64(log.count),
+      unit: .items("decisions")
+    ) {
+      SweepKernel.evaluate(input, weights: points, product: product) { done, total in
+        progress.advance(to: Int64(done) * Int64(log.count) / Int64(max(total, 1)))
+      }
+    }
     let seconds = Date().timeIntervalSince(started)
     let keepIndex = used.firstIndex(of: .keep)
     let responseIndex = used.firstIndex(of: .response)
@@ -74,7 +89,12 @@ package enum Sweeper {
     }
     if intervals {
       let resamples = dayResamples(days: dayList.count, replicates: 1_000)
+      progress.begin(
+        "sweep: intervals, 1,000 resamples of days", total: Int64(results.count),
+        unit: .items("points"))
+      defer { progress.end() }
       for p in results.indices {
+        defer { progress.advance(to: Int64(p + 1)) }
         var values: [Double] = []
         for counts in resamples {
           let chosen = counts.indices.flatMap { d in repeatElement(d, count: counts[d]) }
@@ -91,11 +111,10 @@ package enum Sweeper {
     }
     markPareto(&results)
     return SweepResult(
-      design: Tuner.describe(design), reward: reward.rawValue, estimator: estimator.rawValue,
-      decisions: log.count, from: log.time.first.map { CalendarDay($0).description },
+      design: design, reward: reward, estimator: estimator, decisions: log.count,
+      from: log.time.first.map { CalendarDay($0).description },
       to: log.time.last.map { CalendarDay($0).description }, points: results,
-      kernelSeconds: seconds,
-      product: product.rawValue)
+      kernelSeconds: seconds, product: product)
   }
 
   /// Bootstrap resamples of `days` days: how many times each day is drawn, per replicate.

@@ -2,31 +2,6 @@ import Foundation
 import ResonanceBrain
 import ResonanceModel
 
-/// How `resonance tune` selects and judges (`docs/tuning.md`, "Honest selection").
-package struct TuningSettings: Sendable, Equatable {
-  package var design = SweepDesign(kind: .sobol, points: 1024)
-  package var reward: Reward = .composite
-  package var estimator: Estimator = .dr
-  package var byContext = false
-  /// The effective sample size the chosen preferences need on the last month.
-  package var minimumESS = 200.0
-  /// The interval's level; `change` needs its lower end above `margin`.
-  package var level = 0.95
-  /// The least gain worth a change, on the reward's 0 … 1 scale: the forward-chaining gain's
-  /// interval must have its lower end above it. Off-policy estimates hold the later history
-  /// fixed; on a simulated person they missed the closed loop's keep rate by 0.015 on average,
-  /// either way (`docs/validation.md`, "Tuning"), so a smaller gain is not evidence.
-  package var margin = 0.01
-  package var bootstrapReplicates = 2000
-  /// The bootstrap's seed: fixed, so a store always gives the same interval.
-  package var bootstrapSeed: UInt64 = 0x7E57_5EED
-  /// Calendar months of decisions tuning needs: two to choose on, one to judge on.
-  package var minimumMonths = 3
-  package var product: SweepKernel.Product = .simd
-
-  package init() {}
-}
-
 /// Chooses preferences on earlier months of the DJ's history and judges the choosing on later
 /// ones, which it never sees (`docs/tuning.md`, "Honest selection").
 ///
@@ -45,10 +20,16 @@ package struct TuningSettings: Sendable, Equatable {
 ///    `margin` and the candidate's effective sample size on the last month is at least
 ///    `minimumESS`; otherwise `keep`, with the reason.
 package enum Tuner {
-  package static func tune(_ history: DecisionHistory, settings: TuningSettings) throws(TuningError)
-    -> TuningReport
-  {
-    let check = DecisionReplay.check(history.records)
+  ///
+  /// - Parameter progress: told of the replay, the reward models' fits and each month judged.
+  package static func tune(
+    _ history: DecisionHistory, settings: TuningSettings,
+    progress: any StageProgress = SilentProgress()
+  ) throws(TuningError) -> TuningReport {
+    let check = progress.step(
+      "tune: replaying \(Format.grouped(history.records.count)) logged decisions", total: nil,
+      unit: .items("")
+    ) { DecisionReplay.check(history.records) }
     let replay = ReplaySummary(
       replayed: check.replayed, byVersion: check.byVersion,
       notReplayable: Dictionary(
@@ -58,9 +39,9 @@ package enum Tuner {
       firstMismatch: check.firstMismatch.map(Self.describe))
     var report = TuningReport(
       recommendation: .keep, reason: "", inForce: .appDefault, recommended: .appDefault,
-      candidate: nil, reward: settings.reward.rawValue, estimator: settings.estimator.rawValue,
-      design: Self.describe(settings.design), designPoints: settings.design.count,
-      decisions: 0, months: [], from: nil, to: nil, excluded: [:], replay: replay,
+      candidate: nil, reward: settings.reward, estimator: settings.estimator,
+      design: settings.design, decisions: 0, months: [], from: nil, to: nil, excluded: [:],
+      replay: replay,
       selectionGain: nil, selectionESS: nil, folds: [], heldOut: nil, contexts: [],
       pairwise: nil, bootstrapReplicates: settings.bootstrapReplicates,
       minimumESS: settings.minimumESS, level: settings.level, margin: settings.margin)
@@ -113,26 +94,52 @@ package enum Tuner {
     // earlier months measured none of the reward (a Watch worn only later, for the response)
     // is not judged; the last month always is.
     var folds: [FoldModels] = []
+    progress.begin(
+      "tune: reward models, month by month", total: Int64(held), unit: .items("months"))
     for j in 1...held {
+      defer { progress.advance(to: Int64(j)) }
       do {
         folds.append(
           try FoldModels(log: log, monthOf: monthOfDecision, month: j, rewards: rewards))
       } catch  where error.kind == .noMeasuredReward && j < held {
         continue
+      } catch {
+        progress.end()
+        throw error
       }
     }
-    let chain = try Self.chain(
-      log: log, monthOf: monthOfDecision, months: months, folds: folds, where: { _ in true },
-      rewards: rewards, inForce: inForce, design: designPoints, settings: settings,
-      level: settings.level)
+    progress.end()
+    progress.begin(
+      "tune: choosing and judging \(Format.grouped(designPoints.count + 1)) points, month by month",
+      total: Int64(folds.count), unit: .items("months"))
+    var foldsDone = 0
+    let chain: Chain
+    do {
+      chain = try Self.chain(
+        log: log, monthOf: monthOfDecision, months: months, folds: folds, where: { _ in true },
+        rewards: rewards, inForce: inForce, design: designPoints, settings: settings,
+        level: settings.level
+      ) {
+        foldsDone += 1
+        progress.advance(to: Int64(foldsDone))
+      }
+      progress.end()
+    } catch {
+      progress.end()
+      throw error
+    }
     report.folds = chain.folds
     report.forwardGain = chain.gain
     report.judgedDecisions = chain.judgedDecisions
 
     if settings.byContext {
-      report.contexts = try byContext(
-        log: log, monthOf: monthOfDecision, months: months, folds: folds, rewards: rewards,
-        inForce: inForce, design: designPoints, settings: settings)
+      report.contexts = try progress.step(
+        "tune: a profile per context", total: nil, unit: .items("")
+      ) { () throws(TuningError) in
+        try byContext(
+          log: log, monthOf: monthOfDecision, months: months, folds: folds, rewards: rewards,
+          inForce: inForce, design: designPoints, settings: settings)
+      }
     }
 
     guard let last = chain.last else {
@@ -240,15 +247,13 @@ package enum Tuner {
       return (vp - v0, (squares * n / (n - 1)).squareRoot())
     }
 
-    /// The fields of the chosen reward's numerator and denominator (`SweepTotals`).
+    /// The fields of the chosen reward's numerator and denominator (`SweepTotals`: the first
+    /// reward's `EstimatorSums`).
     static func fields(_ estimator: Estimator) -> (Int, Int) {
       let base = SweepTotals.commonFields
-      switch estimator {
-      case .ips: return (base + 1, base)
-      case .snips: return (base + 1, base + 2)
-      case .dm: return (base + 3, base)
-      case .dr: return (base + 4, base)
-      }
+      return (
+        base + EstimatorSums.numerator(estimator), base + EstimatorSums.denominator(estimator)
+      )
     }
 
     /// The rule: among the points whose effective sample size is at least `minimumESS` in
@@ -394,7 +399,8 @@ package enum Tuner {
   static func chain(
     log: LoggedDecisions, monthOf: [Int], months: [CalendarMonth], folds: [FoldModels],
     where include: (Int) -> Bool, rewards: [Reward], inForce: UserPreferences,
-    design: [ScoringWeights], settings: TuningSettings, level: Double
+    design: [ScoringWeights], settings: TuningSettings, level: Double,
+    foldDone: () -> Void = {}
   ) throws(TuningError) -> Chain {
     var chain = Chain()
     // Every design point is as greedy as the preferences in force on these decisions
@@ -409,6 +415,7 @@ package enum Tuner {
     let points = [inForce.weights] + greediness.matched(design, to: inForce.weights)
     var judgedPairs: [(chosen: PolicyEstimate, current: PolicyEstimate, days: [CalendarDay])] = []
     for fold in folds {
+      defer { foldDone() }
       let j = fold.month
       let selection = fold.selection.filter(include)
       let judged = (0..<log.count).filter { monthOf[$0] == j && include($0) }
@@ -525,7 +532,7 @@ package enum Tuner {
       let mine = (0..<log.count).filter { log.context[$0] == context }
       let heldCount = mine.filter { monthOf[$0] == held }.count
       var result = ContextTuning(
-        context: context.rawValue, decisions: mine.count, heldOutDecisions: heldCount,
+        context: context, decisions: mine.count, heldOutDecisions: heldCount,
         weights: nil, gain: nil, effectiveSampleSize: nil, claimed: false, reason: "")
       if heldCount < Int(settings.minimumESS) {
         result.reason =
@@ -573,14 +580,6 @@ package enum Tuner {
   static func describe(_ mismatch: ReplayMismatch) -> String {
     "decision \(mismatch.decision) at \(mismatch.time.iso8601UTC) (log version "
       + "\(mismatch.version)): \(mismatch.detail)"
-  }
-
-  static func describe(_ design: SweepDesign) -> String {
-    switch design.kind {
-    case .sobol: "sobol (\(design.points) points)"
-    case .random: "random (\(design.points) points, seed \(design.seed))"
-    case .grid: "grid, step \(design.step) (\(design.count) points)"
-    }
   }
 
   static func signed(_ x: Double) -> String {

@@ -165,7 +165,7 @@ final class ImportCounter: ImportSink {
         c.recordingSamples += summary.samples
       case .failed(let error, _): c.failures.append("\(error)")
       case .skipped(let input): c.skipped.append((input.name as NSString).lastPathComponent)
-      case .notImported: break
+      case .notImported, .unchanged, .sourceEnded: break
       }
     }
     return true

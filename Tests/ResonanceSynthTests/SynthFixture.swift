@@ -1,4 +1,5 @@
 import Foundation
+import ResonanceModel
 import ResonanceSynth
 
 /// A small simulated person written to a temporary folder, shared by the synth tests.

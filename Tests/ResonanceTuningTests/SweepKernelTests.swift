@@ -27,8 +27,8 @@ struct SweepKernelTests {
 
   @Test(
     "every vector's IPS, SNIPS, DM and DR, ESS, largest weight and agreement equal the reference evaluator's",
-    arguments: SweepKernel.Product.allCases)
-  func matchesEvaluator(product: SweepKernel.Product) throws {
+    arguments: SweepProduct.allCases)
+  func matchesEvaluator(product: SweepProduct) throws {
     let log = Self.log
     let (input, models) = try Self.input(
       log, group: .init(repeating: 0, count: log.count), groups: 1)

@@ -268,9 +268,9 @@ struct TunerTests {
     settings.byContext = true
     settings.minimumESS = 100
     let report = try Tuner.tune(history, settings: settings)
-    #expect(report.contexts.map(\.context) == ActivityContext.allCases.map(\.rawValue))
+    #expect(report.contexts.map(\.context) == ActivityContext.allCases)
     let tried = report.contexts.filter { $0.heldOutDecisions >= 100 }
-    #expect(Set(tried.map(\.context)) == ["relax", "workout"])
+    #expect(Set(tried.map(\.context)) == [.relax, .workout])
     for c in report.contexts where c.heldOutDecisions < 100 {
       #expect(c.reason.hasSuffix("not tried"), "\(c.context): \(c.reason)")
       #expect(c.reason.hasPrefix("\(c.heldOutDecisions) decisions in 2024-05"))

@@ -195,10 +195,13 @@ package struct PlaylistEntityScores: Sendable, Equatable {
   package var calm: Double?
   package var focus: Double?
   package var energy: Double?
-  package var contexts: [String: Double]
+  /// Per context, the share of the playlist's songs' plays in sessions of it (0 … 1).
+  package var contexts: [ActivityContext: Double]
 
+  /// A playlist's scores from their parts, as described on each property.
   package init(
-    playlistID: Int64, calm: Double?, focus: Double?, energy: Double?, contexts: [String: Double]
+    playlistID: Int64, calm: Double?, focus: Double?, energy: Double?,
+    contexts: [ActivityContext: Double]
   ) {
     self.playlistID = playlistID
     self.calm = calm

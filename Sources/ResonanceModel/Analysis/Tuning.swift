@@ -44,22 +44,26 @@ package struct SweepPoint: Sendable, Equatable, Codable {
 
 /// A whole sweep: what was evaluated, on what, and every point.
 package struct SweepResult: Sendable, Equatable, Codable {
-  /// `sobol`, `grid` or `random`, and its size parameters as given.
-  package var design: String
-  package var reward: String
-  package var estimator: String
+  /// The design the points came from.
+  package var design: SweepDesign
+  /// The reward the points' `value` estimates.
+  package var reward: Reward
+  /// The estimator of every point's figures.
+  package var estimator: Estimator
   /// Decisions evaluated, and the local dates of the first and last.
   package var decisions: Int
   package var from: String?
   package var to: String?
   package var points: [SweepPoint]
-  /// Seconds the fused kernel took, and the product it used.
+  /// Seconds the fused kernel took.
   package var kernelSeconds: Double
-  package var product: String
+  /// How the kernel computed its scores.
+  package var product: SweepProduct
 
+  /// A sweep from its parts, as described on each property.
   package init(
-    design: String, reward: String, estimator: String, decisions: Int, from: String?,
-    to: String?, points: [SweepPoint], kernelSeconds: Double, product: String
+    design: SweepDesign, reward: Reward, estimator: Estimator, decisions: Int, from: String?,
+    to: String?, points: [SweepPoint], kernelSeconds: Double, product: SweepProduct
   ) {
     self.design = design
     self.reward = reward
@@ -162,7 +166,8 @@ package struct HeldOutEvidence: Sendable, Equatable, Codable {
 
 /// `--by-context`: one context's own selection and held-out evidence.
 package struct ContextTuning: Sendable, Equatable, Codable {
-  package var context: String
+  /// The context tried.
+  package var context: ActivityContext
   package var decisions: Int
   package var heldOutDecisions: Int
   /// The chosen weights for the context, when a point cleared the selection's rules.
@@ -174,8 +179,9 @@ package struct ContextTuning: Sendable, Equatable, Codable {
   package var claimed: Bool
   package var reason: String
 
+  /// A context's result from its parts, as described on each property.
   package init(
-    context: String, decisions: Int, heldOutDecisions: Int, weights: ScoringWeights?,
+    context: ActivityContext, decisions: Int, heldOutDecisions: Int, weights: ScoringWeights?,
     gain: TuningEvidence.Interval?, effectiveSampleSize: Double?, claimed: Bool, reason: String
   ) {
     self.context = context
@@ -225,9 +231,11 @@ package struct TuningReport: Sendable, Equatable, Codable {
   package var recommended: UserPreferences
   /// The preferences chosen on every month before the last, even when kept.
   package var candidate: UserPreferences?
-  package var reward: String
-  package var estimator: String
-  package var design: String
+  /// The reward, the estimator and the design the rule used.
+  package var reward: Reward
+  package var estimator: Estimator
+  package var design: SweepDesign
+  /// The design's size (`design.count`), kept beside it as the stored report has it.
   package var designPoints: Int
   /// Decisions used, the months they span (local, `YYYY-MM`), and the first and last date.
   package var decisions: Int
@@ -257,10 +265,12 @@ package struct TuningReport: Sendable, Equatable, Codable {
   /// The least gain worth a change: the interval's lower end must clear it.
   package var margin: Double
 
+  /// A report from its parts, as described on each property; `designPoints` is
+  /// `design.count`.
   package init(
     recommendation: PreferenceFile.Recommendation, reason: String, inForce: UserPreferences,
-    recommended: UserPreferences, candidate: UserPreferences?, reward: String,
-    estimator: String, design: String, designPoints: Int, decisions: Int, months: [String],
+    recommended: UserPreferences, candidate: UserPreferences?, reward: Reward,
+    estimator: Estimator, design: SweepDesign, decisions: Int, months: [String],
     from: String?, to: String?, excluded: [String: Int], replay: ReplaySummary,
     selectionGain: Double?, selectionESS: Double?, folds: [TuningFold],
     heldOut: HeldOutEvidence?, contexts: [ContextTuning], pairwise: PairwiseCheck?,
@@ -274,7 +284,7 @@ package struct TuningReport: Sendable, Equatable, Codable {
     self.reward = reward
     self.estimator = estimator
     self.design = design
-    self.designPoints = designPoints
+    self.designPoints = design.count
     self.decisions = decisions
     self.months = months
     self.from = from

@@ -6,7 +6,8 @@ package struct SessionRecord: Sendable, Equatable {
   package var id: Int64
   package var start: Timestamp
   package var end: Timestamp
-  package var context: String
+  /// The context the session was reconstructed in.
+  package var context: ActivityContext
   package var plays: Int
   /// Skipped plays over plays, 0…1.
   package var skipRate: Double
@@ -22,14 +23,16 @@ package struct SessionRecord: Sendable, Equatable {
   package var sleepScore: Double?
   /// The seed's session quality, 0…1, and the parts it stood on.
   package var quality: Double?
-  package var qualityBasis: [String]
+  package var qualityBasis: [QualityComponent]
   package var nextNightID: Int64?
 
+  /// A session from its parts, as described on each property.
   package init(
-    id: Int64, start: Timestamp, end: Timestamp, context: String, plays: Int, skipRate: Double,
+    id: Int64, start: Timestamp, end: Timestamp, context: ActivityContext, plays: Int,
+    skipRate: Double,
     engagement: Double? = nil, meanHeartRate: Double? = nil, meanHRV: Double? = nil,
     heartRateChange: Double? = nil, hrvChange: Double? = nil, sleepScore: Double? = nil,
-    quality: Double? = nil, qualityBasis: [String] = [], nextNightID: Int64? = nil
+    quality: Double? = nil, qualityBasis: [QualityComponent] = [], nextNightID: Int64? = nil
   ) {
     self.id = id
     self.start = start
@@ -216,10 +219,18 @@ package struct WeeklyQuality: Sendable, Equatable {
 /// One local day's resting heart and HRV.
 package struct DailyVitals: Sendable, Equatable {
   package var day: CalendarDay
+  /// Where a day's resting heart rate came from.
+  package enum RestingSource: String, Sendable, Equatable, CaseIterable {
+    /// Health's resting-heart-rate records that day.
+    case health
+    /// The lowest hourly mean of the day's heart-rate readings taken at rest.
+    case lowestHourAtRest = "lowest hour at rest"
+  }
+
   /// Health's resting heart rate that day, or else the lowest hourly mean of the readings
-  /// taken at rest; `restingSource` says which.
+  /// taken at rest; `restingSource` says which (nil with no resting figure).
   package var restingHeartRate: Double?
-  package var restingSource: String
+  package var restingSource: RestingSource?
   /// The mean of the Watch's SDNN readings that day, and how many.
   package var sdnn: Double?
   package var sdnnReadings: Int
@@ -227,8 +238,9 @@ package struct DailyVitals: Sendable, Equatable {
   package var rmssd: Double?
   package var beatLists: Int
 
+  /// A day from its parts, as described on each property.
   package init(
-    day: CalendarDay, restingHeartRate: Double?, restingSource: String, sdnn: Double?,
+    day: CalendarDay, restingHeartRate: Double?, restingSource: RestingSource?, sdnn: Double?,
     sdnnReadings: Int, rmssd: Double?, beatLists: Int
   ) {
     self.day = day
@@ -244,13 +256,17 @@ package struct DailyVitals: Sendable, Equatable {
 /// A song's learned effect in one context, beside its identity: the rankings' rows.
 package struct RankedSong: Sendable, Equatable {
   package var song: SongRecord
-  package var context: String
+  /// The context the effect was learned in.
+  package var context: ActivityContext
   /// The learning loop's calm and energy scores in that context, −1…1, and the plays behind.
   package var calm: Double
   package var energy: Double
   package var samples: Int
 
-  package init(song: SongRecord, context: String, calm: Double, energy: Double, samples: Int) {
+  /// A ranked song from its parts, as described on each property.
+  package init(
+    song: SongRecord, context: ActivityContext, calm: Double, energy: Double, samples: Int
+  ) {
     self.song = song
     self.context = context
     self.calm = calm
@@ -290,11 +306,13 @@ package struct SessionContrast: Sendable, Equatable {
 
   /// Sessions in each quarter, and per context how many of them are in the best and the worst.
   package struct ContextCount: Sendable, Equatable {
-    package var context: String
+    /// The context, and how many of its sessions are in the best and in the worst quarter.
+    package var context: ActivityContext
     package var best: Int
     package var worst: Int
 
-    package init(context: String, best: Int, worst: Int) {
+    /// A count from its parts, as described on each property.
+    package init(context: ActivityContext, best: Int, worst: Int) {
       self.context = context
       self.best = best
       self.worst = worst

@@ -1,5 +1,3 @@
-import ResonanceModel
-
 /// Everything that decides what `resonance synth` writes. The same configuration always
 /// gives byte-identical files: every default is fixed, none depends on today's date.
 package struct SynthConfiguration: Sendable, Equatable {

@@ -17,6 +17,14 @@ package enum Format {
     return value < 0 ? "-" + out : out
   }
 
+  /// A count with its noun, grouped and in the right number: `1 file`, `1,204 files`; the
+  /// plural is the noun with an `s` unless given.
+  package static func count<Integer: BinaryInteger>(
+    _ value: Integer, _ noun: String, plural: String? = nil
+  ) -> String {
+    grouped(value) + " " + (value == 1 ? noun : plural ?? noun + "s")
+  }
+
   /// `value` rounded to `places` decimals (half away from zero), e.g. `fixed(2.345, 1)` →
   /// `2.3`; `-0.0` prints as `0.0`.
   package static func fixed(_ value: Double, _ places: Int) -> String {

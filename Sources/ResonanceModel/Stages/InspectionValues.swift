@@ -1,0 +1,152 @@
+/// What `resonance status` asks: the store's summary, or its unresolved songs.
+package struct StatusRequest: Sendable, Equatable {
+  package var store: StoreLocation
+  /// List the songs without a known artist or genre instead of the summary.
+  package var listsUnresolved: Bool
+
+  package init(store: StoreLocation, listsUnresolved: Bool = false) {
+    self.store = store
+    self.listsUnresolved = listsUnresolved
+  }
+}
+
+/// What the store holds, as `resonance status` shows it.
+package enum StatusResult: Sendable, Equatable {
+  /// Records, plays, traces and the ledger, and the store's path.
+  case summary(StoreSummary, storePath: String)
+  /// The songs no source has named an artist or genre for, most played first.
+  case unresolved([UnresolvedSong])
+}
+
+/// What `resonance hrv` asks: one RR-interval file, or the Health beat lists of some days.
+package struct HRVRequest: Sendable, Equatable {
+  package enum Input: Sendable, Equatable {
+    /// An RR-interval file (a line each, a CSV column or a JSON array).
+    case file(String)
+    /// The beat lists in the store whose record starts in `days`.
+    case store(StoreLocation, days: DayRange)
+  }
+
+  package var input: Input
+  package var artefacts: RRArtefactHandling
+
+  package init(input: Input, artefacts: RRArtefactHandling = .off) {
+    self.input = input
+    self.artefacts = artefacts
+  }
+}
+
+/// HRV metrics of each series read, with their mean when there are several.
+package struct HRVResult: Sendable, Equatable {
+  package var series: [HRVSeries]
+  /// The mean over the store's beat lists; nil for a file.
+  package var mean: HRVMetrics?
+  package var artefacts: RRArtefactHandling
+
+  package init(series: [HRVSeries], mean: HRVMetrics?, artefacts: RRArtefactHandling) {
+    self.series = series
+    self.mean = mean
+    self.artefacts = artefacts
+  }
+}
+
+/// What `resonance breathing` asks: recording files, or the sessions in the store.
+package struct BreathingRequest: Sendable, Equatable {
+  package enum Input: Sendable, Equatable {
+    /// `resonance.breathing` recordings, plain or gzip.
+    case files([String])
+    /// The store's sessions, or the one with this number; their results are saved beside
+    /// them.
+    case store(StoreLocation, session: Int?)
+  }
+
+  package var input: Input
+
+  package init(input: Input) { self.input = input }
+}
+
+/// Every breathing session analysed, compared by month and by pattern.
+package struct BreathingReportResult: Sendable, Equatable {
+  package var sessions: [BreathingSessionResult]
+  package var months: [BreathingGroup]
+  package var patterns: [BreathingGroup]
+  /// The files that could not be read, with the kind of failure (the stage went on).
+  package var failures: [StageFailure]
+
+  package init(
+    sessions: [BreathingSessionResult], months: [BreathingGroup], patterns: [BreathingGroup],
+    failures: [StageFailure] = []
+  ) {
+    self.sessions = sessions
+    self.months = months
+    self.patterns = patterns
+    self.failures = failures
+  }
+}
+
+/// One input a stage could not use, having gone on with the others: its name, the message
+/// and the kind of failure (for the exit status).
+package struct StageFailure: Sendable, Equatable {
+  package var file: String?
+  package var message: String
+  package var kind: StageError.Kind
+
+  package init(file: String?, message: String, kind: StageError.Kind) {
+    self.file = file
+    self.message = message
+    self.kind = kind
+  }
+}
+
+/// What `resonance validate` asks: a simulated person's truth against a store's analyses.
+package struct ValidateRequest: Sendable, Equatable {
+  package var truthPath: String
+  package var store: StoreLocation
+
+  package init(truthPath: String, store: StoreLocation) {
+    self.truthPath = truthPath
+    self.store = store
+  }
+}
+
+/// The validation report, with the truth file it was judged against.
+package struct ValidateResult: Sendable, Equatable {
+  package var report: ValidationReport
+  package var truthPath: String
+
+  package init(report: ValidationReport, truthPath: String) {
+    self.report = report
+    self.truthPath = truthPath
+  }
+}
+
+/// What `resonance synth` asks: a simulated person and where to write their files.
+package struct SynthRequest: Sendable, Equatable {
+  package var configuration: SynthConfiguration
+  /// A preference file for the simulated DJ to run, instead of the app's settings.
+  package var djPreferencesPath: String?
+  package var folder: String
+
+  package init(configuration: SynthConfiguration, djPreferencesPath: String?, folder: String) {
+    self.configuration = configuration
+    self.djPreferencesPath = djPreferencesPath
+    self.folder = folder
+  }
+}
+
+/// What `resonance synth` wrote.
+package struct SynthResult: Sendable, Equatable {
+  package var folder: String
+  package var days: Int
+  package var plays: Int
+  package var files: [WrittenFile]
+  package var seconds: Double
+
+  package init(folder: String, days: Int, plays: Int, files: [WrittenFile], seconds: Double) {
+    self.folder = folder
+    self.days = days
+    self.plays = plays
+    self.files = files
+    self.seconds = seconds
+  }
+}

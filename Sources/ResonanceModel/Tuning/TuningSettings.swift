@@ -1,0 +1,34 @@
+/// How `resonance tune` selects and judges (`docs/tuning.md`, "Honest selection"): the
+/// design, the reward and the estimator, and the rule's thresholds. The defaults are the
+/// documented ones.
+package struct TuningSettings: Sendable, Equatable {
+  /// The preference vectors the rule chooses among.
+  package var design = SweepDesign(kind: .sobol, points: 1024)
+  /// What counts as a good outcome.
+  package var reward: Reward = .composite
+  /// How each point's mean reward is estimated.
+  package var estimator: Estimator = .dr
+  /// Whether each context with enough decisions also tries a profile of its own
+  /// (`--by-context`).
+  package var byContext = false
+  /// The effective sample size the chosen preferences need on the last month.
+  package var minimumESS = 200.0
+  /// The interval's level; `change` needs its lower end above `margin`.
+  package var level = 0.95
+  /// The least gain worth a change, on the reward's 0 … 1 scale: the forward-chaining gain's
+  /// interval must have its lower end above it. Off-policy estimates hold the later history
+  /// fixed; on a simulated person they missed the closed loop's keep rate by 0.015 on average,
+  /// either way (`docs/validation.md`, "Tuning"), so a smaller gain is not evidence.
+  package var margin = 0.01
+  /// The bootstrap's replicates for the gain's interval.
+  package var bootstrapReplicates = 2000
+  /// The bootstrap's seed: fixed, so a store always gives the same interval.
+  package var bootstrapSeed: UInt64 = 0x7E57_5EED
+  /// Calendar months of decisions tuning needs: two to choose on, one to judge on.
+  package var minimumMonths = 3
+  /// How the sweep kernel computes its scores.
+  package var product: SweepProduct = .simd
+
+  /// The documented defaults.
+  package init() {}
+}
