@@ -321,7 +321,7 @@ package final class HealthWriter {
     try db.execute(
       "INSERT OR IGNORE INTO health_types (identifier, kind) VALUES (?, ?)", [identifier, kind])
     let id =
-      try db.row("SELECT id FROM health_types WHERE identifier = ?", [identifier])?.optionalInt64(0)
+      try db.row("SELECT id FROM health_types WHERE identifier = ?", [identifier])?.int64("id")
       ?? 0
     typeIDs[identifier] = id
     lastType = (identifier, id)
@@ -338,7 +338,7 @@ package final class HealthWriter {
     try db.execute(
       "INSERT OR IGNORE INTO health_sources (name, name_key) VALUES (?, ?)", [name, key])
     let id =
-      try db.row("SELECT id FROM health_sources WHERE name_key = ?", [key])?.optionalInt64(0) ?? 0
+      try db.row("SELECT id FROM health_sources WHERE name_key = ?", [key])?.int64("id") ?? 0
     sourceIDs[name] = id
     lastSource = (name, id)
     return id
@@ -359,7 +359,7 @@ package final class HealthWriter {
     let id =
       try db.row(
         "SELECT id FROM health_devices WHERE name = ? AND manufacturer = ? AND model = ? AND hardware = ? AND software = ?",
-        values)?.optionalInt64(0) ?? 0
+        values)?.int64("id") ?? 0
     deviceIDs[device] = id
     lastDevice = (device, id)
     return id

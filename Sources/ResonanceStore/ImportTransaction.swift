@@ -31,6 +31,7 @@ package final class ImportTransaction {
   private let file: String
   private let format: ImportFormat
   private let zone: TimeZoneFallback
+  private let precedence: MergePrecedence
   private let startedAt: Int64
   private let checksForeignKeys: Bool
   /// Whether the unit writes with a rollback journal (`Store.beginBulkWrite()`).
@@ -43,12 +44,14 @@ package final class ImportTransaction {
   private var isOpen = true
 
   init(
-    store: Store, file: String, format: ImportFormat, zone: TimeZoneFallback, startedAt: Int64
+    store: Store, file: String, format: ImportFormat, zone: TimeZoneFallback,
+    precedence: MergePrecedence, startedAt: Int64
   ) throws(StoreError) {
     self.store = store
     self.file = file
     self.format = format
     self.zone = zone
+    self.precedence = precedence
     self.startedAt = startedAt
     // The Health and listening writers make every reference they write (their own import
     // row, the types, sources, devices and songs they found or created): SQLite checking
@@ -72,7 +75,8 @@ package final class ImportTransaction {
     do {
       if checksForeignKeys { try db.execute("PRAGMA defer_foreign_keys = ON") }
       try db.execute("SAVEPOINT import_start")
-      importID = try db.row("SELECT COALESCE(MAX(id), 0) + 1 FROM imports")?.optionalInt64(0) ?? 1
+      importID =
+        try db.row("SELECT COALESCE(MAX(id), 0) + 1 AS id FROM imports")?.int64("id") ?? 1
     } catch {
       try? db.execute("ROLLBACK")
       try? db.execute("PRAGMA foreign_keys = ON")
@@ -204,7 +208,8 @@ package final class ImportTransaction {
 
   private func listeningWriter() throws(StoreError) -> ListeningWriter {
     if let listening { return listening }
-    let writer = try ListeningWriter(store: store, importID: importID, zone: zone)
+    let writer = try ListeningWriter(
+      store: store, importID: importID, zone: zone, precedence: precedence)
     listening = writer
     return writer
   }
@@ -217,12 +222,17 @@ extension Store {
   ///   - file: the path as given, or `ZIP!MEMBER`.
   ///   - format: what the file is; its name is the ledger's `importer`.
   ///   - zone: where plays without an offset, and outside the Health data, take one.
+  ///   - precedence: each listening source's rank when two reports of one listen merge (the
+  ///     formats' table in `ResonanceIngest` declares them); the store knows none of its own,
+  ///     and by default every source ranks alike, so the play stored first decides.
   ///   - startedAt: when reading began, UTC milliseconds.
   /// - Throws: `StoreError` — `.busy` when another run holds the store past the timeout.
   package func beginImport(
     file: String, format: ImportFormat, zone: TimeZoneFallback = .none,
-    startedAt: Int64 = Clock.nowMilliseconds()
+    precedence: MergePrecedence = MergePrecedence(), startedAt: Int64 = Clock.nowMilliseconds()
   ) throws(StoreError) -> ImportTransaction {
-    try ImportTransaction(store: self, file: file, format: format, zone: zone, startedAt: startedAt)
+    try ImportTransaction(
+      store: self, file: file, format: format, zone: zone, precedence: precedence,
+      startedAt: startedAt)
   }
 }

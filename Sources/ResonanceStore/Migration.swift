@@ -33,7 +33,7 @@ package struct Migrator: Sendable {
       )
       """)
     return try connection.rows("SELECT name FROM schema_migrations ORDER BY rowid").map {
-      $0.string(0)
+      $0.string("name")
     }
   }
 
@@ -50,7 +50,7 @@ package struct Migrator: Sendable {
   package func migrate(_ connection: Connection, now: Int64) throws(StoreError) -> [String] {
     let applied = try appliedNames(in: connection)
     let known = migrations.map(\.name)
-    let userVersion = Int(try connection.row("PRAGMA user_version")?.int(0) ?? 0)
+    let userVersion = Int(try connection.row("PRAGMA user_version")?.int("user_version") ?? 0)
     let unknown = applied.filter { !known.contains($0) }
     if !unknown.isEmpty || userVersion > known.count {
       throw StoreError(

@@ -25,63 +25,51 @@ extension Store {
     for row in try connection.rows(
       "SELECT playlist_id, song_id FROM playlist_songs ORDER BY playlist_id, position")
     {
-      members[row.optionalInt64(0) ?? 0, default: []].append(row.optionalInt64(1) ?? 0)
+      members[row.int64("playlist_id") ?? 0, default: []].append(row.int64("song_id") ?? 0)
     }
     for row in try connection.rows("SELECT id FROM playlists") {
-      members[row.optionalInt64(0) ?? 0, default: []] += []
+      members[row.int64("id") ?? 0, default: []] += []
     }
     return members
   }
 
   /// Every play, in start order, as sessions need it.
   package func historicalPlays() throws(StoreError) -> [HistoricalPlay] {
-    try connection.rows(
+    try connection.fetch(
+      HistoricalPlay.self,
       """
       SELECT id, start_ms, start_offset_s, end_ms, played_ms, media_duration_ms, was_skipped,
              song_id
       FROM playback_events ORDER BY start_ms, id
-      """
-    ).map { r in
-      HistoricalPlay(
-        id: r.optionalInt64(0) ?? 0,
-        start: Timestamp(
-          millisecondsSinceEpoch: r.optionalInt64(1) ?? 0, utcOffsetSeconds: Int32(r.int(2))),
-        endMs: r.optionalInt64(3) ?? 0, playedMs: r.optionalInt64(4),
-        mediaDurationMs: r.optionalInt64(5), wasSkipped: r.int(6) != 0,
-        songID: r.optionalInt64(7) ?? 0)
-    }
+      """)
   }
 
   /// Workout spans (UTC milliseconds), in start order.
   package func workoutSpans() throws(StoreError) -> [TimeSpan] {
     try connection.rows("SELECT start_ms, end_ms FROM workouts ORDER BY start_ms").map {
-      TimeSpan(startMs: $0.optionalInt64(0) ?? 0, endMs: $0.optionalInt64(1) ?? 0)
+      TimeSpan(startMs: $0.int64("start_ms") ?? 0, endMs: $0.int64("end_ms") ?? 0)
     }
   }
 
   /// The Mac's context snapshots, in time order.
   package func macSnapshots() throws(StoreError) -> [MacContextSnapshot] {
-    try connection.rows(
+    try connection.fetch(
+      MacContextSnapshot.self,
       """
       SELECT time_ms, offset_s, focus_mode, active_app_category, in_meeting
       FROM macos_contexts ORDER BY time_ms
-      """
-    ).map { r in
-      MacContextSnapshot(
-        time: Timestamp(
-          millisecondsSinceEpoch: r.optionalInt64(0) ?? 0, utcOffsetSeconds: Int32(r.int(1))),
-        focusMode: r[2].string, appCategory: r[3].string,
-        inMeeting: r.optionalInt64(4).map { $0 != 0 })
-    }
+      """)
   }
 
   /// Motion readings in time order: the Watch trace's (moving = neither stationary nor in a
   /// workout) and the Health export's heart-rate readings that carry Apple's motion context
   /// (`HKMetadataKeyHeartRateMotionContext` 2, active, is moving; 1, sedentary, is not).
   package func motionReadings() throws(StoreError) -> [MotionReading] {
-    try connection.rows(
+    try connection.fetch(
+      MotionReading.self,
       """
-      SELECT time_ms, is_stationary = 0 AND coalesce(is_workout, 0) = 0 FROM biometric_samples
+      SELECT time_ms, is_stationary = 0 AND coalesce(is_workout, 0) = 0 AS is_moving
+      FROM biometric_samples
       WHERE is_stationary IS NOT NULL
       UNION ALL
       SELECT start_ms,
@@ -91,8 +79,7 @@ extension Store {
           SELECT id FROM health_types WHERE identifier = 'HKQuantityTypeIdentifierHeartRate')
         AND json_extract(metadata, '$.HKMetadataKeyHeartRateMotionContext') IN (1, 2, '1', '2')
       ORDER BY 1
-      """
-    ).map { MotionReading(timeMs: $0.optionalInt64(0) ?? 0, isMoving: $0.int(1) != 0) }
+      """)
   }
 
   /// Heart-rate (bpm) or HRV (SDNN, ms) readings from the Health export and the Watch traces,
@@ -105,10 +92,11 @@ extension Store {
       case .heartRate: ("HKQuantityTypeIdentifierHeartRate", "hr")
       case .hrv: ("HKQuantityTypeIdentifierHeartRateVariabilitySDNN", "hrv")
       }
-    return try connection.rows(
+    let statement = try connection.prepare(
       """
-      SELECT start_ms, value_normalized,
+      SELECT start_ms AS time_ms, value_normalized AS value,
         coalesce(json_extract(metadata, '$.HKMetadataKeyHeartRateMotionContext') IN (2, '2'), 0)
+          AS is_moving
       FROM health_records
       WHERE type_id = (SELECT id FROM health_types WHERE identifier = ?)
         AND value_normalized IS NOT NULL
@@ -116,18 +104,23 @@ extension Store {
       SELECT time_ms, \(column), coalesce(is_stationary = 0 OR is_workout = 1, 0)
       FROM biometric_samples WHERE \(column) IS NOT NULL
       ORDER BY 1
-      """, [type]
-    ).map {
+      """)
+    // A year holds some 700,000 heart-rate readings: their columns are found once, not per row.
+    let time = statement.column("time_ms")
+    let value = statement.column("value")
+    let moving = statement.column("is_moving")
+    return try statement.fetch([type]) { row in
       SignalReading(
-        timeMs: $0.optionalInt64(0) ?? 0, value: $0[1].double ?? .nan, isMoving: $0.int(2) != 0)
+        timeMs: row.int64(time) ?? 0, value: row.double(value) ?? .nan,
+        isMoving: row.int(moving) != 0)
     }
   }
 
   /// Each song's genre, for pooling (empty when unknown).
   package func songGenres() throws(StoreError) -> [Int64: String] {
     var genres: [Int64: String] = [:]
-    for row in try connection.rows("SELECT id, COALESCE(genre, '') FROM songs") {
-      genres[row.optionalInt64(0) ?? 0] = row.string(1)
+    for row in try connection.rows("SELECT id, COALESCE(genre, '') AS genre FROM songs") {
+      genres[row.int64("id") ?? 0] = row.string("genre")
     }
     return genres
   }
@@ -143,7 +136,7 @@ extension Store {
       WHERE p.decision IS NOT NULL
       """)
     {
-      if let id = row.optionalInt64(0), let stress = row[1].double, stress.isFinite {
+      if let id = row.int64("id"), let stress = row.double("stress"), stress.isFinite {
         result[id] = stress
       }
     }
@@ -152,18 +145,12 @@ extension Store {
 
   /// Every song-effect estimate `resonance analyze` wrote, by song and signal.
   package func effectEstimates() throws(StoreError) -> [SongEffectEstimate] {
-    try connection.rows(
+    try connection.fetch(
+      SongEffectEstimate.self,
       """
       SELECT song_id, signal, plays, minutes, raw_mean, prior_mean, estimate, sd, low90, high90
       FROM song_effect_estimates ORDER BY song_id, signal
-      """
-    ).map { r throws(StoreError) in
-      SongEffectEstimate(
-        songID: r.optionalInt64(0) ?? 0, signal: try decoded(Signal.self, r, 1), plays: r.int(2),
-        minutes: r[3].double ?? 0, unpooled: r[4].double ?? .nan, genreMean: r[5].double ?? .nan,
-        estimate: r[6].double ?? .nan, sd: r[7].double ?? .nan, low90: r[8].double ?? .nan,
-        high90: r[9].double ?? .nan)
-    }
+      """)
   }
 
   /// Each song's Apple catalog ID, where it has one.
@@ -172,7 +159,9 @@ extension Store {
     for row in try connection.rows(
       "SELECT id, apple_catalog_id FROM songs WHERE apple_catalog_id IS NOT NULL")
     {
-      if let id = row.optionalInt64(0), let catalog = row[1].string { result[id] = catalog }
+      if let id = row.int64("id"), let catalog = row.text("apple_catalog_id") {
+        result[id] = catalog
+      }
     }
     return result
   }
@@ -180,33 +169,14 @@ extension Store {
   /// Every play in a session, in start order: its song, when it was heard and the session's
   /// reconstructed context.
   package func playsInSessions() throws(StoreError) -> [SessionPlay] {
-    try connection.rows(
+    try connection.fetch(
+      SessionPlay.self,
       """
-      SELECT p.song_id, p.start_ms, min(p.end_ms, p.start_ms + coalesce(p.played_ms, p.end_ms)),
-        h.context
+      SELECT p.song_id, p.start_ms,
+        min(p.end_ms, p.start_ms + coalesce(p.played_ms, p.end_ms)) AS heard_end_ms, h.context
       FROM playback_events p JOIN historical_sessions h ON h.id = p.session_id
       ORDER BY p.start_ms
-      """
-    ).map { r throws(StoreError) in
-      SessionPlay(
-        songID: r.optionalInt64(0) ?? 0,
-        heard: TimeSpan(startMs: r.optionalInt64(1) ?? 0, endMs: r.optionalInt64(2) ?? 0),
-        context: try decoded(ActivityContext.self, r, 3))
-    }
-  }
-
-  /// The value of a closed set stored as text in column `index`.
-  ///
-  /// - Throws: `StoreError` when the text is none of the set's (a store edited by hand).
-  func decoded<Value: RawRepresentable>(_ type: Value.Type, _ row: Row, _ index: Int)
-    throws(StoreError) -> Value where Value.RawValue == String
-  {
-    guard let value = Value(rawValue: row.string(index)) else {
-      throw StoreError(
-        .sqlite(code: 19), message: "unexpected \(Value.self) '\(row.string(index))'",
-        path: path)
-    }
-    return value
+      """)
   }
 }
 
@@ -221,7 +191,7 @@ extension Store {
         """)
     else { return nil }
     var marks: [String: Int64]?
-    if row[5].string != nil {
+    if row.text("raw_marks") != nil {
       marks = [:]
       for entry in try connection.rows(
         """
@@ -229,26 +199,26 @@ extension Store {
         WHERE r.id = (SELECT MAX(id) FROM analysis_runs)
         """
       ) {
-        marks?[entry.string(0)] = entry.optionalInt64(1)
+        marks?[entry.string("key")] = entry.int64("value")
       }
     }
     return AnalysisRun(
-      lastImportID: row.optionalInt64(0),
+      lastImportID: row.int64("last_import_id"),
       scope: AnalysisScope(
-        gapMinutes: row.optionalInt64(1).map { Int($0) } ?? 30,
+        gapMinutes: row.int64("gap_minutes").map { Int($0) } ?? 30,
         days: DayRange(
-          from: row.optionalInt64(2).map { CalendarDay(daysSinceEpoch: $0 / 86_400_000) },
-          to: row.optionalInt64(3).map { CalendarDay(daysSinceEpoch: $0 / 86_400_000) })),
-      finishedAtMs: row.optionalInt64(4) ?? 0, marks: marks,
+          from: row.int64("from_ms").map { CalendarDay(daysSinceEpoch: $0 / 86_400_000) },
+          to: row.int64("to_ms").map { CalendarDay(daysSinceEpoch: $0 / 86_400_000) })),
+      finishedAtMs: row.int64("finished_at_ms") ?? 0, marks: marks,
       // A summary this build cannot read (from an older one) is as good as none.
-      summary: row[6].string.flatMap {
+      summary: row.text("summary").flatMap {
         try? JSONDecoder().decode(HistorySummary.self, from: Data($0.utf8))
       })
   }
 
   /// The newest import's id, nil in an empty ledger.
   package func lastImportID() throws(StoreError) -> Int64? {
-    try connection.row("SELECT MAX(id) FROM imports")?.optionalInt64(0)
+    try connection.row("SELECT MAX(id) AS id FROM imports")?.int64("id")
   }
 
   /// Whether the derived tables are up to date for `scope`: the last analysis had the same
@@ -258,5 +228,59 @@ extension Store {
       last.lastImportID == (try lastImportID())
     else { return nil }
     return last
+  }
+}
+
+extension HistoricalPlay: RowDecodable {
+  /// A `playback_events` row as `historicalPlays()` selects it.
+  package init(row: Row) throws(StoreError) {
+    self.init(
+      id: row.int64("id") ?? 0, start: row.timestamp("start_ms", offset: "start_offset_s"),
+      endMs: row.int64("end_ms") ?? 0, playedMs: row.int64("played_ms"),
+      mediaDurationMs: row.int64("media_duration_ms"), wasSkipped: row.int("was_skipped") != 0,
+      songID: row.int64("song_id") ?? 0)
+  }
+}
+
+extension MacContextSnapshot: RowDecodable {
+  /// A `macos_contexts` row as `macSnapshots()` selects it.
+  package init(row: Row) throws(StoreError) {
+    self.init(
+      time: row.timestamp("time_ms", offset: "offset_s"), focusMode: row.text("focus_mode"),
+      appCategory: row.text("active_app_category"), inMeeting: row.bool("in_meeting"))
+  }
+}
+
+extension MotionReading: RowDecodable {
+  /// A reading as `motionReadings()` selects it: `time_ms` and `is_moving`.
+  package init(row: Row) throws(StoreError) {
+    self.init(timeMs: row.int64("time_ms") ?? 0, isMoving: row.int("is_moving") != 0)
+  }
+}
+
+extension SongEffectEstimate: RowDecodable {
+  /// A `song_effect_estimates` row as `effectEstimates()` selects it.
+  ///
+  /// - Throws: `StoreError` when the signal is not a `Signal`.
+  package init(row: Row) throws(StoreError) {
+    self.init(
+      songID: row.int64("song_id") ?? 0, signal: try row.decoded(Signal.self, "signal"),
+      plays: row.int("plays"), minutes: row.double("minutes") ?? 0,
+      unpooled: row.double("raw_mean") ?? .nan, genreMean: row.double("prior_mean") ?? .nan,
+      estimate: row.double("estimate") ?? .nan, sd: row.double("sd") ?? .nan,
+      low90: row.double("low90") ?? .nan, high90: row.double("high90") ?? .nan)
+  }
+}
+
+extension SessionPlay: RowDecodable {
+  /// A play as `playsInSessions()` selects it: `song_id`, `start_ms`, `heard_end_ms` and its
+  /// session's `context`.
+  ///
+  /// - Throws: `StoreError` when the context is not an `ActivityContext`.
+  package init(row: Row) throws(StoreError) {
+    self.init(
+      songID: row.int64("song_id") ?? 0,
+      heard: TimeSpan(startMs: row.int64("start_ms") ?? 0, endMs: row.int64("heard_end_ms") ?? 0),
+      context: try row.decoded(ActivityContext.self, "context"))
   }
 }

@@ -170,7 +170,9 @@ extension Store {
       // A JSON object with sorted keys: the same figures give the same text.
       let contexts =
         "{"
-        + p.contexts.keys.sorted().map { "\"\($0)\":\(p.contexts[$0] ?? 0)" }
+        + p.contexts.sorted { $0.key.rawValue < $1.key.rawValue }.map {
+          "\"\($0.key.rawValue)\":\($0.value)"
+        }
         .joined(separator: ",") + "}"
       try playlist.execute([p.calm, p.focus, p.energy, contexts, p.playlistID])
     }
@@ -262,13 +264,16 @@ extension Store {
   package func derivedSummary() throws(StoreError) -> DerivedSummary {
     let sessions = try connection.row(
       """
-      SELECT COUNT(next_night_id), COUNT(quality_score), AVG(quality_score)
+      SELECT COUNT(next_night_id) AS with_next_night, COUNT(quality_score) AS with_quality,
+        AVG(quality_score) AS mean_quality
       FROM historical_sessions
       """)
     return DerivedSummary(
-      nights: try connection.row("SELECT COUNT(*) FROM sleep_nights")?.int(0) ?? 0,
-      sessionsWithNextNight: sessions?.int(0) ?? 0, sessionsWithQuality: sessions?.int(1) ?? 0,
-      meanQuality: sessions?[2].double,
-      ticks: try connection.row("SELECT COUNT(*) FROM state_ticks")?.int(0) ?? 0)
+      nights: try connection.row("SELECT COUNT(*) AS nights FROM sleep_nights")?.int("nights")
+        ?? 0,
+      sessionsWithNextNight: sessions?.int("with_next_night") ?? 0,
+      sessionsWithQuality: sessions?.int("with_quality") ?? 0,
+      meanQuality: sessions?.double("mean_quality"),
+      ticks: try connection.row("SELECT COUNT(*) AS ticks FROM state_ticks")?.int("ticks") ?? 0)
   }
 }

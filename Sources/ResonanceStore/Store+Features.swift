@@ -10,20 +10,16 @@ extension Store {
   /// - Complexity: one pass over `songs` and one grouped pass over `playback_events`.
   /// - Throws: `StoreError` when the query fails.
   package func songFeatureSources() throws(StoreError) -> [SongFeatureSource] {
-    try connection.rows(
+    try connection.fetch(
+      SongFeatureSource.self,
       """
-      SELECT s.id, s.genre, CASE WHEN s.bpm_source = 'library' THEN s.bpm END, s.play_count,
-        coalesce(p.plays, 0)
+      SELECT s.id, s.genre, CASE WHEN s.bpm_source = 'library' THEN s.bpm END AS library_bpm,
+        s.play_count, coalesce(p.plays, 0) AS history_plays
       FROM songs s
       LEFT JOIN (SELECT song_id, count(*) AS plays FROM playback_events GROUP BY song_id) p
         ON p.song_id = s.id
       ORDER BY s.id
-      """
-    ).map {
-      SongFeatureSource(
-        songID: $0.optionalInt64(0) ?? 0, genre: $0[1].string, libraryBPM: $0[2].double,
-        libraryPlayCount: $0.int(3), historyPlays: $0.int(4))
-    }
+      """)
   }
 
   /// Replaces every row of `song_features` with `features`.
@@ -59,25 +55,41 @@ extension Store {
   ///
   /// - Throws: `StoreError` when the query fails.
   package func songFeatures() throws(StoreError) -> [SongFeatureEstimate] {
-    try connection.rows(
+    try connection.fetch(
+      SongFeatureEstimate.self,
       """
       SELECT song_id, bpm, bpm_sd, bpm_source, energy, energy_sd, energy_source, valence,
         valence_sd, valence_source, familiarity
       FROM song_features ORDER BY song_id
-      """
-    ).map { r throws(StoreError) in
-      SongFeatureEstimate(
-        songID: r.optionalInt64(0) ?? 0,
-        bpm: Estimate(
-          value: r[1].double ?? .nan, sd: r[2].double ?? .nan,
-          source: try decoded(FeatureSource.self, r, 3)),
-        energy: Estimate(
-          value: r[4].double ?? .nan, sd: r[5].double ?? .nan,
-          source: try decoded(FeatureSource.self, r, 6)),
-        valence: Estimate(
-          value: r[7].double ?? .nan, sd: r[8].double ?? .nan,
-          source: try decoded(FeatureSource.self, r, 9)),
-        familiarity: r[10].double ?? .nan)
+      """)
+  }
+}
+
+extension SongFeatureSource: RowDecodable {
+  /// A song as `songFeatureSources()` selects it.
+  package init(row: Row) throws(StoreError) {
+    self.init(
+      songID: row.int64("id") ?? 0, genre: row.text("genre"),
+      libraryBPM: row.double("library_bpm"), libraryPlayCount: row.int("play_count"),
+      historyPlays: row.int("history_plays"))
+  }
+}
+
+extension SongFeatureEstimate: RowDecodable {
+  /// A `song_features` row as `songFeatures()` selects it.
+  ///
+  /// - Throws: `StoreError` when a source is not a `FeatureSource`.
+  package init(row: Row) throws(StoreError) {
+    func estimate(_ value: String, sd: String, source: String) throws(StoreError) -> Estimate {
+      Estimate(
+        value: row.double(value) ?? .nan, sd: row.double(sd) ?? .nan,
+        source: try row.decoded(FeatureSource.self, source))
     }
+    self.init(
+      songID: row.int64("song_id") ?? 0,
+      bpm: try estimate("bpm", sd: "bpm_sd", source: "bpm_source"),
+      energy: try estimate("energy", sd: "energy_sd", source: "energy_source"),
+      valence: try estimate("valence", sd: "valence_sd", source: "valence_source"),
+      familiarity: row.double("familiarity") ?? .nan)
   }
 }

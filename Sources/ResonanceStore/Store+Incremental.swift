@@ -22,7 +22,8 @@ extension Store {
     var marks: [String: Int64] = [:]
     for input in Self.sessionInputs {
       marks[input.table] =
-        try connection.row("SELECT COALESCE(MAX(id), 0) FROM \(input.table)")?.optionalInt64(0) ?? 0
+        try connection.row("SELECT COALESCE(MAX(id), 0) AS mark FROM \(input.table)")?.int64(
+          "mark") ?? 0
     }
     return marks
   }
@@ -41,19 +42,21 @@ extension Store {
       guard let span = input.span else {
         let added =
           try connection.row(
-            "SELECT COUNT(*) FROM \(input.table) WHERE id > ?", [mark])?.int(0) ?? 0
+            "SELECT COUNT(*) AS added FROM \(input.table) WHERE id > ?", [mark])?.int("added")
+          ?? 0
         if added > 0 { return nil }
         continue
       }
       for row in try connection.rows(
         """
-        SELECT \(span.start) / 3600000, MAX(\(span.end)) FROM \(input.table) WHERE id > ?
+        SELECT \(span.start) / 3600000 AS hour, MAX(\(span.end)) AS end_ms FROM \(input.table)
+        WHERE id > ?
         GROUP BY 1
         """, [mark])
       {
-        let hour = (row.optionalInt64(0) ?? 0) * 3_600_000
+        let hour = (row.int64("hour") ?? 0) * 3_600_000
         hours.append(
-          TimeSpan(startMs: hour, endMs: max(hour + 3_600_000, row.optionalInt64(1) ?? hour)))
+          TimeSpan(startMs: hour, endMs: max(hour + 3_600_000, row.int64("end_ms") ?? hour)))
       }
     }
     hours.sort { $0.startMs < $1.startMs }
@@ -77,7 +80,7 @@ extension Store {
     for row in try connection.rows(
       "SELECT inputs_digest, id FROM historical_sessions WHERE inputs_digest IS NOT NULL")
     {
-      result[row.string(0)] = row.optionalInt64(1) ?? 0
+      result[row.string("inputs_digest")] = row.int64("id") ?? 0
     }
     return result
   }

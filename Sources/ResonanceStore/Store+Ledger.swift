@@ -43,16 +43,59 @@ extension Store {
   private func importEntries(where condition: String, _ arguments: [any SQLiteBindable])
     throws(StoreError) -> [ImportEntry]
   {
-    try connection.rows(
+    try connection.fetch(
+      ImportEntry.self,
       """
       SELECT file, sha256, importer, status, records, warnings
       FROM imports WHERE \(condition) ORDER BY id
-      """, arguments
-    ).map { row in
-      ImportEntry(
-        file: row.string(0), sha256: row.string(1), importer: row.string(2),
-        status: ImportEntry.Status(rawValue: row.string(3)) ?? .partial,
-        records: row.int(4), warnings: row.int(5))
+      """, arguments)
+  }
+}
+
+extension Store {
+  /// The files on disk recorded as imported whole, for `InputWalker` to pass over unchanged.
+  ///
+  /// - Throws: `StoreError` when the query fails.
+  package func importedSources() throws(StoreError) -> ImportedSources {
+    ImportedSources(
+      try connection.rows("SELECT bytes, sha256 FROM import_sources").map {
+        (bytes: $0.int64("bytes") ?? 0, sha256: $0.string("sha256"))
+      })
+  }
+
+  /// Records a file on disk every import of which completed: its digest and size as read,
+  /// and the ledger rows of its imports (each named by its content and importer), in one
+  /// transaction. A file recorded before keeps its row and gains the imports not yet linked.
+  ///
+  /// - Throws: `StoreError`.
+  package func recordSource(
+    sha256: String, bytes: Int64, file: String, imports: [ImportEntry], at nowMs: Int64
+  ) throws {
+    try connection.transaction {
+      try connection.execute(
+        """
+        INSERT INTO import_sources (sha256, bytes, file, recorded_at_ms) VALUES (?, ?, ?, ?)
+        ON CONFLICT (sha256) DO NOTHING
+        """, [sha256, bytes, file, nowMs])
+      for entry in imports {
+        try connection.execute(
+          """
+          INSERT OR IGNORE INTO import_source_members (source_id, import_id)
+          SELECT s.id, i.id FROM import_sources s, imports i
+          WHERE s.sha256 = ? AND i.sha256 = ? AND i.importer = ?
+          """, [sha256, entry.sha256, entry.importer])
+      }
     }
+  }
+}
+
+extension ImportEntry: RowDecodable {
+  /// An `imports` row as the ledger's reads select it; a status this build does not know
+  /// reads as `partial`.
+  package init(row: Row) throws(StoreError) {
+    self.init(
+      file: row.string("file"), sha256: row.string("sha256"), importer: row.string("importer"),
+      status: ImportEntry.Status(rawValue: row.string("status")) ?? .partial,
+      records: row.int("records"), warnings: row.int("warnings"))
   }
 }

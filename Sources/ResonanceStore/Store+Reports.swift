@@ -3,7 +3,8 @@ import ResonanceModel
 /// What `resonance report` reads: the analysis's stored results as Model values.
 extension Store {
   /// The stored listening sessions whose first play falls in `days` (its own local day), in
-  /// time order.
+  /// time order; a session whose context this build does not know is left out (the analysis
+  /// writes only `ActivityContext` values).
   ///
   /// - Throws: `StoreError` when a query fails.
   package func sessionRecords(in days: DayRange = DayRange()) throws(StoreError)
@@ -16,22 +17,7 @@ extension Store {
         quality_score, quality_basis, next_night_id
       FROM historical_sessions ORDER BY start_ms, id
       """
-    ).map { row in
-      SessionRecord(
-        id: row.optionalInt64(0) ?? 0,
-        start: Timestamp(
-          millisecondsSinceEpoch: row.optionalInt64(1) ?? 0,
-          utcOffsetSeconds: Int32(row.int(2))),
-        end: Timestamp(
-          millisecondsSinceEpoch: row.optionalInt64(3) ?? 0,
-          utcOffsetSeconds: Int32(row.int(4))),
-        context: row.string(5), plays: row.int(6), skipRate: row[7].double ?? 0,
-        engagement: row[8].double, meanHeartRate: row[9].double, meanHRV: row[10].double,
-        heartRateChange: row[11].double, hrvChange: row[12].double, sleepScore: row[13].double,
-        quality: row[14].double,
-        qualityBasis: row.string(15).split(separator: ",").map(String.init),
-        nextNightID: row.optionalInt64(16))
-    }.filter { days.contains($0.start) }
+    ).compactMap { try? SessionRecord(row: $0) }.filter { days.contains($0.start) }
   }
 
   /// The stored nights whose evening falls in `days`, in time order (the heart's overnight
@@ -46,18 +32,11 @@ extension Store {
       FROM sleep_nights ORDER BY bedtime_ms, id
       """
     ).compactMap { row -> NightRecord? in
-      guard let evening = CalendarDay(row.string(1)) else { return nil }
-      if let from = days.from, evening < from { return nil }
-      if let to = days.to, to < evening { return nil }
-      return NightRecord(
-        id: row.optionalInt64(0) ?? 0, evening: evening,
-        bedtime: Timestamp(
-          millisecondsSinceEpoch: row.optionalInt64(2) ?? 0,
-          utcOffsetSeconds: Int32(row.int(3))),
-        wake: Timestamp(
-          millisecondsSinceEpoch: row.optionalInt64(4) ?? 0,
-          utcOffsetSeconds: Int32(row.int(5))),
-        asleepMs: row.optionalInt64(6), deepShare: row[7].double, efficiency: row[8].double)
+      // A night whose evening is not a date (a store edited by hand) is left out.
+      guard let night = try? NightRecord(row: row) else { return nil }
+      if let from = days.from, night.evening < from { return nil }
+      if let to = days.to, to < night.evening { return nil }
+      return night
     }
   }
 
@@ -65,44 +44,34 @@ extension Store {
   ///
   /// - Throws: `StoreError` when a query fails.
   package func songRecords() throws(StoreError) -> [SongRecord] {
-    try connection.rows(
+    try connection.fetch(
+      SongRecord.self,
       """
-      SELECT s.id, s.title, s.artist, COALESCE(s.genre, ''), COUNT(p.id),
-        COALESCE(SUM(p.was_skipped), 0)
+      SELECT s.id, s.title, s.artist, COALESCE(s.genre, '') AS genre, COUNT(p.id) AS plays,
+        COALESCE(SUM(p.was_skipped), 0) AS skips
       FROM songs s LEFT JOIN playback_events p ON p.song_id = s.id
       GROUP BY s.id ORDER BY s.id
-      """
-    ).map {
-      SongRecord(
-        id: $0.optionalInt64(0) ?? 0, title: $0.string(1), artist: $0.string(2),
-        genre: $0.string(3), plays: $0.int(4), skips: $0.int(5))
-    }
+      """)
   }
 
   /// The learning loop's per-song, per-context effects (`song_effects`).
   ///
   /// - Throws: `StoreError` when a query fails.
   package func songEffects() throws(StoreError) -> [SongEffect] {
+    // An effect in a context this build does not know is left out.
     try connection.rows(
       """
       SELECT song_id, context, calm_score, energy_score, focus_score, mood_score, sample_count,
         updated_at_ms
       FROM song_effects ORDER BY song_id, context
       """
-    ).compactMap { row in
-      guard let context = ActivityContext(rawValue: row.string(1)) else { return nil }
-      return SongEffect(
-        songID: row.optionalInt64(0) ?? 0, context: context,
-        effect: LearnedSongEffect(
-          calm: row[2].double ?? 0, energy: row[3].double ?? 0, focus: row[4].double ?? 0,
-          mood: row[5].double ?? 0, sampleCount: row.int(6)),
-        updatedAtMs: row.optionalInt64(7) ?? 0)
-    }
+    ).compactMap { try? SongEffect(row: $0) }
   }
 
   /// The newest stored sweep with its points, if any.
   ///
-  /// - Throws: `StoreError` when a query fails.
+  /// - Throws: `StoreError` when a query fails, or when the run's design, reward, estimator
+  ///   or product is not one this build writes.
   package func latestSweep() throws(StoreError) -> SweepResult? {
     guard
       let run = try connection.row(
@@ -112,28 +81,111 @@ extension Store {
         FROM sweep_runs ORDER BY id DESC LIMIT 1
         """)
     else { return nil }
-    let points = try connection.rows(
+    guard let design = SweepDesign(description: run.string("design")),
+      let reward = Reward(rawValue: run.string("reward")),
+      let estimator = Estimator(rawValue: run.string("estimator")),
+      let product = SweepProduct(rawValue: run.string("product"))
+    else {
+      throw StoreError(
+        .sqlite(code: 20),
+        message: "the stored sweep run \(run.int64("id") ?? 0) is not one this build writes")
+    }
+    let points = try connection.fetch(
+      SweepPoint.self,
       """
       SELECT point, label, bpm_weight, energy_weight, familiarity_weight, historical_weight,
         context_weight, recency_penalty_weight, time_of_day_penalty_weight, value,
         value_low90, value_high90, keep_rate, response, effective_sample_size, largest_weight,
         agreement_share, pareto
       FROM sweep_points WHERE run_id = ? ORDER BY point
-      """, [run.optionalInt64(0) ?? 0]
-    ).map { row in
-      var point = SweepPoint(
-        index: row.int(0), label: row[1].string,
-        weights: ScoringWeights(vector: (2..<9).map { row[$0].double ?? 0 }),
-        value: row[9].double, keepRate: row[12].double, response: row[13].double,
-        effectiveSampleSize: row[14].double ?? 0, largestWeight: row[15].double ?? 0,
-        agreementShare: row[16].double ?? 0, isPareto: row.int(17) != 0)
-      point.lower = row[10].double
-      point.upper = row[11].double
-      return point
-    }
+      """, [run.int64("id") ?? 0])
     return SweepResult(
-      design: run.string(1), reward: run.string(2), estimator: run.string(3),
-      decisions: run.int(4), from: run[5].string, to: run[6].string, points: points,
-      kernelSeconds: run[7].double ?? 0, product: run.string(8))
+      design: design, reward: reward, estimator: estimator, decisions: run.int("decisions"),
+      from: run.text("from_day"), to: run.text("to_day"), points: points,
+      kernelSeconds: run.double("kernel_seconds") ?? 0, product: product)
+  }
+}
+
+extension SessionRecord: RowDecodable {
+  /// A `historical_sessions` row as `sessionRecords(in:)` selects it.
+  ///
+  /// - Throws: `StoreError` when the context is not an `ActivityContext`.
+  package init(row: Row) throws(StoreError) {
+    self.init(
+      id: row.int64("id") ?? 0, start: row.timestamp("start_ms", offset: "start_offset_s"),
+      end: row.timestamp("end_ms", offset: "end_offset_s"),
+      context: try row.decoded(ActivityContext.self, "context"),
+      plays: row.int("play_count"), skipRate: row.double("skip_rate") ?? 0,
+      engagement: row.double("engagement"), meanHeartRate: row.double("mean_hr"),
+      meanHRV: row.double("mean_hrv"), heartRateChange: row.double("hr_delta"),
+      hrvChange: row.double("hrv_delta"), sleepScore: row.double("sleep_correlation_score"),
+      quality: row.double("quality_score"),
+      qualityBasis: row.string("quality_basis").split(separator: ",").compactMap {
+        QualityComponent(rawValue: String($0))
+      },
+      nextNightID: row.int64("next_night_id"))
+  }
+}
+
+extension NightRecord: RowDecodable {
+  /// A `sleep_nights` row as `nightRecords(in:)` selects it.
+  ///
+  /// - Throws: `StoreError` when the evening is not a `YYYY-MM-DD` date.
+  package init(row: Row) throws(StoreError) {
+    guard let evening = CalendarDay(row.string("evening")) else {
+      throw StoreError(.sqlite(code: 19), message: "unexpected evening '\(row.string("evening"))'")
+    }
+    self.init(
+      id: row.int64("id") ?? 0, evening: evening,
+      bedtime: row.timestamp("bedtime_ms", offset: "bedtime_offset_s"),
+      wake: row.timestamp("wake_ms", offset: "wake_offset_s"), asleepMs: row.int64("asleep_ms"),
+      deepShare: row.double("deep_share"), efficiency: row.double("efficiency"))
+  }
+}
+
+extension SongRecord: RowDecodable {
+  /// A song with its counts as `songRecords()` selects it.
+  package init(row: Row) throws(StoreError) {
+    self.init(
+      id: row.int64("id") ?? 0, title: row.string("title"), artist: row.string("artist"),
+      genre: row.string("genre"), plays: row.int("plays"), skips: row.int("skips"))
+  }
+}
+
+extension SongEffect: RowDecodable {
+  /// A `song_effects` row as `songEffects()` selects it.
+  ///
+  /// - Throws: `StoreError` when the context is not an `ActivityContext`.
+  package init(row: Row) throws(StoreError) {
+    self.init(
+      songID: row.int64("song_id") ?? 0,
+      context: try row.decoded(ActivityContext.self, "context"),
+      effect: LearnedSongEffect(
+        calm: row.double("calm_score") ?? 0, energy: row.double("energy_score") ?? 0,
+        focus: row.double("focus_score") ?? 0, mood: row.double("mood_score") ?? 0,
+        sampleCount: row.int("sample_count")),
+      updatedAtMs: row.int64("updated_at_ms") ?? 0)
+  }
+}
+
+extension SweepPoint: RowDecodable {
+  /// The `sweep_points` columns of `ScoringWeights.vector`, in its order.
+  static let weightColumns = [
+    "bpm_weight", "energy_weight", "familiarity_weight", "historical_weight", "context_weight",
+    "recency_penalty_weight", "time_of_day_penalty_weight",
+  ]
+
+  /// A `sweep_points` row as `latestSweep()` selects it.
+  package init(row: Row) throws(StoreError) {
+    self.init(
+      index: row.int("point"), label: row.text("label"),
+      weights: ScoringWeights(vector: Self.weightColumns.map { row.double($0) ?? 0 }),
+      value: row.double("value"), keepRate: row.double("keep_rate"),
+      response: row.double("response"),
+      effectiveSampleSize: row.double("effective_sample_size") ?? 0,
+      largestWeight: row.double("largest_weight") ?? 0,
+      agreementShare: row.double("agreement_share") ?? 0, isPareto: row.int("pareto") != 0)
+    lower = row.double("value_low90")
+    upper = row.double("value_high90")
   }
 }

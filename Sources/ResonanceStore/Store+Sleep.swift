@@ -22,13 +22,10 @@ extension Store {
       ORDER BY r.start_ms, r.end_ms, r.id
       """, [Self.sleepAnalysisType]
     ).compactMap { r in
-      guard let value = SleepValue(healthKit: r.string(4)) else { return nil }
+      guard let value = SleepValue(healthKit: r.string("value_text")) else { return nil }
       return SleepInterval(
-        start: Timestamp(
-          millisecondsSinceEpoch: r.optionalInt64(0) ?? 0, utcOffsetSeconds: Int32(r.int(1))),
-        end: Timestamp(
-          millisecondsSinceEpoch: r.optionalInt64(2) ?? 0, utcOffsetSeconds: Int32(r.int(3))),
-        value: value, source: r.string(5))
+        start: r.timestamp("start_ms", offset: "start_offset_s"),
+        end: r.timestamp("end_ms", offset: "end_offset_s"), value: value, source: r.string("name"))
     }
   }
 }

@@ -7,34 +7,46 @@ extension Store {
   /// the day's value was complete, so a baseline never uses a value before it was known — in
   /// time order.
   package func restingHeartRates() throws(StoreError) -> [SignalSample] {
-    try connection.rows(
+    try connection.fetch(
+      SignalSample.self,
       """
-      SELECT end_ms, value_normalized FROM health_records
+      SELECT end_ms AS time_ms, value_normalized AS value FROM health_records
       WHERE type_id = (SELECT id FROM health_types
                        WHERE identifier = 'HKQuantityTypeIdentifierRestingHeartRate')
         AND value_normalized IS NOT NULL
       ORDER BY end_ms, start_ms
-      """
-    ).map { SignalSample(timeMs: $0.optionalInt64(0) ?? 0, value: $0[1].double ?? .nan) }
+      """)
   }
 
   /// The person's year of birth from the Health export, or nil when none was imported.
   package func birthYear() throws(StoreError) -> Int? {
-    try connection.row("SELECT birth_year FROM person WHERE id = 1")?.optionalInt64(0).map {
+    try connection.row("SELECT birth_year FROM person WHERE id = 1")?.int64("birth_year").map {
       Int($0)
     }
   }
 
   /// The mood inputs of the Watch and iPhone traces, in time order.
   package func moodInputs() throws(StoreError) -> [MoodInput] {
-    try connection.rows(
+    try connection.fetch(
+      MoodInput.self,
       "SELECT time_ms, offset_s, device, tap, valence, energy FROM mood_inputs ORDER BY time_ms, id"
-    ).map { r in
-      MoodInput(
-        time: Timestamp(
-          millisecondsSinceEpoch: r.optionalInt64(0) ?? 0, utcOffsetSeconds: Int32(r.int(1))),
-        device: r.string(2), tap: r.optionalInt64(3).map { Int($0) }, valence: r[4].double,
-        energy: r[5].double)
-    }
+    )
+  }
+}
+
+extension SignalSample: RowDecodable {
+  /// A reading as `restingHeartRates()` selects it: `time_ms` and `value`.
+  package init(row: Row) throws(StoreError) {
+    self.init(timeMs: row.int64("time_ms") ?? 0, value: row.double("value") ?? .nan)
+  }
+}
+
+extension MoodInput: RowDecodable {
+  /// A `mood_inputs` row as `moodInputs()` selects it.
+  package init(row: Row) throws(StoreError) {
+    self.init(
+      time: row.timestamp("time_ms", offset: "offset_s"), device: row.string("device"),
+      tap: row.int64("tap").map { Int($0) }, valence: row.double("valence"),
+      energy: row.double("energy"))
   }
 }

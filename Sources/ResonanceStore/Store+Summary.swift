@@ -9,11 +9,11 @@ extension Store {
     var health = StoreSummary.Health()
     for row in try connection.rows(
       """
-      SELECT t.identifier, COUNT(*) FROM health_records r
+      SELECT t.identifier, COUNT(*) AS records FROM health_records r
       JOIN health_types t ON t.id = r.type_id GROUP BY r.type_id
       """)
     {
-      health.records[row.string(0)] = row.int(1)
+      health.records[row.string("identifier")] = row.int("records")
     }
     health.heartbeats = try count("health_beats")
     health.workouts = try count("workouts")
@@ -35,29 +35,35 @@ extension Store {
       """)
 
     var listening = StoreSummary.Listening()
-    if let plays = try connection.row("SELECT COUNT(*), SUM(was_skipped) FROM playback_events") {
-      listening.plays = plays.int(0)
-      listening.skips = plays.int(1)
+    if let plays = try connection.row(
+      "SELECT COUNT(*) AS plays, SUM(was_skipped) AS skips FROM playback_events")
+    {
+      listening.plays = plays.int("plays")
+      listening.skips = plays.int("skips")
     }
-    listening.first = try instant("SELECT MIN(start_ms), start_offset_s FROM playback_events")
-    listening.last = try instant("SELECT MAX(end_ms), end_offset_s FROM playback_events")
+    listening.first = try instant(
+      "SELECT MIN(start_ms) AS ms, start_offset_s AS offset FROM playback_events")
+    listening.last = try instant(
+      "SELECT MAX(end_ms) AS ms, end_offset_s AS offset FROM playback_events")
     listening.songs = try count("songs")
     if let row = try connection.row(
       """
-      SELECT SUM(s.artist IS NOT NULL AND s.genre IS NOT NULL), SUM(s.artist IS NOT NULL),
-             SUM(s.genre IS NOT NULL)
+      SELECT SUM(s.artist IS NOT NULL AND s.genre IS NOT NULL) AS resolved,
+             SUM(s.artist IS NOT NULL) AS with_artist, SUM(s.genre IS NOT NULL) AS with_genre
       FROM playback_events p JOIN songs s ON s.id = p.song_id
       """)
     {
-      listening.resolved = row.int(0)
-      listening.withArtist = row.int(1)
-      listening.withGenre = row.int(2)
+      listening.resolved = row.int("resolved")
+      listening.withArtist = row.int("with_artist")
+      listening.withGenre = row.int("with_genre")
     }
 
     var traces = StoreSummary.Traces()
-    if let row = try connection.row("SELECT COUNT(*), SUM(samples) FROM trace_recordings") {
-      traces.recordings = row.int(0)
-      traces.samples = row.int(1)
+    if let row = try connection.row(
+      "SELECT COUNT(*) AS recordings, SUM(samples) AS samples FROM trace_recordings")
+    {
+      traces.recordings = row.int("recordings")
+      traces.samples = row.int("samples")
     }
 
     return StoreSummary(
@@ -65,14 +71,15 @@ extension Store {
       imports: try importEntries())
   }
 
-  /// The instant and offset a query's one row gives, nil when it gives none or NULL.
+  /// The instant and offset a query's one row gives (columns `ms` and `offset`), nil when it
+  /// gives none or NULL.
   private func instant(_ sql: String) throws(StoreError) -> Timestamp? {
-    guard let row = try connection.row(sql), let ms = row.optionalInt64(0) else { return nil }
-    return Timestamp(millisecondsSinceEpoch: ms, utcOffsetSeconds: Int32(row.int(1)))
+    guard let row = try connection.row(sql), row.int64("ms") != nil else { return nil }
+    return row.timestamp("ms", offset: "offset")
   }
 
   private func count(_ table: String) throws(StoreError) -> Int {
-    try connection.row("SELECT COUNT(*) FROM \(table)")?.int(0) ?? 0
+    try connection.row("SELECT COUNT(*) AS count FROM \(table)")?.int("count") ?? 0
   }
 }
 
@@ -95,17 +102,14 @@ extension Store {
         days.to.map { $0.daysSinceEpoch * dayMs } ?? Int64.max,
       ])
     {
-      let id = row.optionalInt64(0) ?? 0
+      let id = row.int64("id") ?? 0
       if id != current {
         current = id
         lists.append(
-          BeatList(
-            start: Timestamp(
-              millisecondsSinceEpoch: row.optionalInt64(1) ?? 0, utcOffsetSeconds: Int32(row.int(2))
-            ), beats: []))
+          BeatList(start: row.timestamp("start_ms", offset: "start_offset_s"), beats: []))
       }
       lists[lists.count - 1].beats.append(
-        HealthBeat(timeMs: row.optionalInt64(3) ?? 0, bpm: row[4].double ?? 0))
+        HealthBeat(timeMs: row.int64("time_ms") ?? 0, bpm: row.double("bpm") ?? 0))
     }
     return lists
   }
@@ -127,7 +131,7 @@ extension Store {
       SELECT id, start_ms FROM playback_events WHERE offset_source IN ('user', 'utc')
       ORDER BY start_ms
       """
-    ).map { (id: $0.optionalInt64(0) ?? 0, startMs: $0.optionalInt64(1) ?? 0) }
+    ).map { (id: $0.int64("id") ?? 0, startMs: $0.int64("start_ms") ?? 0) }
     guard !plays.isEmpty else { return 0 }
     let timeline = try healthOffsetTimeline()
     guard !timeline.isEmpty else { return 0 }
@@ -158,11 +162,11 @@ extension Store {
     var points: [(ms: Int64, offset: Int32)] = []
     for row in try connection.rows(
       """
-      SELECT (start_ms / 3600000) * 3600000, start_offset_s FROM health_records
+      SELECT (start_ms / 3600000) * 3600000 AS hour_ms, start_offset_s FROM health_records
       GROUP BY 1, 2
       """)
     {
-      points.append((row.optionalInt64(0) ?? 0, Int32(row.int(1))))
+      points.append((row.int64("hour_ms") ?? 0, Int32(row.int("start_offset_s"))))
     }
     return UTCOffsetTimeline(points: points)
   }
@@ -171,18 +175,24 @@ extension Store {
 extension Store {
   /// Songs without an artist or a genre, most played first: what `status --unresolved` lists.
   package func unresolvedSongs() throws(StoreError) -> [UnresolvedSong] {
-    try connection.rows(
+    try connection.fetch(
+      UnresolvedSong.self,
       """
-      SELECT s.title, s.artist, s.album, s.genre, s.apple_catalog_id, COUNT(p.id),
-             COALESCE(group_concat(DISTINCT p.source), '')
+      SELECT s.title, s.artist, s.album, s.genre, s.apple_catalog_id, COUNT(p.id) AS plays,
+             COALESCE(group_concat(DISTINCT p.source), '') AS sources
       FROM songs s LEFT JOIN playback_events p ON p.song_id = s.id
       WHERE s.artist IS NULL OR s.genre IS NULL
       GROUP BY s.id ORDER BY COUNT(p.id) DESC, s.title, s.id
-      """
-    ).map { row in
-      UnresolvedSong(
-        title: row.string(0), artist: row[1].string, album: row[2].string, genre: row[3].string,
-        appleCatalogID: row[4].string, plays: row.int(5), sources: row.string(6))
-    }
+      """)
+  }
+}
+
+extension UnresolvedSong: RowDecodable {
+  /// A song with its plays and sources as `unresolvedSongs()` selects it.
+  package init(row: Row) throws(StoreError) {
+    self.init(
+      title: row.string("title"), artist: row.text("artist"), album: row.text("album"),
+      genre: row.text("genre"), appleCatalogID: row.text("apple_catalog_id"),
+      plays: row.int("plays"), sources: row.string("sources"))
   }
 }

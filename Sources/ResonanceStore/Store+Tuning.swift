@@ -16,8 +16,8 @@ extension Store {
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
         """,
         [
-          ms, sweep.design, sweep.reward, sweep.estimator, sweep.decisions, sweep.from,
-          sweep.to, sweep.kernelSeconds, sweep.product,
+          ms, sweep.design.description, sweep.reward.rawValue, sweep.estimator.rawValue,
+          sweep.decisions, sweep.from, sweep.to, sweep.kernelSeconds, sweep.product.rawValue,
         ])
       let run = db.lastInsertRowID
       let insert = try db.prepare(
@@ -68,7 +68,7 @@ extension Store {
     guard let row = try connection.row("SELECT report FROM tuning_runs ORDER BY id DESC LIMIT 1")
     else { return nil }
     do {
-      return try JSONDecoder().decode(TuningReport.self, from: Data(row.string(0).utf8))
+      return try JSONDecoder().decode(TuningReport.self, from: Data(row.string("report").utf8))
     } catch {
       throw StoreError(
         .sqlite(code: 20), message: "the stored tuning report is not one this build writes")
@@ -80,20 +80,23 @@ extension Store {
   /// Every stored play in start order, with its session's context, for the pairwise
   /// cross-check (a play the DJ chose carries its decision number).
   package func rankingPlays() throws(StoreError) -> [RankingPlay] {
-    try connection.rows(
+    try connection.fetch(
+      RankingPlay.self,
       """
       SELECT p.song_id, p.start_ms, p.start_offset_s, p.session_id, h.context, p.was_skipped,
-        p.decision IS NOT NULL
+        p.decision IS NOT NULL AS by_dj
       FROM playback_events p LEFT JOIN historical_sessions h ON h.id = p.session_id
       ORDER BY p.start_ms, p.id
-      """
-    ).map { r in
-      RankingPlay(
-        songID: r.optionalInt64(0) ?? 0,
-        start: Timestamp(
-          millisecondsSinceEpoch: r.optionalInt64(1) ?? 0, utcOffsetSeconds: Int32(r.int(2))),
-        session: r.optionalInt64(3), context: r[4].string.flatMap(ActivityContext.init),
-        skipped: r.int(5) == 1, byDJ: r.int(6) == 1)
-    }
+      """)
+  }
+}
+
+extension RankingPlay: RowDecodable {
+  /// A play as `rankingPlays()` selects it; a context this build does not know reads as none.
+  package init(row: Row) throws(StoreError) {
+    self.init(
+      songID: row.int64("song_id") ?? 0, start: row.timestamp("start_ms", offset: "start_offset_s"),
+      session: row.int64("session_id"), context: row.text("context").flatMap(ActivityContext.init),
+      skipped: row.int("was_skipped") == 1, byDJ: row.int("by_dj") == 1)
   }
 }

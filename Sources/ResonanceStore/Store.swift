@@ -56,7 +56,7 @@ package final class Store {
   func beginBulkWrite() -> Bool {
     guard path != ":memory:" else { return false }
     let mode = try? connection.withoutWaiting { () throws(StoreError) in
-      try connection.row("PRAGMA journal_mode = DELETE")?.string(0)
+      try connection.row("PRAGMA journal_mode = DELETE")?.string("journal_mode")
     }
     guard mode == "delete" else { return false }
     try? connection.execute("PRAGMA synchronous = FULL")
@@ -72,7 +72,7 @@ package final class Store {
 
   /// The number of migrations applied to this file (`PRAGMA user_version`).
   package func schemaVersion() throws(StoreError) -> Int {
-    try connection.row("PRAGMA user_version")?.int(0) ?? 0
+    try connection.row("PRAGMA user_version")?.int("user_version") ?? 0
   }
 }
 

@@ -108,13 +108,13 @@ extension Store {
       WHERE (? IS NULL OR b.session = ?) ORDER BY b.id
       """, [session, session])
     for row in sessions {
-      var recording = BreathingRecording(session: row.int(1), pattern: row.string(2))
-      if let ms = row.optionalInt64(3) {
-        recording.started = Timestamp(
-          millisecondsSinceEpoch: ms, utcOffsetSeconds: Int32(row.int(4)))
+      var recording = BreathingRecording(
+        session: row.int("session"), pattern: row.string("pattern"))
+      if row.int64("started_ms") != nil {
+        recording.started = row.timestamp("started_ms", offset: "started_offset_s")
       }
-      recording.durationSeconds = row[5].double
-      for part in row.string(6).split(separator: ",") {
+      recording.durationSeconds = row.double("duration_s")
+      for part in row.string("schedule").split(separator: ",") {
         let pieces = part.split(separator: ":")
         if pieces.count == 2, let phase = BreathingRecording.Phase(rawValue: String(pieces[0])),
           let seconds = Double(pieces[1])
@@ -124,26 +124,26 @@ extension Store {
       }
       for sample in try db.rows(
         "SELECT t, channel, value, label FROM breathing_samples WHERE session_id = ? ORDER BY channel, t",
-        [row.optionalInt64(0)])
+        [row.int64("id")])
       {
-        let t = sample[0].double ?? 0
-        let value = sample[2].double
-        switch sample.string(1) {
+        let t = sample.double("t") ?? 0
+        let value = sample.double("value")
+        switch sample.string("channel") {
         case "pacer":
-          if let phase = BreathingRecording.Phase(rawValue: sample.string(3)) {
+          if let phase = BreathingRecording.Phase(rawValue: sample.string("label")) {
             recording.pacer.append(.init(t, phase))
           }
         case "trace": if let value { recording.trace.append(.init(t, value)) }
         case "pulse": if let value { recording.pulse.append(.init(t, value)) }
         case "rate": if let value { recording.sdkRate.append(.init(t, value)) }
         case "hrv": if let value { recording.hrv.append(.init(t, value)) }
-        case "expression": recording.expressions.append(.init(t, sample.string(3)))
+        case "expression": recording.expressions.append(.init(t, sample.string("label")))
         default: break
         }
       }
       result.append(
         StoredBreathingSession(
-          id: row.optionalInt64(0) ?? 0, file: row.string(7), recording: recording))
+          id: row.int64("id") ?? 0, file: row.string("file"), recording: recording))
     }
     return result
   }

@@ -83,6 +83,21 @@ struct DerivedWriteTests {
     #expect(try store.connection.rows("PRAGMA foreign_key_check").isEmpty)
   }
 
+  @Test("a playlist's contexts are stored as JSON keyed by the contexts' spellings, sorted")
+  func playlistContexts() throws {
+    let store = try Store(path: ":memory:")
+    try store.connection.execute("INSERT INTO playlists (name) VALUES ('evening')")
+    var results = Self.derived
+    results.playlistScores = [
+      PlaylistEntityScores(
+        playlistID: 1, calm: 0.5, focus: nil, energy: nil,
+        contexts: [.preSleep: 0.5, .deepWork: 0.25, .commute: 0.25])
+    ]
+    try Self.replace(store, results)
+    let row = try store.connection.row("SELECT context_associations FROM playlists")
+    #expect(row?.string(0) == #"{"commute":0.25,"deep-work":0.25,"pre-sleep":0.5}"#)
+  }
+
   @Test("a rerun replaces every row; an empty derivation empties the tables")
   func rerun() throws {
     let store = try Store(path: ":memory:")

@@ -124,6 +124,15 @@ package final class Connection {
     try prepare(sql).rows(arguments)
   }
 
+  /// Every row `sql` returns for the given arguments, decoded as `T`.
+  ///
+  /// - Throws: `StoreError` when the query fails or a row does not decode.
+  package func fetch<T: RowDecodable>(
+    _ type: T.Type, _ sql: String, _ arguments: [any SQLiteBindable] = []
+  ) throws(StoreError) -> [T] {
+    try prepare(sql).fetch(type, arguments)
+  }
+
   /// The first row `sql` returns, or `nil` when it returns none.
   package func row(_ sql: String, _ arguments: [any SQLiteBindable] = []) throws(StoreError)
     -> Row?

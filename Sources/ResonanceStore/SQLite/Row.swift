@@ -45,6 +45,31 @@ package struct Row: Sendable, Equatable {
   /// Whether the integer in column `name` is non-zero; `nil` when it is NULL.
   package func bool(_ name: String) -> Bool? { self[name].int64.map { $0 != 0 } }
 
+  // MARK: By a column found once
+
+  /// The value in `column`, found by name before a loop over many rows (`Statement.column`).
+  ///
+  /// A column of another statement's result is a programmer error, caught in debug builds.
+  package subscript(_ column: Column) -> SQLiteValue {
+    assert(ObjectIdentifier(columns) == column.result, "a column of another statement's result")
+    return values[column.position]
+  }
+
+  /// The integer in `column`, or 0 when it is NULL.
+  package func int(_ column: Column) -> Int { Int(self[column].int64 ?? 0) }
+
+  /// The integer in `column`, or `nil` when it is NULL.
+  package func int64(_ column: Column) -> Int64? { self[column].int64 }
+
+  /// The number in `column` (integers convert), or `nil` when it is NULL.
+  package func double(_ column: Column) -> Double? { self[column].double }
+
+  /// The text in `column`, or `""` when it is NULL.
+  package func string(_ column: Column) -> String { self[column].string ?? "" }
+
+  /// The text in `column`, or `nil` when it is NULL.
+  package func text(_ column: Column) -> String? { self[column].string }
+
   // MARK: By position (tests and Store/SQLite only)
 
   package subscript(_ index: Int) -> SQLiteValue { values[index] }
@@ -88,6 +113,23 @@ package final class ColumnNames: Sendable {
 
   /// Whether the result has a column named `name`.
   package func contains(_ name: String) -> Bool { positions[name] != nil }
+
+  /// The column named `name`, found once for all the rows of this result; stops the program
+  /// when there is none, as `position(of:)` does.
+  package func column(_ name: String) -> Column {
+    Column(position: position(of: name), result: ObjectIdentifier(self))
+  }
+}
+
+/// A column of one statement's result, found by name once (`Statement.column(_:)`), for a
+/// loop over many rows: reading `row.double(column)` is an array index, where
+/// `row.double("name")` looks the name up in every row.
+///
+/// It reads the rows of the statement it came from, and no other's.
+package struct Column: Sendable {
+  fileprivate let position: Int
+  /// The result it belongs to, checked in debug builds.
+  fileprivate let result: ObjectIdentifier
 }
 
 /// A type built from a result row by column name, in the spirit of GRDB's `FetchableRecord`.

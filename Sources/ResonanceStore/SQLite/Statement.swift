@@ -273,17 +273,43 @@ package final class Statement {
 
   /// Binds `arguments` and decodes every row as `T`.
   ///
-  /// - Throws: `StoreError` when the query fails or a row does not decode.
+  /// - Throws: `StoreError` when the query fails or a row does not decode (then naming the
+  ///   store's path, which a decoder does not know).
   package func fetch<T: RowDecodable>(_ type: T.Type, _ arguments: [any SQLiteBindable] = [])
     throws(StoreError) -> [T]
   {
+    try fetch(arguments) { row throws(StoreError) in try T(row: row) }
+  }
+
+  /// Binds `arguments` and makes a value of every row with `decode`, in order: for a loop
+  /// that reads its columns through `column(_:)`, found once before it.
+  ///
+  /// - Throws: `StoreError` when the query fails or `decode` throws (then naming the store's
+  ///   path, which a decoder does not know).
+  package func fetch<T>(
+    _ arguments: [any SQLiteBindable] = [], decode: (Row) throws(StoreError) -> T
+  ) throws(StoreError) -> [T] {
+    try bind(arguments)
+    defer { sqlite3_reset(handle) }
     var decoded: [T] = []
-    for row in try rows(arguments) { decoded.append(try T(row: row)) }
+    while try step() {
+      do {
+        decoded.append(try decode(currentRow()))
+      } catch {
+        var error = error
+        if error.path == nil { error.path = connection.path }
+        throw error
+      }
+    }
     return decoded
   }
 
   /// The result's column names, as SQLite gives them (an alias when the query names one).
   package var columnNames: [String] { columns.names }
+
+  /// The result's column named `name`, found once for a loop over many rows
+  /// (`row.double(column)`); a name the query does not produce stops the program.
+  package func column(_ name: String) -> Column { columns.column(name) }
 
   /// The column names, read from SQLite once: they are fixed when the statement is compiled.
   private lazy var columns = ColumnNames(
