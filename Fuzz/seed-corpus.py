@@ -164,6 +164,12 @@ def main() -> None:
     for path in sorted(listening.glob("lastfm*.csv")):
         fixture("LastFM", path)
 
+    # ListenBrainz: the export's months (JSON Lines) and the older JSON array.
+    listenbrainz = listening / "listenbrainz"
+    for path in sorted((listenbrainz / "listens").rglob("*.jsonl")):
+        add("ListenBrainz", f"{path.parent.name}-{path.name}", path.read_bytes())
+    fixture("ListenBrainz", listening / "listenbrainz-export.json")
+
     # The apps' recordings: the fixture decision log, and the sample's first lines of each.
     fixture("DecisionLog", listening / "decisions.jsonl")
     add("DecisionLog", "sample-decisions.jsonl", head_lines(sample_trace("decisions"), 3))
@@ -217,6 +223,11 @@ def main() -> None:
         }, streamed=True),
         "stored-streamed.zip": make_zip({"lastfm.csv": (listening / "lastfm.csv").read_bytes()},
                                         zipfile.ZIP_STORED, streamed=True),
+        "listenbrainz.zip": make_zip({
+            name: (listenbrainz / name).read_bytes()
+            for name in ("user.json", "listens/2024/3.jsonl", "listens/2024/4.jsonl",
+                         "feedback.jsonl")
+        }),
         "mood.jsonl.gz": gzip.compress(head_lines(sample_trace("mood"), 8), mtime=0),
         "lastfm.csv.gz": gzip.compress((listening / "lastfm.csv").read_bytes(), mtime=0),
         "export.zip.gz": gzip.compress(health_zip, mtime=0),

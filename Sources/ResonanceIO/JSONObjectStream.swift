@@ -5,7 +5,9 @@
 ///
 /// Strictly JSON (RFC 8259): strings with every escape (`\uD83C\uDFB5` pairs included), numbers,
 /// `true`, `false`, `null`; a value that is itself an object or array is skipped whole
-/// (`isNested`). Anything else is a `JSONScanError` with its line and column.
+/// (`isNested`), and an object value is read when asked for (`JSONFlatObject.object(_:)`).
+/// Anything else is a `JSONScanError` with its line and column. One object held whole (a line of
+/// JSON Lines) is read by `JSONFlatObject(parsing:)`.
 ///
 /// ```swift
 /// var stream = try JSONObjectStream(bytes: data)
@@ -115,8 +117,56 @@ package struct JSONObjectStream {
     guard !finished else { return nil }
     skipWhitespace()
     line = lineNumber
+    let fields = try scanObject(expected: "an object ('{') in the array")
+    skipWhitespace()
+    guard position < bytes.count else { throw error("expected ',' or ']', found the end") }
+    let c = bytes[position]
+    position += 1
+    if c == UInt8(ascii: "]") {
+      finished = true
+      if source == nil {
+        skipWhitespace()
+        if position < bytes.count { throw error("expected the end after ']', found \(found())") }
+      }
+    } else if c != UInt8(ascii: ",") {
+      throw error("expected ',' or ']' in the array, found '\(Character(Unicode.Scalar(c)))'")
+    }
+    return JSONFlatObject(bytes: bytes, fields: fields)
+  }
+
+  /// A scanner over bytes held whole, from `position` (an object inside them).
+  private init(scanning bytes: [UInt8], at position: Int) {
+    self.bytes = bytes
+    self.position = position
+  }
+
+  /// The object `bytes` hold, whitespace (and a byte-order mark) around it and nothing else.
+  fileprivate static func object(in bytes: [UInt8]) throws(JSONScanError) -> JSONFlatObject {
+    var scanner = JSONObjectStream(scanning: bytes, at: 0)
+    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { scanner.position = 3 }
+    scanner.skipWhitespace()
+    let fields = try scanner.scanObject(expected: "a JSON object ('{')")
+    scanner.skipWhitespace()
+    guard scanner.position == bytes.count else {
+      throw scanner.error("expected nothing after the object's '}', found \(scanner.found())")
+    }
+    return JSONFlatObject(bytes: bytes, fields: fields)
+  }
+
+  /// The object starting at `start` of `bytes` (a value inside another), its fields.
+  fileprivate static func fields(in bytes: [UInt8], at start: Int) throws(JSONScanError)
+    -> [JSONFlatObject.Field]
+  {
+    var scanner = JSONObjectStream(scanning: bytes, at: start)
+    return try scanner.scanObject(expected: "an object ('{')")
+  }
+
+  /// One object, from its `{` to its `}`: its fields, values as byte ranges.
+  private mutating func scanObject(expected: String) throws(JSONScanError)
+    -> [JSONFlatObject.Field]
+  {
     guard position < bytes.count, bytes[position] == UInt8(ascii: "{") else {
-      throw error("expected an object ('{') in the array, found \(found())")
+      throw error("expected \(expected), found \(found())")
     }
     position += 1
     var fields: [JSONFlatObject.Field] = []
@@ -145,20 +195,7 @@ package struct JSONObjectStream {
         }
       }
     }
-    skipWhitespace()
-    guard position < bytes.count else { throw error("expected ',' or ']', found the end") }
-    let c = bytes[position]
-    position += 1
-    if c == UInt8(ascii: "]") {
-      finished = true
-      if source == nil {
-        skipWhitespace()
-        if position < bytes.count { throw error("expected the end after ']', found \(found())") }
-      }
-    } else if c != UInt8(ascii: ",") {
-      throw error("expected ',' or ']' in the array, found '\(Character(Unicode.Scalar(c)))'")
-    }
-    return JSONFlatObject(bytes: bytes, fields: fields)
+    return fields
   }
 
   private mutating func skipWhitespace() {
@@ -310,6 +347,30 @@ package struct JSONFlatObject {
   init(bytes: [UInt8], fields: [Field]) {
     self.bytes = bytes
     self.fields = fields
+  }
+
+  /// The one JSON object `bytes` hold (a line of JSON Lines, say): whitespace and a
+  /// byte-order mark around it, nothing else. Its values are decoded on demand, as the
+  /// stream's objects' are.
+  ///
+  /// - Throws: `JSONScanError` where the bytes are not one object, with its line and column
+  ///   in them.
+  package init(parsing bytes: [UInt8]) throws(JSONScanError) {
+    self = try JSONObjectStream.object(in: bytes)
+  }
+
+  /// The key's value when it is an object (`{"a": {"b": 1}}`), as an object of its own;
+  /// nil when the key is absent, `null`, or not an object.
+  ///
+  /// - Throws: `JSONScanError` when the value is not a well-formed object (a nested value is
+  ///   only skipped while its parent is read), at its line and column in the bytes the outer
+  ///   object was parsed from.
+  package func object(_ key: StaticString) throws(JSONScanError) -> JSONFlatObject? {
+    guard let field = field(key), field.kind == .nested,
+      bytes[field.value.lowerBound] == UInt8(ascii: "{")
+    else { return nil }
+    return JSONFlatObject(
+      bytes: bytes, fields: try JSONObjectStream.fields(in: bytes, at: field.value.lowerBound))
   }
 
   /// The object's keys, in order.

@@ -4,8 +4,10 @@ import ResonanceModel
 /// Every format the tool imports, recognised by content: the one list of formats, their
 /// readers, and the containers (zip, gzip) the walk opens.
 ///
-/// Adding a format means a reader here and a line in `recognize` and `reader(for:)`; nothing
-/// outside `ResonanceIngest` changes.
+/// Adding a listening format means a reader and one entry of `listeningFormats`; recognition,
+/// `reader(for:)`, the `--as` names (`formats`), the lists the help and messages give
+/// (`listeningFiles`, `expectedInput`) and the store's `mergePrecedence` derive from it, and
+/// nothing outside `ResonanceIngest` changes.
 package enum ImportRegistry {
   /// What the first bytes of a stream are.
   package enum Recognition: Sendable, Equatable {
@@ -31,7 +33,9 @@ package enum ImportRegistry {
     {
       return .format(.recording(format))
     }
-    if let kind = ListeningFileReader.recognize(prefix) { return .format(.listening(kind)) }
+    if let format = listeningFormats.first(where: { $0.recognizes(prefix) }) {
+      return .format(.listening(format.kind))
+    }
     return .unknown
   }
 
@@ -64,9 +68,19 @@ package enum ImportRegistry {
   package static func reader(for format: ImportFormat) -> any ExportReader {
     switch format {
     case .appleHealth: HealthExportReader()
-    case .listening(let kind): ListeningFileReader(kind: kind)
+    case .listening(let kind):
+      if let format = listeningFormat(kind) {
+        ListeningFileReader(format: format)
+      } else {
+        UnknownKindReader(kind: kind)
+      }
     case .recording: RecordingReader()
     }
+  }
+
+  /// The entry of `listeningFormats` that declares `kind`.
+  package static func listeningFormat(_ kind: ListeningFileKind) -> ListeningFormat? {
+    listeningFormats.first { $0.kind == kind }
   }
 
   /// How the start of an unrecognised stream reads, for a message: its first 40 bytes as

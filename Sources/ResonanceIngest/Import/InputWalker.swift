@@ -13,6 +13,12 @@ import ResonanceModel
 /// on disk is hashed by a thread that re-reads it from the page cache (`TrailingFileHasher`),
 /// off the parser's thread.
 ///
+/// A file on disk is also hashed whole, as its bytes are (a zip as the zip, never inflated),
+/// and the walk says so when it is done with it (`sourceEnded`), so that the store can record
+/// the files it imported whole. A file whose size one of `known` has is hashed before anything
+/// else: when the digest is known too, the file is unchanged since it was imported whole, and
+/// it is passed over (`unchanged`) without a reader running on it.
+///
 /// Not `Sendable`: it runs on the reading thread.
 package final class InputWalker {
   /// How deep zips inside zips are entered: a zip inside the fourth level is passed over.
@@ -22,10 +28,17 @@ package final class InputWalker {
   /// Read every input as this format instead of recognising it (`--as`); archives are still
   /// opened.
   private let forced: ImportFormat?
+  /// The files the store imported whole before.
+  private let known: ImportedSources
 
-  package init(sink: any ImportSink, forced: ImportFormat? = nil) {
+  /// - Parameter known: the files on disk the store recorded as imported whole; one of them
+  ///   met again is passed over, unless `forced` asks for another reading of it.
+  package init(
+    sink: any ImportSink, forced: ImportFormat? = nil, known: ImportedSources = ImportedSources()
+  ) {
     self.sink = sink
     self.forced = forced
+    self.known = known
   }
 
   /// Walks one path from the command line; `-` is standard input.
@@ -44,7 +57,7 @@ package final class InputWalker {
       }
     }
     do {
-      try walkFile(InputFile.open(path: path), isExplicit: true)
+      walkFile(try InputFile.open(path: path), isExplicit: true)
     } catch {
       fail(error)
     }
@@ -67,12 +80,18 @@ package final class InputWalker {
         else { continue }
         do {
           let opened = try InputFile.open(path: file)
+          if try passOverIfUnchanged(opened) {
+            // Its folder's other files are its parts, passed over with it.
+            healthFolders.append(folder)
+            continue
+          }
           let input = PeekableSource(wrapping: opened)
           guard forced == .appleHealth || recognize(input) == .format(.appleHealth) else {
             continue
           }
           healthFolders.append(folder)
-          importStream(input, format: .appleHealth, file: opened)
+          let digest = importStream(input, format: .appleHealth, file: opened)
+          _ = sink.emit(.sourceEnded(file: opened.name, digest: digest))
           if !parts.isEmpty { _ = sink.emit(.notImported(file: file, parts: parts)) }
         } catch {
           fail(error)
@@ -81,7 +100,7 @@ package final class InputWalker {
     }
     for file in files where !healthFolders.contains(where: { file.hasPrefix($0 + "/") }) {
       do {
-        try walkFile(InputFile.open(path: file), isExplicit: false)
+        walkFile(try InputFile.open(path: file), isExplicit: false)
       } catch {
         fail(error)
       }
@@ -118,38 +137,83 @@ package final class InputWalker {
     for subfolder in folders.sorted() { listFiles(in: subfolder, into: &files) }
   }
 
-  /// One file: a zip, a gzip stream, or a file a reader knows.
-  private func walkFile(_ file: InputFile, isExplicit: Bool) throws {
-    let input = PeekableSource(wrapping: file)
-    try walkStream(input, depth: 0, isExplicit: isExplicit, file: file.isRegularFile ? file : nil)
+  /// One file: a zip, a gzip stream, or a file a reader knows; passed over when it is
+  /// unchanged since it was imported whole. A file on disk ends with `sourceEnded`, which
+  /// carries its digest when it was read to its end.
+  private func walkFile(_ file: InputFile, isExplicit: Bool) {
+    var digest: FileDigest?
+    do {
+      if try passOverIfUnchanged(file) { return }
+      let input = PeekableSource(wrapping: file)
+      digest = try walkStream(
+        input, depth: 0, isExplicit: isExplicit, file: file.isRegularFile ? file : nil)
+    } catch {
+      fail(error)
+    }
+    if file.isRegularFile { _ = sink.emit(.sourceEnded(file: file.name, digest: digest)) }
   }
 
   /// A stream by its first bytes. `file` is the file on disk it is, when it is one (a plain
   /// Health export is then hashed by re-reading it).
+  ///
+  /// - Returns: the digest and size of the stream's bytes as read, when it was read (nil for
+  ///   one passed over, or one whose only import failed).
   private func walkStream(
     _ input: PeekableSource, depth: Int, isExplicit: Bool, file: InputFile?
-  ) throws {
+  ) throws -> FileDigest? {
     switch recognize(input) {
     case .zip:
-      try walkZip(ZipStream(reading: input), depth: depth + 1)
+      // The zip's own bytes, hashed as the archive reader takes them, then to the end.
+      let hashing = HashingSource(wrapping: input)
+      try walkZip(ZipStream(reading: hashing), depth: depth + 1)
+      try drain(hashing)
+      return FileDigest(sha256: hashing.finalize(), bytes: hashing.byteCount)
     case .gzip:
       let hashing = HashingSource(wrapping: input)
       let inflated = PeekableSource(wrapping: try GzipSource(wrapping: hashing))
       let inner = recognize(inflated)
       if inner == .zip {
         try walkZip(ZipStream(reading: inflated), depth: depth + 1)
+        try drain(hashing)
+        return FileDigest(sha256: hashing.finalize(), bytes: hashing.byteCount)
       } else if case .format(let format) = forcedOr(inner) {
-        importStream(inflated, format: format, hashing: hashing)
+        return importStream(inflated, format: format, hashing: hashing)
       } else {
         skip(inflated, isExplicit: isExplicit)
+        return nil
       }
     case let recognition:
       guard case .format(let format) = forcedOr(recognition) else {
         skip(input, isExplicit: isExplicit)
-        return
+        return nil
       }
-      importStream(input, format: format, file: format == .appleHealth ? file : nil)
+      return importStream(input, format: format, file: format == .appleHealth ? file : nil)
     }
+  }
+
+  /// Passes over a regular file the store imported whole before: hashed as its bytes are
+  /// (never parsed), only when its size is one a recorded file has.
+  ///
+  /// - Returns: whether it was passed over (the sink was told `unchanged`).
+  private func passOverIfUnchanged(_ file: InputFile) throws -> Bool {
+    guard forced == nil, file.isRegularFile, let size = file.expectedByteCount,
+      known.hasFile(ofSize: size)
+    else { return false }
+    let hash = SHA256()
+    let again = try InputFile(path: file.path)
+    try again.forEachChunk { hash.update($0) }
+    let sha256 = hash.finalize()
+    guard known.contains(bytes: size, sha256: sha256) else { return false }
+    _ = sink.emit(.unchanged(file: file.name, sha256: sha256))
+    return true
+  }
+
+  /// Reads what is left of `source` (a zip's central directory after its last member), so
+  /// that its digest covers the whole file.
+  private func drain(_ source: HashingSource) throws(IOError) {
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
+    defer { buffer.deallocate() }
+    while try source.read(into: buffer) > 0 {}
   }
 
   /// Every member of a zip, in archive order. Hidden files and macOS resource forks are left
@@ -230,10 +294,11 @@ package final class InputWalker {
   ///     to hash what the reader reads.
   ///   - file: the regular file on disk `input` reads, re-read by a trailing thread for the
   ///     digest instead.
+  @discardableResult
   private func importStream(
     _ input: PeekableSource, format: ImportFormat, hashing: HashingSource? = nil,
     file: InputFile? = nil
-  ) {
+  ) -> FileDigest? {
     let digest: any ImportDigest
     let source: any ByteSource
     if let file, file.isRegularFile {
@@ -252,11 +317,12 @@ package final class InputWalker {
     guard
       sink.emit(
         .begin(file: input.name, format: format, expectedBytes: input.expectedByteCount))
-    else { return }
+    else { return nil }
     do {
       let summary = try ImportRegistry.reader(for: format).read(counted, into: sink)
       let sha = try digest.finish()
       _ = sink.emit(.end(sha256: sha, bytes: digest.bytes, summary: summary))
+      return FileDigest(sha256: sha, bytes: digest.bytes)
     } catch let broken as BrokenFile {
       let sha = (try? digest.finish()) ?? ""
       _ = sink.emit(
@@ -267,6 +333,7 @@ package final class InputWalker {
       _ = try? digest.finish()
       _ = sink.emit(.failed(error, partial: nil))
     }
+    return nil
   }
 
   /// An input no reader knows: an error when the user named it, else noted; either way, no

@@ -2,82 +2,58 @@ import Foundation
 import ResonanceIO
 import ResonanceModel
 
-/// Reads one listening file once its first bytes were recognised: the large histories (Apple
-/// Music Play Activity, Spotify Extended) are streamed, a window of the file at a time, and
-/// send their plays in batches while they parse, whatever the file's size; the others are read
-/// into memory, up to `maximumSize`, and parsed whole, then send their songs, playlists and
-/// plays. A play or song
+/// Reads one listening file once its first bytes were recognised, as its format's entry says
+/// (`ImportRegistry.listeningFormats`): a streamed format (the large histories) a window of the
+/// file at a time, sending its plays in batches while it parses, whatever the file's size; the
+/// others into memory, up to `maximumSize`, parsed whole, then their songs, playlists and plays
+/// sent. A play or song
 /// whose title, artist, album or genre is longer than `maximumNameLength` is left out with a
 /// warning: no real name is, and one that is would cost its length many times over.
 struct ListeningFileReader: ExportReader {
-  let kind: ListeningFileKind
+  let format: ListeningFormat
 
   /// Plays per batch sent to the store.
   static let batchSize = 4096
-  /// The largest listening file read: ten times a decade of heavy listening in Apple's most
-  /// verbose export (Play Activity, about 600 bytes a play).
+  /// The largest listening file read whole: ten times a decade of heavy listening in Apple's
+  /// most verbose export (Play Activity, about 600 bytes a play).
   static let maximumSize: Int64 = 1 << 30
   /// The longest title, artist, album or genre kept, in bytes.
   static let maximumNameLength = 4096
 
   func read(_ source: any ByteSource, into sink: any ImportSink) throws -> ReadSummary {
     let path = source.name
-    var log = Log()
     var summary = ReadSummary()
     // A few hundred bytes per play: a large file loads in bulk.
     let expected = Int(source.expectedByteCount ?? 0) / 600
-    switch kind {
-    case .applePlayActivity:
+    switch format.reading {
+    case .streamed(let stream):
       guard sink.send(.expectedPlays(expected)) else { return summary }
-      var plays = 0
-      let read = try AppleMusicPlayActivityReader.stream(
-        path: path, source: source,
-        emit: { batch in
-          plays += batch.count
-          return sink.send(.plays(log.named(batch, path: path)))
-        },
-        restart: {
-          // Out of time order part-way: what was sent is void; it comes again, sorted.
-          plays = 0
-          log.diagnostics.removeAll()
-          return sink.send(.restart) && sink.send(.expectedPlays(expected))
-        })
+      let batches = PlayBatches(sink: sink, path: path, expected: expected)
+      let read = try stream(path, source, batches)
       summary.rows = read.rows
-      summary.plays = plays
-      log.diagnostics = read.diagnostics + log.diagnostics
-      return log.summarise(summary)
-    case .spotifyExtended:
-      guard sink.send(.expectedPlays(expected)) else { return summary }
-      var plays = 0
-      let read = try SpotifyExtendedReader.stream(path: path, source: source) { batch in
-        plays += batch.count
-        return sink.send(.plays(log.named(batch, path: path)))
+      summary.plays = batches.plays
+      batches.log.diagnostics = read.diagnostics + batches.log.diagnostics
+      return batches.log.summarise(summary)
+    case .whole(let parse):
+      var log = Log()
+      let (file, diagnostics) = try parse(path, try Self.readAll(source))
+      summary.rows = file.rows
+      summary.plays = file.plays.count
+      summary.songs = file.songs.count
+      log.diagnostics = diagnostics
+      let plays = log.named(file.plays, path: path)
+      guard
+        sink.send(.songs(log.named(file.songs, path: path), isLibrary: format.describesLibrary)),
+        sink.send(.playlists(file.playlists)), sink.send(.expectedPlays(plays.count))
+      else { return log.summarise(summary) }
+      var start = 0
+      while start < plays.count {
+        let end = min(start + Self.batchSize, plays.count)
+        guard sink.send(.plays(Array(plays[start..<end]))) else { break }
+        start = end
       }
-      summary.rows = read.rows
-      summary.plays = plays
-      log.diagnostics = read.diagnostics + log.diagnostics
       return log.summarise(summary)
-    default:
-      break
     }
-    let bytes = try Self.readAll(source)
-    let (file, diagnostics) = try Self.read(kind, path: path, bytes: bytes)
-    summary.rows = file.rows
-    summary.plays = file.plays.count
-    summary.songs = file.songs.count
-    log.diagnostics = diagnostics
-    let plays = log.named(file.plays, path: path)
-    let isLibrary = kind == .appleLibraryTracks || kind == .musicLibraryXML
-    guard sink.send(.songs(log.named(file.songs, path: path), isLibrary: isLibrary)),
-      sink.send(.playlists(file.playlists)), sink.send(.expectedPlays(plays.count))
-    else { return log.summarise(summary) }
-    var start = 0
-    while start < plays.count {
-      let end = min(start + Self.batchSize, plays.count)
-      guard sink.send(.plays(Array(plays[start..<end]))) else { break }
-      start = end
-    }
-    return log.summarise(summary)
   }
 
   /// The whole stream, up to `maximumSize`.
@@ -101,7 +77,7 @@ struct ListeningFileReader: ExportReader {
   }
 
   /// The warnings of one file: the reader's, then the names left out for their length.
-  private struct Log {
+  struct Log {
     var diagnostics: [Diagnostic] = []
 
     /// `songs` without those whose names are too long.
@@ -143,33 +119,37 @@ struct ListeningFileReader: ExportReader {
       }
     }
   }
+}
 
-  /// The whole file, parsed by its kind's reader.
-  static func read(_ kind: ListeningFileKind, path: String, bytes: [UInt8]) throws -> (
-    ListeningFile, [Diagnostic]
-  ) {
-    switch kind {
-    case .applePlayActivity: try AppleMusicPlayActivityReader.read(path: path, bytes: bytes)
-    case .appleDailyTracks, .appleTrackPlayHistory:
-      try AppleMusicHistorySummaryReader.read(path: path, bytes: bytes)
-    case .appleLibraryTracks: try AppleMusicLibraryTracksReader.read(path: path, bytes: bytes)
-    case .musicLibraryXML: try MusicLibraryReader.read(path: path, bytes: bytes)
-    case .spotifyExtended: try SpotifyExtendedReader.read(path: path, bytes: bytes)
-    case .spotifyAccount: try SpotifyAccountReader.read(path: path, bytes: bytes)
-    case .lastFM: try LastFMReader.read(path: path, bytes: bytes)
-    }
+/// Where a streamed format's reader sends its plays: each batch, without the names too long to
+/// keep, to the sink; and, when the reader must read the file again (a Play Activity file out
+/// of time order), word that what it sent is void.
+final class PlayBatches {
+  private let sink: any ImportSink
+  private let path: String
+  private let expected: Int
+  /// The plays sent and still standing.
+  private(set) var plays = 0
+  /// The names left out, so far.
+  var log = ListeningFileReader.Log()
+
+  init(sink: any ImportSink, path: String, expected: Int) {
+    self.sink = sink
+    self.path = path
+    self.expected = expected
   }
 
-  /// The kind of listening file whose first bytes are `prefix`, by content.
-  static func recognize(_ prefix: [UInt8]) -> ListeningFileKind? {
-    if AppleMusicPlayActivityReader.looksLike(prefix) { return .applePlayActivity }
-    if let kind = AppleMusicHistorySummaryReader.kind(of: prefix) { return kind }
-    if AppleMusicLibraryTracksReader.looksLike(prefix) { return .appleLibraryTracks }
-    if SpotifyExtendedReader.looksLike(prefix) { return .spotifyExtended }
-    if SpotifyAccountReader.looksLike(prefix) { return .spotifyAccount }
-    if MusicLibraryReader.looksLike(prefix) { return .musicLibraryXML }
-    if LastFMReader.looksLike(prefix) { return .lastFM }
-    return nil
+  /// Sends a batch; false when the reader should stop.
+  func send(_ batch: [PlayReport]) -> Bool {
+    plays += batch.count
+    return sink.send(.plays(log.named(batch, path: path)))
+  }
+
+  /// Voids what was sent: it comes again, sorted. False when the reader should stop.
+  func restart() -> Bool {
+    plays = 0
+    log.diagnostics.removeAll()
+    return sink.send(.restart) && sink.send(.expectedPlays(expected))
   }
 }
 
@@ -177,6 +157,10 @@ struct ListeningFileReader: ExportReader {
 /// header names the format. A decision log's outcomes are also plays: each decision's chosen
 /// song, from the decision's time, for as long as its outcome says it was heard.
 struct RecordingReader: ExportReader {
+  /// The decision log's plays: ranked below every history's, so that a history's report of a
+  /// listen decides it, and the log's outcome only plays no history reports.
+  static let plays = ListeningFormat.Plays(.decisionLog, rank: 1)
+
   func read(_ source: any ByteSource, into sink: any ImportSink) throws -> ReadSummary {
     var lines = LineReader(source, maximumLength: TraceReader.maximumLineLength)
     let (file, log) = try TraceReader.read(path: source.name, lines: &lines)
