@@ -88,13 +88,15 @@ let package = Package(
       dependencies: ["ResonanceModel", "ResonanceBrain", "ResonanceLinear"],
       swiftSettings: kernelSettings),
     .target(name: "ResonanceReports", dependencies: ["ResonanceModel"]),
+    // The use cases: the only target that wires Store, Brain, Tuning and Reports together.
     .target(
-      name: "ResonanceCLI",
+      name: "ResonanceStages",
       dependencies: [
         "ResonanceModel", "ResonanceIO", "ResonanceIngest", "ResonanceStore", "ResonanceBrain",
-        "ResonanceSynth", "ResonanceTuning",
-        "ResonanceReports",
+        "ResonanceSynth", "ResonanceTuning", "ResonanceReports",
       ]),
+    // The commands: parsing, help, progress drawing and exit codes over one stage each.
+    .target(name: "ResonanceCLI", dependencies: ["ResonanceStages", "ResonanceModel"]),
     .executableTarget(name: "resonance", dependencies: ["ResonanceCLI"]),
 
     .testTarget(name: "ResonanceModelTests", dependencies: ["ResonanceModel"]),
@@ -114,8 +116,13 @@ let package = Package(
     .testTarget(
       name: "ResonanceReportsTests", dependencies: ["ResonanceReports"], exclude: ["Golden"]),
     .testTarget(
+      name: "ResonanceStagesTests",
+      dependencies: ["ResonanceStages", "ResonanceStore", "ResonanceModel", "ResonanceIngest"]),
+    .testTarget(
       name: "ResonanceCLITests",
-      dependencies: ["ResonanceCLI", "ResonanceStore", "ResonanceBrain", "resonance"],
+      dependencies: [
+        "ResonanceCLI", "ResonanceStages", "ResonanceStore", "ResonanceBrain", "resonance",
+      ],
       exclude: ["Golden"]),
     // Runs only under `make conformance`, over the real files in ../shared/fixtures.
     .testTarget(
@@ -132,8 +139,8 @@ let package = Package(
 if Context.environment["RESONANCE_FUZZ"] != nil {
   let harnesses = [
     "HealthXML", "PlayActivity", "AppleMusicHistory", "LibraryTracks", "SpotifyExtended",
-    "SpotifyAccount", "MusicLibrary", "LastFM", "DecisionLog", "WatchTrace", "MacContext", "Mood",
-    "Breathing", "RRFile", "ArchiveFile", "ArchivePipe",
+    "SpotifyAccount", "MusicLibrary", "LastFM", "ListenBrainz", "DecisionLog", "WatchTrace",
+    "MacContext", "Mood", "Breathing", "RRFile", "ArchiveFile", "ArchivePipe",
   ]
   package.targets += [
     // libFuzzer's driver, declared (the toolchain's clang runtime has no header for it).

@@ -72,7 +72,7 @@ struct EntityScoresTests {
     #expect(scores.map(\.playlistID) == [7, 8])
     #expect(abs(try #require(scores[0].calm) - 0.6) < 1e-12)
     #expect(scores[0].focus == 0.2 && scores[0].energy == 0.25)
-    #expect(scores[0].contexts == ["relax": 2.0 / 3, "commute": 1.0 / 3])
+    #expect(scores[0].contexts == [.relax: 2.0 / 3, .commute: 1.0 / 3])
     #expect(scores[1].calm == nil && scores[1].contexts.isEmpty)
   }
 }

@@ -31,7 +31,7 @@ struct ReportStatisticsTests {
       end: Timestamp(
         millisecondsSinceEpoch: from.millisecondsSinceEpoch + Int64(minutes * 60_000),
         utcOffsetSeconds: from.utcOffsetSeconds),
-      context: "relax", plays: 5, skipRate: 0.2, quality: quality)
+      context: .relax, plays: 5, skipRate: 0.2, quality: quality)
   }
 
   @Test("weekdays: 1970-01-01 was a Thursday, 2022-06-06 a Monday")
@@ -166,7 +166,7 @@ struct ReportStatisticsTests {
         Int64(i), from: Self.time(Self.monday, hour: Double(i) / 2), minutes: 10,
         quality: Double(i) / 20)
       s.skipRate = 1 - Double(i) / 20
-      s.context = i % 2 == 0 ? "relax" : "commute"
+      s.context = i % 2 == 0 ? .relax : .commute
       return s
     }
     let contrast = try #require(
@@ -179,7 +179,7 @@ struct ReportStatisticsTests {
     #expect(abs((skip.best ?? 0) - 0.15) < 1e-12 && abs((skip.worst ?? 0) - 0.9) < 1e-12)
     #expect(
       contrast.contexts == [
-        .init(context: "commute", best: 3, worst: 2), .init(context: "relax", best: 2, worst: 3),
+        .init(context: .commute, best: 3, worst: 2), .init(context: .relax, best: 2, worst: 3),
       ])
     #expect(ReportStatistics.contrast(Array(sessions.prefix(9))) == nil)
     let overview = ReportStatistics.overview(
@@ -209,9 +209,9 @@ struct ReportStatisticsTests {
       heartRate: heart, hrv: [reading(day, 9, 40), reading(day, 21, 50)], beatLists: [],
       offsets: UTCOffsetTimeline(points: []))
     #expect(vitals.count == 2)
-    #expect(vitals[0].restingHeartRate == 58 && vitals[0].restingSource == "health")
+    #expect(vitals[0].restingHeartRate == 58 && vitals[0].restingSource == .health)
     #expect(vitals[0].sdnn == 45 && vitals[0].sdnnReadings == 2)
-    #expect(vitals[1].restingHeartRate == 52 && vitals[1].restingSource == "lowest hour at rest")
+    #expect(vitals[1].restingHeartRate == 52 && vitals[1].restingSource == .lowestHourAtRest)
   }
 
   @Test("overnight figures are the means at rest between bedtime and waking")
@@ -253,7 +253,7 @@ struct ReportStatisticsTests {
       ],
       songs: songs, count: 2)
     #expect(ranked.count == 1)
-    #expect(ranked[0].context == "relax")
+    #expect(ranked[0].context == .relax)
     #expect(ranked[0].calming.map(\.song.id) == [3, 2])
     #expect(ranked[0].energising.map(\.song.id) == [4, 3])
   }

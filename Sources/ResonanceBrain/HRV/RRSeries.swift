@@ -2,22 +2,8 @@ import ResonanceModel
 
 /// RR intervals from the sources resonance reads, and the artefact rule applied to them.
 package enum RRSeries {
-  /// How ectopic and missed beats are handled.
-  package enum ArtefactHandling: String, Sendable, CaseIterable {
-    /// The raw series, as NeuroKit2, Kubios and pyHRV take it unless asked to correct it:
-    /// `resonance hrv`'s default.
-    case off
-    /// The Kubios method (Lipponen & Tarvainen 2019), as NeuroKit2 corrects peaks with it:
-    /// artefacts are classified beat by beat and mended in place — an extra beat taken out, a
-    /// missed one put back, an ectopic or outlying one moved midway between its neighbours
-    /// (`KubiosCorrection`).
-    case kubios
-    /// Malik's rule: an interval differing by more than 20% from the reference — the median of
-    /// the last five accepted intervals, or of the whole series before five are accepted — is
-    /// dropped (an ectopic beat or a missed one), as are intervals outside 300–2000 ms. What
-    /// the analysis stage applies to Apple's one-minute beat lists (docs/hrv.md).
-    case malik
-  }
+  /// How ectopic and missed beats are handled (a Model type: commands choose it).
+  package typealias ArtefactHandling = RRArtefactHandling
 
   /// The physiological range kept by `malik`, in ms (200–30 BPM).
   package static let plausibleRange = 300.0...2000.0

@@ -25,21 +25,26 @@ package enum HistoryStage {
   ///   - stored: what the last run left that this one may keep, or nil to compute every
   ///     session (`--rebuild`, another scope, or new data that cannot be placed in time).
   ///   - digest: the hash that names a session's inputs (SHA-256 in hex, from the caller).
+  ///   - progress: told of each part of the work as it begins and ends.
   /// - Returns: the results to store, and the summary of the run.
   package static func run(
     _ inputs: AnalysisInputs, scope: AnalysisScope, stored: StoredSessions?,
-    digest: (String) -> String
+    digest: (String) -> String, progress: any StageProgress = SilentProgress()
   ) -> (results: AnalysisResults, summary: HistorySummary) {
     let plays = inputs.plays.filter { scope.contains($0.start) }
     let signals = HistoryAnalysis.Signals(
       workouts: inputs.workouts, mac: inputs.mac, motion: inputs.motion,
       heartRate: inputs.heartRate.map(\.sample), hrv: inputs.hrv.map(\.sample))
-    let analysis = HistoryAnalysis(
-      plays: plays, signals: signals, gapMs: Int64(scope.gapMinutes) * 60_000)
+    let analysis = progress.step(
+      "analyze: sessions and heart rate around plays", total: nil, unit: .items("")
+    ) {
+      HistoryAnalysis(plays: plays, signals: signals, gapMs: Int64(scope.gapMinutes) * 60_000)
+    }
     let asleep = inputs.sleep.filter(\.value.isAsleep).map {
       TimeSpan(startMs: $0.start.millisecondsSinceEpoch, endMs: $0.end.millisecondsSinceEpoch)
     }
-    let responses = songResponses(analysis, plays: plays, inputs: inputs, asleep: asleep)
+    let responses = songResponses(
+      analysis, plays: plays, inputs: inputs, asleep: asleep, progress: progress)
     let features = SongFeatureEstimator.estimate(inputs.songs)
 
     let byID = Dictionary(uniqueKeysWithValues: plays.map { ($0.id, $0) })
@@ -63,8 +68,11 @@ package enum HistoryStage {
     results.playlistScores = EntityScores.playlists(
       inputs.playlists, songs: results.songScores,
       sessions: analysis.sessions.map(\.session), songOfPlay: byID.mapValues(\.songID))
-    addSleepAndState(
-      to: &results, analysis, signals: signals, inputs: inputs, ticksFor: kept.map { $0 == nil })
+    progress.step("analyze: nights, quality and states", total: nil, unit: .items("")) {
+      addSleepAndState(
+        to: &results, analysis, signals: signals, inputs: inputs,
+        ticksFor: kept.map { $0 == nil })
+    }
 
     var byContext: [ActivityContext: Int] = [:]
     for s in analysis.sessions { byContext[s.session.context, default: 0] += 1 }
@@ -83,7 +91,7 @@ package enum HistoryStage {
   /// log records (`NeedRule.hrv(stress:)`).
   static func songResponses(
     _ analysis: HistoryAnalysis, plays: [HistoricalPlay], inputs: AnalysisInputs,
-    asleep: [TimeSpan]
+    asleep: [TimeSpan], progress: any StageProgress = SilentProgress()
   ) -> [SongResponseFit] {
     let byID = Dictionary(uniqueKeysWithValues: plays.map { ($0.id, $0) })
     func sessions(chosenOnHRV: Bool) -> [SongResponseModel.Session] {
@@ -100,14 +108,21 @@ package enum HistoryStage {
           })
       }
     }
-    return [
-      SongResponseModel.fit(
+    // Both fits' candidate fits, heart rate first, are one step's done/total.
+    let steps = SongResponseModel.fitSteps()
+    return progress.step(
+      "analyze: song effects", total: Int64(2 * steps), unit: .items("fits")
+    ) {
+      let heartRate = SongResponseModel.fit(
         .heartRate, sessions: sessions(chosenOnHRV: false), samples: inputs.heartRate,
-        mac: inputs.mac, genres: inputs.genres, asleep: asleep),
-      SongResponseModel.fit(
+        mac: inputs.mac, genres: inputs.genres, asleep: asleep
+      ) { done, _ in progress.advance(to: Int64(done)) }
+      let hrv = SongResponseModel.fit(
         .hrv, sessions: sessions(chosenOnHRV: true), samples: inputs.hrv, mac: inputs.mac,
-        genres: inputs.genres, asleep: asleep),
-    ].compactMap { $0 }
+        genres: inputs.genres, asleep: asleep
+      ) { done, _ in progress.advance(to: Int64(steps + done)) }
+      return [heartRate, hrv].compactMap { $0 }
+    }
   }
 
   /// The nights in the sleep records, each session's next night and quality, and the state

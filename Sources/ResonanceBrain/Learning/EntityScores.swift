@@ -57,8 +57,7 @@ package enum EntityScores {
         playlistID: id, calm: Statistics.mean(members.map { scores[$0]?.calm }),
         focus: Statistics.mean(members.map { scores[$0]?.focus }),
         energy: Statistics.mean(members.map { scores[$0]?.activation }),
-        contexts: Dictionary(
-          uniqueKeysWithValues: counts.map { ($0.key.rawValue, Double($0.value) / total) }))
+        contexts: counts.mapValues { Double($0) / total })
     }
   }
 }

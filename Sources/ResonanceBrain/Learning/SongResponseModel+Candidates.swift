@@ -164,10 +164,13 @@ extension SongResponseModel {
 
   /// The noise model whose restricted likelihood is highest among the configuration's
   /// candidates, with the fit under it (nil when no candidate fits).
-  static func withNoiseModel(_ prepared: Prepared) -> Prepared? {
+  ///
+  /// - Parameter step: called after each candidate.
+  static func withNoiseModel(_ prepared: Prepared, step: () -> Void = {}) -> Prepared? {
     var best: Prepared?
     for persistence in prepared.configuration.persistenceCandidates {
       for readingNoise in prepared.configuration.readingNoiseCandidates {
+        defer { step() }
         let noise = NoiseModel(persistence: persistence, readingNoise: readingNoise)
         let candidate = prepared.with(noise: noise)
         guard candidate.isFitted else { continue }

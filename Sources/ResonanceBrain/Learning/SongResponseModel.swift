@@ -110,17 +110,33 @@ package enum SongResponseModel {
   /// The z value of a two-sided 90% normal interval.
   package static let z90 = 1.6448536269514722
 
+  /// The candidate fits `fit` runs, which its progress counts: a lag each, the controlled
+  /// fit, a noise model each.
+  package static func fitSteps(_ configuration: Configuration = .init()) -> Int {
+    configuration.lagCandidates.count + 1
+      + configuration.persistenceCandidates.count * configuration.readingNoiseCandidates.count
+  }
+
   /// Fits the model. `samples` and `mac` in time order; `genres` by song id (a song without
   /// one pools with the other genreless songs). Nil when there is too little to fit: fewer
   /// than two songs with their own column, or no residual degrees of freedom.
   package static func fit(
     _ signal: Signal, sessions: [Session], samples: [SignalReading], mac: [MacContextSnapshot],
-    genres: [Int64: String], asleep: [TimeSpan] = [], configuration: Configuration = .init()
+    genres: [Int64: String], asleep: [TimeSpan] = [], configuration: Configuration = .init(),
+    progress: (_ done: Int, _ total: Int) -> Void = { _, _ in }
   ) -> SongResponseFit? {
     let asleep = mergedSpans(asleep)
+    // Progress counts the candidate fits: one a lag, the controlled fit, one a noise model.
+    let steps = fitSteps(configuration)
+    var done = 0
+    func step() {
+      done += 1
+      progress(done, steps)
+    }
     // The lag: the candidate whose almost unpenalised fit leaves the least residual variance.
     var best: Prepared?
     for lag in configuration.lagCandidates {
+      defer { step() }
       guard
         let candidate = prepare(
           sessions: sessions, samples: samples, mac: mac, genres: genres, asleep: asleep,
@@ -130,7 +146,8 @@ package enum SongResponseModel {
     }
     guard let best else { return nil }
     let controlled = controlled(best, genres: genres) ?? best
-    guard let chosen = withNoiseModel(controlled) else { return nil }
+    step()
+    guard let chosen = withNoiseModel(controlled, step: step) else { return nil }
     let (minutes, design, songMinutes, modelled) = (
       chosen.minutes, chosen.design, chosen.songMinutes, chosen.modelled
     )

@@ -224,7 +224,7 @@ package enum ReportStatistics {
           name: name, best: Statistics.mean(best.compactMap(key)),
           worst: Statistics.mean(worst.compactMap(key)))
       },
-      contexts: Set(sessions.map(\.context)).sorted().map { c in
+      contexts: Set(sessions.map(\.context)).sorted { $0.rawValue < $1.rawValue }.map { c in
         .init(
           context: c, best: best.filter { $0.context == c }.count,
           worst: worst.filter { $0.context == c }.count)
@@ -291,12 +291,12 @@ package enum ReportStatistics {
       .union(rmssdByDay.keys).sorted()
     return days.compactMap { d in
       var resting = Statistics.mean(restingByDay[d] ?? [])
-      var source = resting == nil ? "" : "health"
+      var source: DailyVitals.RestingSource? = resting == nil ? nil : .health
       if resting == nil {
         resting = (hourly[d] ?? [:]).values.filter { $0.count >= 3 }.compactMap {
           Statistics.mean($0)
         }.min()
-        source = resting == nil ? "" : "lowest hour at rest"
+        source = resting == nil ? nil : .lowestHourAtRest
       }
       let sdnn = sdnnByDay[d] ?? []
       let rmssd = rmssdByDay[d] ?? []
@@ -314,14 +314,14 @@ package enum ReportStatistics {
   /// `count` by calm score and by energy score, ties by more plays, then by id.
   package static func rankings(
     effects: [SongEffect], songs: [SongRecord], minimumSamples: Int = 3, count: Int = 5
-  ) -> [(context: String, calming: [RankedSong], energising: [RankedSong])] {
+  ) -> [(context: ActivityContext, calming: [RankedSong], energising: [RankedSong])] {
     let byID = Dictionary(uniqueKeysWithValues: songs.map { ($0.id, $0) })
     return ActivityContext.allCases.compactMap { context in
       let rows = effects.filter { $0.context == context && $0.effect.sampleCount >= minimumSamples }
         .compactMap { e in
           byID[e.songID].map {
             RankedSong(
-              song: $0, context: context.rawValue, calm: e.effect.calm, energy: e.effect.energy,
+              song: $0, context: context, calm: e.effect.calm, energy: e.effect.energy,
               samples: e.effect.sampleCount)
           }
         }
@@ -332,7 +332,7 @@ package enum ReportStatistics {
             (key($0), $0.samples, -$0.song.id) > (key($1), $1.samples, -$1.song.id)
           }.prefix(count))
       }
-      return (context.rawValue, top(\.calm), top(\.energy))
+      return (context, top(\.calm), top(\.energy))
     }
   }
 

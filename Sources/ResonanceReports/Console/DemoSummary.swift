@@ -15,8 +15,7 @@ package enum DemoSummary {
     let listening = summary.listening
     if listening.songs > 0 {
       let sources = Set(summary.imports.map(\.importer)).filter {
-        if case .listening = ImportFormat(name: $0) { return true }
-        return $0 == RecordingFormat.decisionLog.rawValue
+        ImportFormat.isListening(importer: $0) || $0 == RecordingFormat.decisionLog.rawValue
       }
       read.append(
         "\(count(listening.plays)) plays (\(count(listening.skips)) skipped) of \(count(listening.songs)) songs from \(sources.count) kinds of listening file, \(count(listening.resolved)) plays resolved to an artist and genre"
@@ -43,7 +42,7 @@ package enum DemoSummary {
 
   /// The run as `--json` gives it: each stage's outcome, the store, the files written.
   package static func json(
-    stages: [ReportIndex.Stage], store: String, written: [String], exitStatus: Int
+    stages: [StageOutcome], store: String, written: [String], exitStatus: Int
   ) -> JSONValue {
     [
       "format_version": 1, "store": .string(store),
@@ -58,8 +57,8 @@ package enum DemoSummary {
     let inForce = sweep.points.first
     return
       "design \(sweep.design) over "
-      + "\(Format.grouped(sweep.decisions)) decisions, \(sweep.estimator) estimates of "
-      + "\(sweep.reward) (in force \(Format.optional(inForce?.value, 3))); "
+      + "\(Format.grouped(sweep.decisions)) decisions, \(sweep.estimator.rawValue) estimates of "
+      + "\(sweep.reward.rawValue) (in force \(Format.optional(inForce?.value, 3))); "
       + "\(sweep.points.filter(\.isPareto).count) on the Pareto front; run \(run), \(csv)"
   }
 

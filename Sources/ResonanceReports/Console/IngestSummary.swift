@@ -83,7 +83,7 @@ package enum IngestSummary {
     if c.playlists > 0 { parts.append("\(count(c.playlists)) playlists") }
     parts.append("\(count(r.read.warnings)) warnings")
     var lines = [
-      "ingest: \(r.file): \(kind.rawValue), \(count(r.read.rows)) rows → "
+      "ingest: \(r.file): \(kind.name), \(count(r.read.rows)) rows → "
         + parts.joined(separator: ", ") + " in \(Format.fixed(r.seconds, 1)) s"
     ]
     let borrowed = r.counts.offsetSources.filter { $0.key != .source }
@@ -131,39 +131,60 @@ package enum IngestSummary {
 }
 
 extension IngestSummary {
-  /// The whole run in one line: files imported and what they added, already imported,
-  /// failed.
-  package static func total(_ results: [ImportResult], failed: Int, seconds: Double) -> String {
-    let count = Format.grouped(_:) as (Int) -> String
-    let imported = results.filter { $0.status != .alreadyImported }
-    let already = results.count - imported.count
-    let records = imported.reduce(0) { $0 + $1.counts.recordsAdded }
-    let plays = imported.reduce(0) {
-      $0 + $1.counts.listening.playsAdded + $1.counts.listening.playsMerged
+  /// The whole run: files imported, already imported and failed; what the imports added;
+  /// the plays each kind of file reported; and what the store holds after merging, which is
+  /// what `resonance status` counts.
+  package static func total(_ run: IngestResult) -> [String] {
+    let imported = run.imports.filter { $0.status != .alreadyImported }
+    let already = run.imports.count - imported.count
+    var parts = [Format.count(imported.count, "file") + " imported"]
+    if already > 0 { parts.append("\(Format.grouped(already)) already imported") }
+    if !run.unchanged.isEmpty {
+      parts.append(
+        Format.count(run.unchanged.count, "file") + " unchanged since imported whole (not read)")
     }
+    if !run.failures.isEmpty { parts.append("\(Format.grouped(run.failures.count)) failed") }
+    var lines = [
+      "ingest: " + parts.joined(separator: ", ") + " in \(Format.fixed(run.seconds, 1)) s"
+    ]
+    let records = imported.reduce(0) { $0 + $1.counts.recordsAdded }
     let samples = imported.reduce(0) { $0 + $1.counts.samples }
-    var parts = ["\(count(imported.count)) files imported"]
     var added: [String] = []
-    if records > 0 { added.append("\(count(records)) Health records") }
-    if plays > 0 { added.append("\(count(plays)) plays") }
-    if samples > 0 { added.append("\(count(samples)) samples") }
-    if !added.isEmpty { parts[0] += " (" + added.joined(separator: ", ") + ")" }
-    if already > 0 { parts.append("\(count(already)) already imported") }
-    if failed > 0 { parts.append("\(count(failed)) failed") }
-    return "ingest: " + parts.joined(separator: ", ") + " in \(Format.fixed(seconds, 1)) s"
+    if records > 0 { added.append(Format.count(records, "Health record")) }
+    if samples > 0 { added.append(Format.count(samples, "trace sample")) }
+    if !added.isEmpty { lines.append("ingest: added " + added.joined(separator: " and ")) }
+    let read = playsRead(imported)
+    if !read.isEmpty {
+      lines.append(
+        "ingest: plays read: "
+          + read.map { "\(Format.grouped($0.plays)) from \($0.source)" }.joined(separator: ", "))
+    }
+    if let stored = run.stored, stored.listening.plays > 0 || !read.isEmpty {
+      lines.append(
+        "ingest: the store holds \(Format.count(stored.listening.plays, "play")) of "
+          + "\(Format.count(stored.listening.songs, "song")) (one play per listen, however many "
+          + "sources reported it)")
+    }
+    return lines
+  }
+
+  /// Plays the imports read, by the kind of file that reported them, most first (before any
+  /// merging: one listen two sources reported counts in both).
+  package static func playsRead(_ imports: [ImportResult]) -> [(source: String, plays: Int)] {
+    var bySource: [String: Int] = [:]
+    for r in imports where r.read.plays > 0 { bySource[r.format.name, default: 0] += r.read.plays }
+    return bySource.map { ($0.key, $0.value) }.sorted { ($1.1, $0.0) < ($0.1, $1.0) }
   }
 
   /// The run as `--json` gives it (`docs/cli.md`): every import with the same keys, the
   /// inputs passed over, the failures, the exit status.
-  package static func json(
-    _ results: [ImportResult], skipped: [SkippedInput],
-    failures: [(file: String?, message: String, exitStatus: Int)], exitStatus: Int,
-    seconds: Double
-  ) -> JSONValue {
-    [
-      "format_version": 1, "imports": .array(results.map(json)),
+  package static func json(_ run: IngestResult) -> JSONValue {
+    let read = playsRead(run.imports.filter { $0.status != .alreadyImported })
+    return [
+      "format_version": 1, "imports": .array(run.imports.map(json)),
+      "unchanged": .array(run.unchanged.map { .string($0) }),
       "skipped": .array(
-        skipped.map { input in
+        run.passedOver.map { input in
           let reason: String =
             switch input.reason {
             case .unrecognised: "unrecognised"
@@ -172,13 +193,18 @@ extension IngestSummary {
           return ["file": .string(input.name), "reason": .string(reason)]
         }),
       "failed": .array(
-        failures.map {
+        run.failures.map {
           [
             "file": .text($0.file), "error": .string($0.message),
-            "exit_status": .integer($0.exitStatus),
+            "exit_status": .integer(Int($0.kind.exitStatus)),
           ]
         }),
-      "exit_status": .integer(exitStatus), "seconds": .number(seconds),
+      "plays_read": .object(
+        Dictionary(uniqueKeysWithValues: read.map { ($0.source, .integer($0.plays)) })),
+      "plays_stored": .integer(run.stored?.listening.plays ?? 0),
+      "songs": .integer(run.stored?.listening.songs ?? 0),
+      "exit_status": .integer(Int(run.worstFailure?.exitStatus ?? 0)),
+      "seconds": .number(run.seconds),
     ]
   }
 }

@@ -23,6 +23,19 @@ package enum DatasetteMetadata {
     Column(name: name, unit: unit, description: description)
   }
 
+  /// The listening sources' names, as plays' `source` holds them (`apple-music, spotify, …`).
+  static let listeningSources = ListeningSource.allCases.map(\.rawValue).joined(separator: ", ")
+
+  /// `docs/schema.md`'s column meanings, with the listening sources named where a column holds
+  /// one (the docs list them beside the table, the Model's `ListeningSource` here).
+  static var columnMeanings: [String: [String: String]] {
+    var columns = schemaColumns
+    if let source = columns["playback_events"]?["source"] {
+      columns["playback_events"]?["source"] = source + ": " + listeningSources
+    }
+    return columns
+  }
+
   static let isoUTC = "ISO 8601 in UTC"
   static let isoLocal = "ISO 8601 in the local time it was lived in, with its UTC offset"
 
@@ -36,7 +49,7 @@ package enum DatasetteMetadata {
         c("play_id", "the play (playback_events.id)"), c("song_id", "the song (songs.id)"),
         c("title", "the song's title"), c("artist", "the song's artist, empty when unknown"),
         c("genre", "the song's genre"),
-        c("source", "the history that reported the play: apple-music, spotify, …"),
+        c("source", "the history that reported the play: \(listeningSources)"),
         c("start_utc", "when the play started, \(isoUTC)"),
         c("start_local", "when the play started, \(isoLocal)"),
         c("local_date", "the local date it started"),
@@ -187,8 +200,9 @@ package enum DatasetteMetadata {
   /// its file's stem: `demo` for `demo.sqlite`).
   package static func json(database: String) -> JSONValue {
     var tables: [String: JSONValue] = [:]
+    let meanings = columnMeanings
     for (name, description) in Self.tables {
-      let columns = (schemaColumns[name] ?? [:]).mapValues { JSONValue.string($0) }
+      let columns = (meanings[name] ?? [:]).mapValues { JSONValue.string($0) }
       tables[name] = .object([
         "description": .string(description.prefix(1).uppercased() + description.dropFirst() + "."),
         "columns": .object(columns),

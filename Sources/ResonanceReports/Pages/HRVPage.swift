@@ -81,7 +81,7 @@ package enum HRVPage {
     for d in days {
       csv.append([
         .text(d.day.description), .value(d.restingHeartRate),
-        d.restingSource.isEmpty ? .empty : .text(d.restingSource), .value(d.sdnn),
+        d.restingSource.map { .text($0.rawValue) } ?? .empty, .value(d.sdnn),
         .integer(d.sdnnReadings), .value(d.rmssd), .integer(d.beatLists),
       ])
     }

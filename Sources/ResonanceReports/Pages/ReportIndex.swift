@@ -3,33 +3,10 @@ import ResonanceModel
 /// `index.md`: what was analysed, each page's answer in one line with a link, and — when
 /// `resonance demo` wrote it — what each stage of the pipeline did.
 package enum ReportIndex {
-  /// One pipeline stage and what it did in this run, in the order the stages ran.
-  package struct Stage: Sendable, Equatable {
-    package var stage: String
-    package var outcome: String
-
-    package init(stage: String, outcome: String) {
-      self.stage = stage
-      self.outcome = outcome
-    }
-  }
-
-  /// The run that made the store, when the demo wrote the report.
-  package struct Pipeline: Sendable, Equatable {
-    package var dataPath: String
-    package var storePath: String
-    package var stages: [Stage]
-
-    package init(dataPath: String, storePath: String, stages: [Stage]) {
-      self.dataPath = dataPath
-      self.storePath = storePath
-      self.stages = stages
-    }
-  }
-
   /// The page. Deterministic: the same store, pages and stages give the same bytes.
   package static func make(
-    summary: StoreSummary, pages: [ReportPage], range: ReportRange, pipeline: Pipeline? = nil
+    summary: StoreSummary, pages: [ReportPage], range: ReportRange,
+    pipeline: ReportPipeline? = nil
   ) -> ReportFile {
     var text = "# Resonance report\n\n"
     text += "What your music does to your body, from "

@@ -14,7 +14,7 @@ package struct ReportFile: Sendable, Equatable {
 
 /// One page of the report with the files beside it, and the one line the index gives it.
 package struct ReportPage: Sendable, Equatable {
-  /// The page's name without `.md` (`songs`), as `--only` takes it.
+  /// The page's name without `.md` (`songs`), as `--only` takes it (`ReportPageName`).
   package var name: String
   package var title: String
   /// The page's answer in one line, for `index.md`.
@@ -28,12 +28,6 @@ package struct ReportPage: Sendable, Equatable {
     self.headline = headline
     self.files = files
   }
-
-  /// Every page `resonance report` can write, in the index's order (`validation` only with
-  /// a truth file).
-  package static let names = [
-    "songs", "sessions", "sleep", "hrv", "breathing", "tuning", "validation",
-  ]
 }
 
 /// What every page says about the span it covers.

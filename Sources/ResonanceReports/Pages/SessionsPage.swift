@@ -77,7 +77,7 @@ package enum SessionsPage {
           }, alignments: ["l", "r", "r"])
         text += "\nBy context: "
         text +=
-          contrast.contexts.map { "\($0.context) \($0.best) best, \($0.worst) worst" }
+          contrast.contexts.map { "\($0.context.rawValue) \($0.best) best, \($0.worst) worst" }
           .joined(separator: "; ") + ".\n\n"
       }
       text += "## Every session\n\n"
@@ -88,7 +88,7 @@ package enum SessionsPage {
         ],
         rows: sessions.map { s in
           [
-            ReportTime.date(s.start) + " " + ReportTime.clock(s.start), s.context,
+            ReportTime.date(s.start) + " " + ReportTime.clock(s.start), s.context.rawValue,
             Format.fixed(s.minutes, 0), String(s.plays), Figures.percent(s.skipRate),
             Figures.percent(s.engagement), s.heartRateChange.map { Figures.signed($0, 1) } ?? "–",
             s.hrvChange.map { Figures.signed($0, 1) } ?? "–", Format.optional(s.sleepScore, 2),
@@ -109,11 +109,13 @@ package enum SessionsPage {
     for s in sessions {
       csv.append([
         .integer(Int(s.id)), .text(ReportTime.iso8601(s.start)), .text(ReportTime.date(s.start)),
-        .integer(ReportTime.hour(s.start)), .text(ReportTime.iso8601(s.end)), .text(s.context),
+        .integer(ReportTime.hour(s.start)), .text(ReportTime.iso8601(s.end)),
+        .text(s.context.rawValue),
         .number(s.minutes), .integer(s.plays), .number(s.skipRate), .value(s.engagement),
         .value(s.meanHeartRate), .value(s.meanHRV), .value(s.heartRateChange),
         .value(s.hrvChange), s.nextNightID.map { .integer(Int($0)) } ?? .empty,
-        .value(s.sleepScore), .value(s.quality), .text(s.qualityBasis.joined(separator: "+")),
+        .value(s.sleepScore), .value(s.quality),
+        .text(s.qualityBasis.map(\.rawValue).joined(separator: "+")),
       ])
     }
     var weekly = CSVTable(header: ["week_start", "sessions", "mean_quality", "mean_skip_rate"])
@@ -137,7 +139,7 @@ package enum SessionsPage {
         header: ["start (local)", "context", "min", "skips", "HRV Δ (ms)", "sleep", "quality"],
         rows: sessions.map { s in
           [
-            ReportTime.date(s.start) + " " + ReportTime.clock(s.start), s.context,
+            ReportTime.date(s.start) + " " + ReportTime.clock(s.start), s.context.rawValue,
             Format.fixed(s.minutes, 0), Figures.percent(s.skipRate),
             s.hrvChange.map { Figures.signed($0, 1) } ?? "–", Format.optional(s.sleepScore, 2),
             Format.optional(s.quality, 2),

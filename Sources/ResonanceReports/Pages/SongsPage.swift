@@ -9,7 +9,7 @@ package enum SongsPage {
 
   package static func make(
     songs: [SongRecord], estimates: [SongEffectEstimate], features: [SongFeatureEstimate],
-    rankings: [(context: String, calming: [RankedSong], energising: [RankedSong])],
+    rankings: [(context: ActivityContext, calming: [RankedSong], energising: [RankedSong])],
     effects: [SongEffect], range: ReportRange
   ) -> ReportPage {
     let byID = Dictionary(uniqueKeysWithValues: songs.map { ($0.id, $0) })
@@ -109,7 +109,7 @@ package enum SongsPage {
       text += "app itself would rank them; `docs/schema.md` says how they differ from the "
       text += "estimates above), among songs with at least three plays in the context.\n\n"
       for ranking in rankings {
-        text += "### \(ranking.context)\n\n"
+        text += "### \(ranking.context.rawValue)\n\n"
         text += Markdown.table(
           header: ["most calming", "calm", "plays", "most energising", "energy", "plays"],
           rows: (0..<max(ranking.calming.count, ranking.energising.count)).map { i in

@@ -18,7 +18,8 @@ package enum TuningPage {
       text += sentence(tuning.reason) + "\n\n"
       text += "Judged on \(Format.grouped(tuning.decisions)) logged decisions"
       if let from = tuning.from, let to = tuning.to { text += " from \(from) to \(to)" }
-      text += ", \(tuning.estimator) estimates of the \(tuning.reward) reward, design "
+      text +=
+        ", \(tuning.estimator.rawValue) estimates of the \(tuning.reward.rawValue) reward, design "
       text += "\(tuning.design). The rule: `change` only when the \(percent(tuning.level)) "
       text += "interval of the forward-chaining gain — each month after the first judged by "
       text += "the choice made on the months before it, pooled — lies above "
@@ -89,7 +90,8 @@ package enum TuningPage {
           header: ["context", "decisions", "held out", "claimed", "why"],
           rows: tuning.contexts.map {
             [
-              $0.context, Format.grouped($0.decisions), Format.grouped($0.heldOutDecisions),
+              $0.context.rawValue, Format.grouped($0.decisions),
+              Format.grouped($0.heldOutDecisions),
               $0.claimed ? "yes" : "no", $0.reason,
             ]
           }, alignments: ["l", "r", "r", "l", "l"])
@@ -124,7 +126,8 @@ package enum TuningPage {
       text += "The last sweep: design \(sweep.design), \(Format.grouped(sweep.points.count)) "
       text += "points over \(Format.grouped(sweep.decisions)) decisions"
       if let from = sweep.from, let to = sweep.to { text += " (\(from) … \(to))" }
-      text += ", \(sweep.estimator) estimates of \(sweep.reward). Each point is a set of the seven "
+      text +=
+        ", \(sweep.estimator.rawValue) estimates of \(sweep.reward.rawValue). Each point is a set of the seven "
       text += "weights; the chart sets each point's estimated keep rate against its "
       text += "physiological response, and marks the \(front) on the Pareto front (no other point "
       text += "does better on both). Chosen on the whole history, the sweep's best point is "

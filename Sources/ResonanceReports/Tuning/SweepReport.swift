@@ -43,18 +43,18 @@ package enum SweepReport {
       "sweep: design \(sweep.design), over "
         + "\(Format.grouped(sweep.decisions)) decisions"
         + (sweep.from.map { " from \($0) to \(sweep.to ?? $0)" } ?? "")
-        + ", \(sweep.estimator) estimates of \(sweep.reward); the kernel took "
-        + "\(Format.fixed(sweep.kernelSeconds, 2)) s (\(sweep.product))"
+        + ", \(sweep.estimator.rawValue) estimates of \(sweep.reward.rawValue); the kernel took "
+        + "\(Format.fixed(sweep.kernelSeconds, 2)) s (\(sweep.product.rawValue))"
     ]
     if let current = sweep.points.first {
       lines.append(
-        "sweep: preferences in force: \(sweep.reward) \(f(current.value)), keep rate "
+        "sweep: preferences in force: \(sweep.reward.rawValue) \(f(current.value)), keep rate "
           + "\(f(current.keepRate)), response score \(f(current.response))")
     }
     if let best = best(sweep, minimumESS: minimumESS) {
       lines.append(
         "sweep: highest estimate with ESS ≥ \(Int(minimumESS)): point \(best.index), "
-          + "\(sweep.reward) \(f(best.value)) (ESS \(Format.fixed(best.effectiveSampleSize, 0))); "
+          + "\(sweep.reward.rawValue) \(f(best.value)) (ESS \(Format.fixed(best.effectiveSampleSize, 0))); "
           + "chosen on the whole history, so optimistic: resonance tune judges on months the "
           + "choice never saw")
     } else {
@@ -72,10 +72,10 @@ package enum SweepReport {
 
   package static func json(_ sweep: SweepResult, csvPath: String?, run: Int64) -> JSONValue {
     [
-      "format_version": 1, "run": .integer(run), "design": .string(sweep.design),
-      "reward": .string(sweep.reward), "estimator": .string(sweep.estimator),
+      "format_version": 1, "run": .integer(run), "design": .string(sweep.design.description),
+      "reward": .string(sweep.reward.rawValue), "estimator": .string(sweep.estimator.rawValue),
       "decisions": .integer(sweep.decisions), "from": .text(sweep.from), "to": .text(sweep.to),
-      "kernel_seconds": .number(sweep.kernelSeconds), "product": .string(sweep.product),
+      "kernel_seconds": .number(sweep.kernelSeconds), "product": .string(sweep.product.rawValue),
       "csv": .text(csvPath),
       "points": .array(
         sweep.points.map { p in

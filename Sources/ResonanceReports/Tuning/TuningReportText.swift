@@ -46,7 +46,8 @@ package enum TuningReportText {
     }
     if !excluded.isEmpty { used += "; left out: " + excluded.joined(separator: ", ") }
     lines.append(
-      used + "; \(report.estimator) estimates of \(report.reward), design \(report.design)")
+      used + "; \(report.estimator.rawValue) estimates of \(report.reward.rawValue), "
+        + "design \(report.design)")
     if !report.folds.isEmpty {
       let gains = report.folds.compactMap(\.gain)
       let positive = gains.filter { $0 > 0 }.count
@@ -92,7 +93,8 @@ package enum TuningReportText {
     }
     for c in report.contexts {
       lines.append(
-        "tune: context \(c.context): \(c.claimed ? "CLAIMED" : "not claimed") — \(c.reason)")
+        "tune: context \(c.context.rawValue): \(c.claimed ? "CLAIMED" : "not claimed") — \(c.reason)"
+      )
     }
     if let p = report.pairwise {
       lines.append(
@@ -130,8 +132,9 @@ package enum TuningReportText {
     return [
       "format_version": 1, "recommendation": .string(report.recommendation.rawValue),
       "reason": .string(report.reason), "out": .text(outPath),
-      "reward": .string(report.reward), "estimator": .string(report.estimator),
-      "design": .string(report.design), "design_points": .integer(report.designPoints),
+      "reward": .string(report.reward.rawValue),
+      "estimator": .string(report.estimator.rawValue),
+      "design": .string(report.design.description), "design_points": .integer(report.designPoints),
       "decisions": .integer(report.decisions), "months": .array(report.months.map { .string($0) }),
       "from": .text(report.from), "to": .text(report.to),
       "excluded": .object(report.excluded.mapValues { .integer($0) }),
@@ -165,7 +168,7 @@ package enum TuningReportText {
       "contexts": .array(
         report.contexts.map { c in
           [
-            "context": .string(c.context), "decisions": .integer(c.decisions),
+            "context": .string(c.context.rawValue), "decisions": .integer(c.decisions),
             "held_out_decisions": .integer(c.heldOutDecisions),
             "weights": c.weights.map(json) ?? .null, "gain": .number(c.gain?.estimate),
             "lower": .number(c.gain?.lower), "upper": .number(c.gain?.upper),

@@ -1,0 +1,83 @@
+import Foundation
+import ResonanceModel
+import ResonanceReports
+import ResonanceStore
+
+/// `resonance report`: the pages a person reads, each with its CSV and charts, from the
+/// store, and the index that links them.
+package struct ReportStage: Stage {
+  package let request: ReportRequest
+
+  package init(_ request: ReportRequest) { self.request = request }
+
+  /// Builds the pages asked for, in the index's order, and writes them, the index and the
+  /// Datasette metadata into the folder.
+  ///
+  /// - Throws: `StageError.missingInput` when there is no store; the truth file's errors;
+  ///   `StageError.io` for a file that cannot be written; `StoreError`.
+  package func run(progress: any StageProgress) throws -> ReportResult {
+    let store = try request.store.existing(for: "report")
+    let truth = try request.truthPath.map { path in
+      (truth: try ValidateStage.readTruth(path), name: (path as NSString).lastPathComponent)
+    }
+    let sources = ReportSources(store: store, days: request.days, truth: truth)
+    let wanted = ReportPages.all.filter {
+      request.pages.contains($0.name) && ($0.name != .validation || truth != nil)
+    }
+    var pages: [ReportPage] = []
+    try progress.step("report: pages", total: Int64(wanted.count), unit: .items("pages")) {
+      for entry in wanted {
+        pages.append(try entry.make(sources))
+        progress.advance(to: Int64(pages.count))
+      }
+    }
+    let index = ReportIndex.make(
+      summary: try store.summary(), pages: pages, range: sources.range,
+      pipeline: request.pipeline)
+    // Datasette names a database by its file's stem.
+    let database = ((store.path as NSString).lastPathComponent as NSString).deletingPathExtension
+    let metadata = ReportFile(
+      name: "metadata.json", text: DatasetteMetadata.json(database: database).text)
+    var count = 0
+    for file in [index] + pages.flatMap(\.files) + [metadata] {
+      try OutputFiles.write(
+        file.text, to: (request.folder as NSString).appendingPathComponent(file.name))
+      count += 1
+    }
+    return ReportResult(
+      folder: request.folder, days: request.days,
+      pages: pages.map {
+        ReportResult.Page(
+          name: $0.name, title: $0.title, headline: $0.headline, files: $0.files.map(\.name))
+      },
+      fileCount: count)
+  }
+}
+
+extension ReportResult: ConsolePresentable {
+  package var text: String { ReportSummary.text(self) }
+  package var json: String { ReportSummary.json(self).text }
+}
+
+/// The files stages write beside their output (reports, CSVs, preference files).
+enum OutputFiles {
+  /// Writes a file, creating its folder.
+  ///
+  /// - Throws: `StageError.io` naming the path when it cannot be written.
+  static func write(_ text: String, to path: String) throws(StageError) {
+    try write(Data(text.utf8), to: path)
+  }
+
+  static func write(_ data: Data, to path: String) throws(StageError) {
+    let folder = (path as NSString).deletingLastPathComponent
+    do {
+      if !folder.isEmpty {
+        try FileManager.default.createDirectory(
+          atPath: folder, withIntermediateDirectories: true)
+      }
+      try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+    } catch {
+      throw StageError(.io, "\(path): cannot write: \(error.localizedDescription)")
+    }
+  }
+}

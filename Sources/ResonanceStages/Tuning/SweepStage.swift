@@ -1,0 +1,57 @@
+import ResonanceModel
+import ResonanceReports
+import ResonanceStore
+import ResonanceTuning
+
+/// `resonance sweep`: every point of a design over the seven weights, estimated offline on
+/// the DJ's logged decisions, stored and written to a CSV.
+package struct SweepStage: Stage {
+  package let request: SweepRequest
+
+  /// The effective sample size below which a point's estimate is flagged.
+  static let minimumESS = 200.0
+
+  package init(_ request: SweepRequest) { self.request = request }
+
+  /// - Throws: `StageError.missingInput` when there is no store; `StageError.badData` when
+  ///   the log cannot be evaluated (no decisions, no reward measured); `StoreError`;
+  ///   `StageError.io` when the CSV cannot be written.
+  package func run(progress: any StageProgress) throws -> SweepOutcome {
+    let store = try request.store.existing(for: "sweep")
+    let history = try store.decisionHistory(in: request.days)
+    let sweep: SweepResult
+    do {
+      sweep = try Sweeper.sweep(
+        history, design: request.design, reward: request.reward, estimator: request.estimator,
+        product: request.product, intervals: request.intervals, progress: progress)
+    } catch {
+      throw StageError(.badData, "\(request.store.path): \(error.detail)")
+    }
+    let run = try store.insertSweep(sweep, at: Clock.nowMilliseconds())
+    try OutputFiles.write(SweepReport.csv(sweep).text, to: request.csvPath)
+    return SweepOutcome(
+      sweep: sweep, run: run, csvPath: request.csvPath, minimumESS: Self.minimumESS)
+  }
+}
+
+extension Store {
+  /// The decision history within `days` (every decision when the range is open).
+  func decisionHistory(in days: DayRange) throws -> DecisionHistory {
+    let all = try decisionHistory()
+    guard !days.isAll else { return all }
+    let keep = all.records.indices.filter { days.contains(all.records[$0].time) }
+    return DecisionHistory(
+      records: keep.map { all.records[$0] }, followUps: keep.map { all.followUps[$0] })
+  }
+}
+
+extension SweepOutcome: ConsolePresentable {
+  package var text: String {
+    SweepReport.lines(sweep, csvPath: csvPath, run: run, minimumESS: minimumESS)
+      .map { $0 + "\n" }.joined()
+  }
+  package var json: String { SweepReport.json(sweep, csvPath: csvPath, run: run).text }
+
+  /// The sweep in a line, for the demo's index.
+  var outcome: String { DemoSummary.sweep(sweep, run: run, csv: csvPath) }
+}
