@@ -1,3 +1,6 @@
+import ResonanceModel
+import ResonanceStages
+
 /// The `resonance` program: finds the command, parses its arguments, runs it, and turns any
 /// error into a message on standard error and an exit code — in one place.
 package enum Resonance {
@@ -37,7 +40,7 @@ package enum Resonance {
       guard let command = command(named: arguments[1]) else {
         return fail(unknownCommand(arguments[1]), context: context)
       }
-      console.out(HelpFormatter.help(for: command.configuration))
+      console.out(help(for: command))
       return .ok
     default:
       guard let command = command(named: first) else {
@@ -47,17 +50,22 @@ package enum Resonance {
     }
   }
 
+  /// `--help` of one command, from its configuration and declarations.
+  static func help(for type: any ParsableCommand.Type) -> String {
+    HelpFormatter.help(for: type.configuration, type.definitions)
+  }
+
   private static func run(
     _ type: any ParsableCommand.Type, _ words: [String], context: CommandContext
   ) -> ExitCode {
-    let configuration = type.configuration
     do {
-      let parsed = try ParsedArguments.parse(words, for: configuration)
-      if parsed[Flag.help] {
-        context.console.out(HelpFormatter.help(for: configuration))
+      let parsed = try ParsedArguments.parse(words, for: type.configuration, type.definitions)
+      if parsed.isHelp {
+        context.console.out(help(for: type))
         return .ok
       }
-      let command = try type.init(parsed: parsed, environment: context.environment)
+      let (command, groups) = ArgumentScope.build(type, from: parsed)
+      for group in groups { try group.validate() }
       try command.validate()
       return try command.run(in: context)
     } catch {
@@ -104,18 +112,19 @@ package enum Resonance {
 
       """
     text += HelpFormatter.table(commands.map { ($0.configuration.name, $0.configuration.abstract) })
+    let shared = ArgumentScope.definitions(of: SharedOptions.self).options
     text += """
 
       OPTIONS SHARED BY THE COMMANDS THAT TAKE THEM:
 
       """
-    text += HelpFormatter.table([
-      (Option.db.definition.synopsis, Option.db.definition.help),
-      (Flag.json.definition.synopsis, Flag.json.definition.help),
-      ("-q, " + Flag.quiet.definition.synopsis, Flag.quiet.definition.help),
-      ("-h, --help", "Show help: 'resonance <command> --help' for one command."),
-      ("--version", "Print the version and exit."),
-    ])
+    text += HelpFormatter.table(
+      shared.filter { $0 != .help }.map { option in
+        ((option.shortName.map { "-\($0), " } ?? "") + option.synopsis, option.help)
+      } + [
+        ("-h, --help", "Show help: 'resonance <command> --help' for one command."),
+        ("--version", "Print the version and exit."),
+      ])
     text += """
 
       EXAMPLES:
@@ -126,4 +135,10 @@ package enum Resonance {
       """
     return text
   }
+}
+
+/// The options most commands share, as the overview lists them.
+private struct SharedOptions: ParsableArguments {
+  @OptionGroup var store: StoreOptions
+  @OptionGroup var output: OutputOptions
 }

@@ -5,10 +5,12 @@ import Testing
 @testable import ResonanceStore
 
 /// Runs the program in-process against a capturing console.
-func runResonance(_ arguments: [String], environment: [String: String] = [:])
+func runResonance(
+  _ arguments: [String], environment: [String: String] = [:], onTerminal: Bool = false
+)
   -> (status: ExitCode, out: String, err: String)
 {
-  let console = CapturingConsole()
+  let console = CapturingConsole(isErrorTerminal: onTerminal)
   let status = Resonance.main(arguments, environment: environment, console: console)
   return (status, console.standardOutput, console.standardError)
 }
@@ -43,7 +45,7 @@ struct CommandTests {
     "commands that only read a store are exit 66 when it is not there, say so, and create nothing",
     arguments: [
       ["status"], ["validate", "--truth", "truth.json"], ["breathing"],
-      ["hrv", "--from", "2022-06-01"],
+      ["hrv", "--from", "2022-06-01"], ["analyze"], ["analyze", "--from", "2022-06-01"],
       ["report"], ["notebook", "run", "n.md"], ["tune"], ["sweep"],
     ])
   func readOnlyCommandsNeedAStore(arguments: [String]) throws {
@@ -56,6 +58,7 @@ struct CommandTests {
     let result = runResonance(words + ["--db", db])
     #expect(result.status == .noInput, "\(arguments): \(result.err)")
     #expect(result.err.contains("missing.sqlite: no store here"), "\(arguments): \(result.err)")
+    #expect(result.err.contains("resonance ingest FILES --db \(db)"), "\(arguments): \(result.err)")
     #expect(!FileManager.default.fileExists(atPath: db), "\(arguments) created the store")
   }
 
@@ -101,7 +104,7 @@ struct CommandTests {
       let result = runResonance([configuration.name, "--help"])
       #expect(result.status == .ok)
       #expect(result.out.contains("USAGE: resonance \(configuration.name)"))
-      for option in configuration.options {
+      for option in command.definitions.options {
         #expect(result.out.contains("--\(option.name)"), "\(configuration.name) --\(option.name)")
       }
       #expect(result.out.contains("EXAMPLES:"))
@@ -112,9 +115,23 @@ struct CommandTests {
     }
   }
 
-  @Test("the status help page matches its golden file")
-  func statusHelpGolden() throws {
-    try expectGolden(runResonance(["status", "--help"]).out, named: "status-help.txt")
+  @Test(
+    "every command's help page matches its golden file",
+    arguments: [
+      "synth", "ingest", "status", "hrv", "breathing", "validate", "analyze", "sweep", "tune",
+      "report", "notebook", "demo",
+    ])
+  func helpGolden(command: String) throws {
+    try expectGolden(runResonance([command, "--help"]).out, named: "\(command)-help.txt")
+  }
+
+  @Test("every command has a golden help page")
+  func everyCommandHasAGoldenHelpPage() {
+    let pinned = [
+      "synth", "ingest", "status", "hrv", "breathing", "validate", "analyze", "sweep", "tune",
+      "report", "notebook", "demo",
+    ]
+    #expect(Set(Resonance.commands.map { $0.configuration.name }) == Set(pinned))
   }
 
   @Test("the overview lists every command")

@@ -3,6 +3,7 @@ import Testing
 
 @testable import ResonanceCLI
 @testable import ResonanceIO
+@testable import ResonanceModel
 @testable import ResonanceStore
 
 @Suite("Progress reporter")
@@ -67,7 +68,8 @@ struct ExitCodeTests {
     #expect(ExitCode.of(StoreError(.newerSchema(found: 9, known: 4), message: "")) == .dataError)
     #expect(ExitCode.of(StoreError(.sqlite(code: 10), message: "disk I/O error")) == .ioError)
     #expect(ExitCode.of(StoreError(.sqlite(code: 1), message: "")) == .failure)
-    #expect(ExitCode.of(CommandError(.noInput, "gone")) == .noInput)
+    #expect(ExitCode.of(StageError(.missingInput, "gone")) == .noInput)
+    #expect(ExitCode.of(StageError(.badData, "log")) == .dataError)
     #expect([ExitCode.noInput, .ioError, .dataError].max() == .ioError)
   }
 }

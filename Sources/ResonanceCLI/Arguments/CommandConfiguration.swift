@@ -1,7 +1,7 @@
-/// What a command is called, what it does, and what it accepts; the source of its `--help`.
+/// What a command is called and what it does: the text of its `--help` besides the options and
+/// arguments, which come from the command's declarations (`CommandDefinitions`).
 ///
-/// Shaped like swift-argument-parser's `CommandConfiguration`, with the options declared here
-/// (each with its help) instead of through property wrappers.
+/// Shaped like swift-argument-parser's `CommandConfiguration`.
 package struct CommandConfiguration: Sendable {
   /// The word after `resonance`, e.g. `status`.
   package var name: String
@@ -9,35 +9,20 @@ package struct CommandConfiguration: Sendable {
   package var abstract: String
   /// Paragraphs printed under the synopsis.
   package var discussion: String
-  /// Positional arguments, in order.
-  package var arguments: [ArgumentDefinition]
-  /// Options and flags; `--help` is added to every command.
-  package var options: [OptionDefinition]
   /// At least one worked example; `--help` prints them all.
   package var examples: [Example]
 
-  package init(
-    name: String, abstract: String, discussion: String = "",
-    arguments: [ArgumentDefinition] = [], options: [any ArgumentOption] = [],
-    examples: [Example]
-  ) {
+  package init(name: String, abstract: String, discussion: String = "", examples: [Example]) {
     precondition(!examples.isEmpty, "every command's help shows an example")
     self.name = name
     self.abstract = abstract
     self.discussion = discussion
-    self.arguments = arguments
-    self.options = options.map(\.definition) + [.help]
     self.examples = examples
-  }
-
-  /// The option with the long name `name`, if the command declares it.
-  package func option(named name: String) -> OptionDefinition? {
-    options.first { $0.name == name }
   }
 }
 
 /// An option (`--db PATH`) or flag (`--json`) a command accepts, as help and the parser see it.
-/// Commands declare theirs as `Option` and `Flag` values, which carry one of these.
+/// Commands declare theirs with `@Option` and `@Flag`, which make one of these.
 package struct OptionDefinition: Sendable, Equatable {
   /// Whether the option takes a value.
   package enum Kind: Sendable, Equatable {
@@ -79,7 +64,8 @@ package struct OptionDefinition: Sendable, Equatable {
   }
 
   /// `--help`, which every command accepts.
-  package static let help = Flag.help.definition
+  package static let help = OptionDefinition(
+    "help", short: "h", .flag, help: "Show this help and exit.")
 
   /// How the option is written in a synopsis: `--db PATH` or `--json`.
   package var synopsis: String {

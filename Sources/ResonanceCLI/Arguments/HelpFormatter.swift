@@ -4,31 +4,35 @@ enum HelpFormatter {
   static let width = 80
 
   /// `resonance status [--db PATH] [--json]` — every option and argument, in declared order.
-  static func synopsis(of configuration: CommandConfiguration) -> String {
+  static func synopsis(
+    of configuration: CommandConfiguration, _ definitions: CommandDefinitions
+  ) -> String {
     var parts = ["resonance", configuration.name]
-    for option in configuration.options where option != .help {
+    for option in definitions.options where option != .help {
       let word = option.synopsis + (option.isRepeatable ? " …" : "")
       parts.append(option.isRequired ? word : "[\(word)]")
     }
-    parts += configuration.arguments.map(\.synopsis)
+    parts += definitions.arguments.map(\.synopsis)
     return parts.joined(separator: " ")
   }
 
   /// The whole help page for one command.
-  static func help(for configuration: CommandConfiguration) -> String {
+  static func help(
+    for configuration: CommandConfiguration, _ definitions: CommandDefinitions
+  ) -> String {
     var text = "OVERVIEW: \(configuration.abstract)\n\n"
-    text += "USAGE: \(synopsis(of: configuration))\n"
+    text += "USAGE: \(synopsis(of: configuration, definitions))\n"
     if !configuration.discussion.isEmpty {
       text += "\n" + wrap(configuration.discussion, indent: 0) + "\n"
     }
-    if !configuration.arguments.isEmpty {
+    if !definitions.arguments.isEmpty {
       text += "\nARGUMENTS:\n"
       text += table(
-        configuration.arguments.map { ($0.isVariadic ? "\($0.name)…" : $0.name, $0.help) })
+        definitions.arguments.map { ($0.isVariadic ? "\($0.name)…" : $0.name, $0.help) })
     }
     text += "\nOPTIONS:\n"
     text += table(
-      configuration.options.map { option in
+      definitions.options.map { option in
         let short = option.shortName.map { "-\($0), " } ?? ""
         return (short + option.synopsis, option.help)
       })
@@ -49,7 +53,8 @@ enum HelpFormatter {
       let indent = 2 + nameWidth
       let wrapped = wrap(help, indent: indent)
       let helpBody = wrapped.dropFirst(indent)
-      if lead.count < indent {
+      // Two spaces at least between a name and its help; a longer name has a line of its own.
+      if lead.count + 2 <= indent {
         text += lead + String(repeating: " ", count: indent - lead.count) + helpBody + "\n"
       } else {
         text += lead + "\n" + wrapped + "\n"

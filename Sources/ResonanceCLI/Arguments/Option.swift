@@ -1,61 +1,120 @@
-/// An option that takes a value, declared once with its help and how its text becomes a
-/// value, and read back typed: `parsed[Self.gap]`. The value is checked while the words are
-/// parsed, so a command never sees one of the wrong form.
+/// An option that takes a value, declared once — name, help, how its text becomes a value, and
+/// the default — where the command keeps it:
 ///
 /// ```swift
-/// static let months = Option("months", placeholder: "N", help: "Months of history.",
-///                            parser: .integer(in: 1...120))
-/// let months = parsed[Self.months] ?? 1
+/// @Option(name: "months", placeholder: "N", help: "Months of history.",
+///         parser: .integer(in: 1...120))
+/// var months = 1
 /// ```
-package struct Option<Value: Sendable>: ArgumentOption {
-  package let definition: OptionDefinition
-  let parser: ValueParser<Value>
+///
+/// Shaped like swift-argument-parser's `@Option`. An option with a default value takes it when
+/// absent; an optional one is nil; one without either is required (the synopsis shows it without
+/// brackets, and parsing fails without it); an array collects every value given (repeatable).
+/// Values are checked while the words are parsed, so a command never sees one of the wrong form.
+@propertyWrapper
+package struct Option<Value: Sendable>: Sendable {
+  private var value: Value?
 
+  package var wrappedValue: Value {
+    get {
+      guard let value else { preconditionFailure("an option read before its command was parsed") }
+      return value
+    }
+    set { value = newValue }
+  }
+
+  /// An option with a default.
   package init(
-    _ name: String, short: Character? = nil, placeholder: String, help: String,
-    repeatable: Bool = false, required: Bool = false, parser: ValueParser<Value>
+    wrappedValue: Value, name: String, short: Character? = nil, placeholder: String,
+    help: String, parser: ValueParser<Value>
   ) {
-    self.parser = parser
-    definition = OptionDefinition(
-      name, short: short, .value(placeholder: placeholder), help: help, repeatable: repeatable,
-      required: required, check: { text in parser.parse(text) == nil ? parser.expected : nil })
+    let definition = OptionDefinition(
+      name, short: short, .value(placeholder: placeholder), help: help, check: parser.check)
+    value = ArgumentScope.values(for: definition)?.last.flatMap(parser.parse) ?? wrappedValue
   }
-}
 
-extension Option where Value == String {
-  /// An option whose value is any text (a path, a name).
+  /// An option the command cannot run without.
   package init(
-    _ name: String, short: Character? = nil, placeholder: String, help: String,
-    repeatable: Bool = false
+    name: String, short: Character? = nil, placeholder: String, help: String,
+    parser: ValueParser<Value>
   ) {
-    self.init(
-      name, short: short, placeholder: placeholder, help: help, repeatable: repeatable,
-      parser: .text)
+    let definition = OptionDefinition(
+      name, short: short, .value(placeholder: placeholder), help: help, required: true,
+      check: parser.check)
+    value = ArgumentScope.values(for: definition)?.last.flatMap(parser.parse)
+  }
+
+  /// An option that may be left out: nil then.
+  package init<Wrapped>(
+    name: String, short: Character? = nil, placeholder: String, help: String,
+    parser: ValueParser<Wrapped>
+  ) where Value == Wrapped? {
+    let definition = OptionDefinition(
+      name, short: short, .value(placeholder: placeholder), help: help, check: parser.check)
+    value = .some(ArgumentScope.values(for: definition)?.last.flatMap(parser.parse))
+  }
+
+  /// An option that may be given more than once; every value is kept, in order.
+  package init<Element>(
+    wrappedValue: Value = [], name: String, short: Character? = nil, placeholder: String,
+    help: String, parser: ValueParser<Element>
+  ) where Value == [Element] {
+    let definition = OptionDefinition(
+      name, short: short, .value(placeholder: placeholder), help: help, repeatable: true,
+      check: parser.check)
+    value = ArgumentScope.values(for: definition)?.compactMap(parser.parse) ?? wrappedValue
   }
 }
 
-/// An option without a value: present or absent, read back as `parsed[Self.rebuild]`.
-package struct Flag: ArgumentOption {
-  package let definition: OptionDefinition
+/// An option without a value, present or absent: `@Flag(name: "json", help: "…") var isJSON`.
+@propertyWrapper
+package struct Flag: Sendable {
+  package var wrappedValue: Bool
 
-  package init(_ name: String, short: Character? = nil, help: String) {
-    definition = OptionDefinition(name, short: short, .flag, help: help)
+  package init(name: String, short: Character? = nil, help: String) {
+    let definition = OptionDefinition(name, short: short, .flag, help: help)
+    wrappedValue = ArgumentScope.isSet(definition) ?? false
   }
 }
 
-/// Anything a command declares among its options: an `Option` or a `Flag`.
-package protocol ArgumentOption: Sendable {
-  var definition: OptionDefinition { get }
+/// A positional argument: `@Argument(name: "PATH", help: "…") var paths: [String]`.
+///
+/// A `[String]` takes every remaining word (it must be the last); a `String?` takes the next
+/// word if there is one; a `String` is required.
+@propertyWrapper
+package struct Argument<Value: Sendable>: Sendable {
+  package var wrappedValue: Value
+
+  /// Every remaining positional word; at least one unless `required` is false.
+  package init(name: String, help: String, required: Bool = true) where Value == [String] {
+    let definition = ArgumentDefinition(name, help: help, required: required, variadic: true)
+    wrappedValue = ArgumentScope.positionals(for: definition) ?? []
+  }
+
+  /// The next positional word, if any.
+  package init(name: String, help: String) where Value == String? {
+    let definition = ArgumentDefinition(name, help: help, required: false)
+    wrappedValue = ArgumentScope.positionals(for: definition)?.first
+  }
+
+  /// The next positional word, which the command needs.
+  package init(name: String, help: String) where Value == String {
+    let definition = ArgumentDefinition(name, help: help, required: true)
+    wrappedValue = ArgumentScope.positionals(for: definition)?.first ?? ""
+  }
 }
 
-extension ArgumentOption {
-  /// How the option is spelt on the command line, for messages: `--from`.
-  package var spelling: String { "--" + definition.name }
-}
+/// Options several commands share, declared once in a type of their own and included whole:
+/// `@OptionGroup var output: OutputOptions`. The group's `validate()` runs before the
+/// command's.
+@propertyWrapper
+package struct OptionGroup<Group: ParsableArguments>: Sendable {
+  package var wrappedValue: Group
 
-extension Flag {
-  /// `--help`, which every command accepts.
-  package static let help = Flag("help", short: "h", help: "Show this help and exit.")
+  package init() {
+    wrappedValue = Group()
+    ArgumentScope.include(wrappedValue)
+  }
 }
 
 /// How an option's text becomes its value, and what the text should have been when it does
@@ -68,6 +127,11 @@ package struct ValueParser<Value: Sendable>: Sendable {
   package init(expected: String, parse: @escaping @Sendable (String) -> Value?) {
     self.expected = expected
     self.parse = parse
+  }
+
+  /// nil when `text` is of the right form, else the form expected.
+  var check: @Sendable (String) -> String? {
+    { [parse, expected] text in parse(text) == nil ? expected : nil }
   }
 }
 
@@ -107,7 +171,7 @@ extension ValueParser where Value == Double {
 }
 
 extension ValueParser {
-  /// One of a closed set, spelled as its raw values (the hint lists them).
+  /// One of a closed set, spelled by `name` (the hint lists them).
   package static func oneOf(_ values: [Value], named name: @escaping @Sendable (Value) -> String)
     -> ValueParser<Value>
   {

@@ -1,21 +1,32 @@
-/// One `resonance` command: its configuration, how it reads its parsed arguments, a check of
-/// their combination, and the work.
+/// A set of declared options and arguments: a command, or a group of options commands share
+/// (`@OptionGroup`).
 ///
-/// The runner parses the words, calls `init(parsed:)`, then `validate()`, then `run(in:)`. A
-/// usage problem found at any of the first three steps exits 64 before any work starts.
-package protocol ParsableCommand {
-  /// Name, help, options and examples.
-  static var configuration: CommandConfiguration { get }
+/// Every stored property is declared with `@Option`, `@Flag`, `@Argument` or `@OptionGroup`
+/// (or has a default), so `init()` builds it; the runner builds it inside an `ArgumentScope`,
+/// where the property wrappers take their values from the parsed words.
+package protocol ParsableArguments: Sendable {
+  init()
 
-  /// Reads typed values out of the parsed words.
-  ///
-  /// - Throws: `UsageError` for a value of the wrong form.
-  init(parsed: ParsedArguments, environment: [String: String]) throws(UsageError)
-
-  /// Checks the arguments as a whole (combinations, ranges) before any work.
+  /// Checks the values as a whole (combinations, ranges) before any work. The runner calls it
+  /// on every included group, then on the command.
   ///
   /// - Throws: `UsageError`.
   func validate() throws(UsageError)
+}
+
+extension ParsableArguments {
+  package func validate() throws(UsageError) {}
+}
+
+/// One `resonance` command: what it is called and does, its declared arguments, and the work.
+///
+/// The runner parses the words against the declared options, builds the command, calls
+/// `validate()` on each group and the command, then `run(in:)`. A usage problem found before
+/// `run` exits 64 before any work starts. A command parses, calls one stage and prints the
+/// stage's result; it never calls another command.
+package protocol ParsableCommand: ParsableArguments {
+  /// Name, abstract, discussion and examples.
+  static var configuration: CommandConfiguration { get }
 
   /// Does the work, writing through `context`.
   ///
@@ -26,5 +37,6 @@ package protocol ParsableCommand {
 }
 
 extension ParsableCommand {
-  package func validate() throws(UsageError) {}
+  /// Everything the command declares, as the parser and the help read it.
+  static var definitions: CommandDefinitions { ArgumentScope.definitions(of: Self.self) }
 }

@@ -1,5 +1,5 @@
 /// The words of a command line sorted into flags, option values and positionals, checked
-/// against a command's configuration.
+/// against a command's declarations. The property wrappers read their values from it.
 package struct ParsedArguments: Sendable, Equatable {
   package var flags: Set<String> = []
   package var values: [String: [String]] = [:]
@@ -7,32 +7,8 @@ package struct ParsedArguments: Sendable, Equatable {
 
   package init() {}
 
-  /// Whether `flag` was given.
-  package subscript(flag: Flag) -> Bool { flags.contains(flag.definition.name) }
-
-  /// The value of `option`, the last one when it was given several times; nil when absent.
-  package subscript<Value>(option: Option<Value>) -> Value? {
-    values[option.definition.name]?.last.flatMap(option.parser.parse)
-  }
-
-  /// The value of an option the command cannot run without.
-  ///
-  /// - Throws: `UsageError` naming the option and the command when it is missing.
-  package func required<Value>(_ option: Option<Value>, for command: String) throws(UsageError)
-    -> Value
-  {
-    guard let value = self[option] else {
-      let synopsis = option.definition.synopsis
-      throw UsageError(
-        "missing '\(synopsis)' for '\(command)'", hint: "write 'resonance \(command) \(synopsis)'")
-    }
-    return value
-  }
-
-  /// Every value given for `option`, in order.
-  package func all<Value>(_ option: Option<Value>) -> [Value] {
-    (values[option.definition.name] ?? []).compactMap(option.parser.parse)
-  }
+  /// Whether `--help` (or `-h`) was given.
+  package var isHelp: Bool { flags.contains(OptionDefinition.help.name) }
 
   /// Splits `words` (the arguments after the command name) according to `configuration`.
   ///
@@ -41,9 +17,9 @@ package struct ParsedArguments: Sendable, Equatable {
   /// - Throws: `UsageError` for an unknown option (with the nearest known one as a hint), a
   ///   missing value, a value given to a flag, a repeated single option, a missing required
   ///   positional or a surplus one.
-  package static func parse(_ words: [String], for configuration: CommandConfiguration)
-    throws(UsageError) -> ParsedArguments
-  {
+  package static func parse(
+    _ words: [String], for configuration: CommandConfiguration, _ definitions: CommandDefinitions
+  ) throws(UsageError) -> ParsedArguments {
     var parsed = ParsedArguments()
     var index = 0
     var optionsEnded = false
@@ -58,7 +34,7 @@ package struct ParsedArguments: Sendable, Equatable {
         optionsEnded = true
         continue
       }
-      let (option, inlineValue) = try resolve(word, in: configuration)
+      let (option, inlineValue) = try resolve(word, in: configuration, definitions)
       switch option.kind {
       case .flag:
         if inlineValue != nil {
@@ -88,8 +64,13 @@ package struct ParsedArguments: Sendable, Equatable {
         parsed.values[option.name, default: []].append(value)
       }
     }
-    if parsed[Flag.help] { return parsed }
-    try checkPositionals(parsed.positionals, for: configuration)
+    if parsed.isHelp { return parsed }
+    for option in definitions.options where option.isRequired && parsed.values[option.name] == nil {
+      throw UsageError(
+        "missing '\(option.synopsis)' for '\(configuration.name)'",
+        hint: "write 'resonance \(configuration.name) \(option.synopsis)'")
+    }
+    try checkPositionals(parsed.positionals, for: configuration, definitions)
     return parsed
   }
 
@@ -97,9 +78,9 @@ package struct ParsedArguments: Sendable, Equatable {
     word.hasPrefix("-") && word != "-" && Double(word) == nil
   }
 
-  private static func resolve(_ word: String, in configuration: CommandConfiguration)
-    throws(UsageError) -> (OptionDefinition, String?)
-  {
+  private static func resolve(
+    _ word: String, in configuration: CommandConfiguration, _ definitions: CommandDefinitions
+  ) throws(UsageError) -> (OptionDefinition, String?) {
     if word.hasPrefix("--") {
       let body = word.dropFirst(2)
       let name: Substring
@@ -111,10 +92,10 @@ package struct ParsedArguments: Sendable, Equatable {
         name = body
         inlineValue = nil
       }
-      if let option = configuration.option(named: String(name)) {
+      if let option = definitions.option(named: String(name)) {
         return (option, inlineValue)
       }
-      let known = configuration.options.map(\.name)
+      let known = definitions.options.map(\.name)
       let nearest = Spelling.nearest(to: String(name), among: known).map {
         "did you mean '--\($0)'?"
       }
@@ -124,7 +105,7 @@ package struct ParsedArguments: Sendable, Equatable {
     }
     let letters = Array(word.dropFirst())
     if letters.count == 1,
-      let option = configuration.options.first(where: { $0.shortName == letters[0] })
+      let option = definitions.options.first(where: { $0.shortName == letters[0] })
     {
       return (option, nil)
     }
@@ -134,22 +115,23 @@ package struct ParsedArguments: Sendable, Equatable {
   }
 
   private static func checkPositionals(
-    _ positionals: [String], for configuration: CommandConfiguration
+    _ positionals: [String], for configuration: CommandConfiguration,
+    _ declared: CommandDefinitions
   ) throws(UsageError) {
-    let definitions = configuration.arguments
+    let definitions = declared.arguments
     let required = definitions.filter(\.isRequired)
     if positionals.count < required.count {
       let missing = required[positionals.count]
       throw UsageError(
         "missing \(missing.name) for '\(configuration.name)'",
-        hint: "usage: \(HelpFormatter.synopsis(of: configuration))")
+        hint: "usage: \(HelpFormatter.synopsis(of: configuration, declared))")
     }
     let isVariadic = definitions.last?.isVariadic ?? false
     if !isVariadic, positionals.count > definitions.count {
       let surplus = positionals[definitions.count]
       throw UsageError(
         "unexpected argument '\(surplus)' for '\(configuration.name)'",
-        hint: "usage: \(HelpFormatter.synopsis(of: configuration))")
+        hint: "usage: \(HelpFormatter.synopsis(of: configuration, declared))")
     }
   }
 }

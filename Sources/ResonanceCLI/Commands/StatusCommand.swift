@@ -1,6 +1,5 @@
 import ResonanceModel
-import ResonanceReports
-import ResonanceStore
+import ResonanceStages
 
 /// `resonance status`: what the store holds.
 struct StatusCommand: ParsableCommand {
@@ -14,7 +13,6 @@ struct StatusCommand: ParsableCommand {
 
       The --json form is a stable interface for scripts; docs/cli.md describes every key.
       """,
-    options: [Option.existingDB, Self.unresolved] + OutputOptions.options,
     examples: [
       Example("resonance status", "Summarise ./resonance.sqlite."),
       Example(
@@ -26,39 +24,21 @@ struct StatusCommand: ParsableCommand {
         "Print the summary of another store as JSON."),
     ])
 
-  static let unresolved = Flag(
-    "unresolved",
+  @OptionGroup var store: StoreOptions
+
+  @Flag(
+    name: "unresolved",
     help:
       "List the songs without a known artist or genre instead, most played first, with the sources of their plays."
   )
-
-  var store: StoreOptions
-  var output: OutputOptions
   var listsUnresolved: Bool
 
-  init(parsed: ParsedArguments, environment: [String: String]) throws(UsageError) {
-    store = try StoreOptions(parsed, environment)
-    output = OutputOptions(parsed)
-    listsUnresolved = parsed[Self.unresolved]
-  }
+  @OptionGroup var output: OutputOptions
 
   func run(in context: CommandContext) throws -> ExitCode {
-    let opened = try store.openExisting(for: "status")
-    if listsUnresolved {
-      let songs = try opened.unresolvedSongs()
-      if output.isJSON {
-        context.console.out(StatusReport.unresolvedJSON(songs).text)
-      } else if !output.isQuiet {
-        context.console.out(StatusReport.unresolvedText(songs))
-      }
-      return .ok
-    }
-    let summary = try opened.summary()
-    if output.isJSON {
-      context.console.out(StatusReport.json(summary).text)
-    } else if !output.isQuiet {
-      context.console.out(StatusReport.text(summary, storePath: store.path))
-    }
+    let request = StatusRequest(
+      store: try store.location(context.environment), listsUnresolved: listsUnresolved)
+    context.show(try StatusStage(request).run(progress: context.progress(output)), output)
     return .ok
   }
 }

@@ -1,3 +1,5 @@
+import ResonanceModel
+import ResonanceStages
 import Synchronization
 
 #if canImport(Glibc)
@@ -123,4 +125,18 @@ package struct CommandContext: Sendable {
 
   /// Prints a diagnostic-style message on standard error: `warning: …`, `note: …`.
   package func report(_ text: String) { console.err(text + "\n") }
+
+  /// The progress a stage run by a command reports: bars and messages on standard error.
+  func progress(_ output: OutputOptions) -> TerminalProgress {
+    TerminalProgress(console: console, isQuiet: output.isQuiet)
+  }
+
+  /// Prints a stage's result as the output options ask: its JSON, its text, or nothing.
+  func show(_ result: some ConsolePresentable, _ output: OutputOptions) {
+    if output.isJSON {
+      console.out(result.json)
+    } else if !output.isQuiet {
+      console.out(result.text)
+    }
+  }
 }

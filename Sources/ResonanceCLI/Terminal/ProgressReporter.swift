@@ -1,4 +1,4 @@
-import ResonanceReports
+import ResonanceModel
 
 #if canImport(Glibc)
   import Glibc
@@ -16,13 +16,9 @@ import ResonanceReports
 /// ingest export.xml [=========>          ]  47%  141.2/300.0 MB  152.3 MB/s  ETA 0:01
 /// ```
 package final class ProgressReporter {
-  /// What the counts measure, which decides how they are printed.
-  package enum Unit: Sendable {
-    /// Plain counts: records, plays, files.
-    case items(String)
-    /// Bytes, printed in MB (10⁶ bytes).
-    case bytes
-  }
+  /// What the counts measure, which decides how they are printed: items by name, bytes in
+  /// MB (10⁶ bytes).
+  package typealias Unit = WorkUnit
 
   private let label: String
   private let total: Int64?
