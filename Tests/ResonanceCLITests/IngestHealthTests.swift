@@ -114,7 +114,7 @@ struct IngestHealthTests {
     try FileManager.default.copyItem(atPath: healthFixturePath("quirks.xml"), toPath: copy)
     let again = runResonance(["ingest", copy, "--db", db])
     #expect(again.status == .ok)
-    #expect(again.out.contains("already imported"))
+    #expect(again.out.contains("unchanged since it was imported whole"), "\(again.out)")
     #expect(try summary(db) == before)
   }
 
@@ -378,7 +378,7 @@ struct IngestTraceTests {
     #expect(try store.connection.row("SELECT COUNT(*) FROM mood_inputs")?.int(0) == lines[3])
     #expect(try store.connection.row("SELECT COUNT(*) FROM dj_decisions")?.int(0) == lines[0])
     let again = runResonance(["ingest", files[1], "--db", db])
-    #expect(again.out.contains("already imported"))
+    #expect(again.out.contains("unchanged since it was imported whole"), "\(again.out)")
     #expect(try Store(path: db).summary().traces == summary.traces)
   }
 

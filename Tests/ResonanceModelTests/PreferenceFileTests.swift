@@ -19,7 +19,7 @@ struct PreferenceFileTests {
 
   static let evidence = TuningEvidence(
     from: "2022-06-01", to: "2022-11-30", decisions: 4_210, months: 6,
-    estimator: "doubly-robust", reward: "composite",
+    estimator: .dr, reward: .composite,
     heldOutGain: TuningEvidence.Interval(
       estimate: 0.031_415_926_535_897_93, lower: 0.012, upper: 0.05, level: 0.9),
     effectiveSampleSize: 812.25, agreementShare: 0.625, folds: 5,
@@ -32,8 +32,8 @@ struct PreferenceFileTests {
       recommendation: .change, preferences: .appDefault,
       contexts: ["workout": tuned, "relax": .appDefault],
       evidence: TuningEvidence(
-        from: "2022-06-01", to: "2022-06-30", decisions: 90, months: 1, estimator: "ips",
-        reward: "kept", heldOutGain: nil, effectiveSampleSize: nil, agreementShare: nil,
+        from: "2022-06-01", to: "2022-06-30", decisions: 90, months: 1, estimator: .ips,
+        reward: .keep, heldOutGain: nil, effectiveSampleSize: nil, agreementShare: nil,
         folds: 0, reason: "too little history to hold a month out", command: "resonance tune")),
     PreferenceFile(recommendation: .keep, preferences: .appDefault),
   ]
@@ -140,6 +140,21 @@ struct PreferenceFileTests {
       _ = try PreferenceFile(data: data)
     }
     #expect(error.message == #"expected the key "preferences.nightHardCapBPM", found none"#)
+  }
+
+  @Test("the evidence names its estimator and reward as `--estimator` and `--reward` spell them")
+  func evidenceVocabulary() throws {
+    let text = String(decoding: try Self.files[1].encoded(as: .json), as: UTF8.self)
+    #expect(text.contains(#""estimator" : "ips""#) && text.contains(#""reward" : "keep""#))
+    let data = try Self.edited {
+      var evidence = $0["evidence"] as? [String: Any] ?? [:]
+      evidence["estimator"] = "doubly-robust"
+      $0["evidence"] = evidence
+    }
+    let error = try #require(throws: PreferenceFileError.self) {
+      _ = try PreferenceFile(data: data)
+    }
+    #expect(error.message.hasPrefix(#""evidence.estimator": "#), "\(error.message)")
   }
 
   @Test("bytes that are neither JSON nor a property list are refused as such")

@@ -5,13 +5,15 @@ import ResonanceStages
 struct IngestCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     name: "ingest",
-    abstract: "Read export files into the store: \(ImportFormats.services) and the apps' recordings.",
+    abstract:
+      "Read export files into the store: \(ImportFormats.services) and the apps' recordings.",
     discussion: """
       Each file is recognised by its content, not its name (--as forces a kind), read once \
       from start to end, and written in one transaction: a file that fails leaves the store \
       exactly as it was (not even a ledger row), and the command goes on with the next, \
       exiting with the most severe code it met. A file already imported (the same SHA-256) \
-      changes nothing; an export that overlaps an earlier one adds only what is new. A folder \
+      changes nothing, and a file on disk imported whole before is hashed and passed over \
+      unread; an export that overlaps an earlier one adds only what is new. A folder \
       is read file by file (an unpacked Health export folder as one export); files no reader \
       knows are named and skipped, and a path in which nothing is recognised is an error. - is \
       standard input, so a pipe or <(zcat …) works. The store is created when the first input \

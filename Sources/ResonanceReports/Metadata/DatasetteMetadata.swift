@@ -171,6 +171,8 @@ package enum DatasetteMetadata {
     ("health_sources", "the apps and devices Health records come from"),
     ("health_types", "Health's record type identifiers"),
     ("historical_sessions", "listening sessions (the seed's HistoricalSession)"),
+    ("import_source_members", "the imports each file on disk held"),
+    ("import_sources", "the files on disk imported whole, by the SHA-256 of their own bytes"),
     ("imports", "the ingest ledger: every imported file with its SHA-256"),
     ("macos_contexts", "the Mac context stream (the seed's MacOSContext)"),
     ("mood_inputs", "the moods the person logged"),

@@ -214,6 +214,17 @@ extension DatasetteMetadata {
       "start_ms": "its span",
       "start_offset_s": "its span",
     ],
+    "import_source_members": [
+      "import_id": "one of its imports",
+      "source_id": "the file on disk",
+    ],
+    "import_sources": [
+      "bytes": "the file's size on disk",
+      "file": "the path as given when it was first recorded (as in imports.file)",
+      "id": "INTEGER, primary key",
+      "recorded_at_ms": "when its imports committed",
+      "sha256": "lower-case hex SHA-256 of the file's bytes as read from disk",
+    ],
     "imports": [
       "bytes": "size of the bytes the import was read from: the file's (a gzip file's compressed size), or the member's, inflated",
       "file": "the path as given on the command line (a file found in a folder: the folder's path joined with its own), standard input for -, or ZIP!MEMBER for an archive member (ZIP!INNER.zip!MEMBER inside a zip in a zip)",
