@@ -29,7 +29,7 @@ help:
 	@echo "make render-check     every report page through cmark-gfm and headless Chromium, light and dark (after make demo)"
 	@echo "make test         build and run the unit tests (no network, no ../shared needed)"
 	@echo "make conformance  tests over the real public files in ../shared/fixtures"
-	@echo "make lint         swift format lint --strict over Sources and Tests"
+	@echo "make lint         swift format lint --strict over Sources and Tests, then the architecture rules (scripts/lint-architecture.py, docs/architecture.md)"
 	@echo "make fuzz         each reader's libFuzzer harness for FUZZ_SECONDS (default $(FUZZ_SECONDS)) each; make fuzz-ci: $(FUZZ_CI_SECONDS) s each"
 	@echo "make build        release build only: $(RELEASE_BIN)"
 	@echo "make sample       regenerate Datasets/sample with resonance synth"
@@ -188,8 +188,12 @@ bench-sweep: build test-deps
 	@scripts/require-packages.sh sqlite3 time
 	bench/sweep.sh
 
+# Then the architecture rules (docs/architecture.md), after the lint's own self-test.
 lint:
 	$(SWIFT) format lint --strict -r Sources Tests Package.swift
+	@scripts/require-packages.sh python3
+	python3 scripts/test_lint_architecture.py
+	python3 scripts/lint-architecture.py
 
 clean:
 	rm -rf .build Reports/index.md Reports/demo.sqlite Reports/demo.sqlite-wal Reports/demo.sqlite-shm
