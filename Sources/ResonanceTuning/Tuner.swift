@@ -1,5 +1,6 @@
 import Foundation
 import ResonanceBrain
+import ResonanceLinear
 import ResonanceModel
 
 /// Chooses preferences on earlier months of the DJ's history and judges the choosing on later
@@ -9,8 +10,8 @@ import ResonanceModel
 ///    (`Greediness`: the same mean entropy over the log's decisions).
 /// 2. Forward chaining: for every month after the first, reward models are fitted on the
 ///    months before it alone (cross-fitted among them), and the candidate there is the point
-///    whose paired gain over the preferences in force has the largest lower one-sided 95%
-///    bound (standard error from the days), when that bound is above `margin`, among the
+///    whose paired gain over the preferences in force has the largest lower one-sided
+///    bound at the level (standard error from the days), when that bound is above `margin`, among the
 ///    points whose effective sample size in every month, scaled to the judged month's size, is
 ///    at least `minimumESS`. The choice (or the preferences in force, when none clears the
 ///    rule) is estimated on the month itself, paired decision by decision.
@@ -93,6 +94,17 @@ package enum Tuner {
     // months before it, with reward models fitted on those months alone. A month whose
     // earlier months measured none of the reward (a Watch worn only later, for the response)
     // is not judged; the last month always is.
+    // The tests one run makes: the general one, and with --by-context one per context tried;
+    // every one is judged at the Bonferroni level 1 − (1 − level)/k for the k made.
+    let contexts =
+      settings.byContext
+      ? Self.contextsToTry(
+        log, monthOf: monthOfDecision,
+        months: months, settings: settings) : []
+    let tests = 1 + contexts.filter(\.tried).count
+    let level = 1 - (1 - settings.level) / Double(tests)
+    report.level = level
+
     var folds: [FoldModels] = []
     progress.begin(
       "tune: reward models, month by month", total: Int64(held), unit: .items("months"))
@@ -118,7 +130,7 @@ package enum Tuner {
       chain = try Self.chain(
         log: log, monthOf: monthOfDecision, months: months, folds: folds, where: { _ in true },
         rewards: rewards, inForce: inForce, design: designPoints, settings: settings,
-        level: settings.level
+        level: level
       ) {
         foldsDone += 1
         progress.advance(to: Int64(foldsDone))
@@ -137,15 +149,16 @@ package enum Tuner {
         "tune: a profile per context", total: nil, unit: .items("")
       ) { () throws(TuningError) in
         try byContext(
-          log: log, monthOf: monthOfDecision, months: months, folds: folds, rewards: rewards,
-          inForce: inForce, design: designPoints, settings: settings)
+          contexts, log: log, monthOf: monthOfDecision, months: months, folds: folds,
+          rewards: rewards, inForce: inForce, design: designPoints, settings: settings,
+          level: level)
       }
     }
 
     guard let last = chain.last else {
       report.reason =
         "no preferences in the design did clearly better than those in force on the selection "
-        + "months (\(months[0])…\(months[held - 1])): none has a gain whose lower 95% bound "
+        + "months (\(months[0])…\(months[held - 1])): none has a gain whose lower \(Self.percent(level)) bound "
         + "is above \(Self.margin(settings.margin)) with enough support"
       return report
     }
@@ -162,7 +175,7 @@ package enum Tuner {
       "on the \(chain.judgedMonths) months judged by a choice made before them "
       + "(\(months[1])…\(months[held]), \(chain.judgedDecisions) decisions), choosing on the "
       + "past gained \(Self.signed(interval.estimate)) in \(settings.reward.rawValue) "
-      + "(\(Self.percent(settings.level)) interval \(Self.signed(interval.lower)) … "
+      + "(\(Self.percent(level)) interval \(Self.signed(interval.lower)) … "
       + "\(Self.signed(interval.upper)))"
     if interval.lower > settings.margin, evidence.effectiveSampleSize >= settings.minimumESS {
       report.recommendation = .change
@@ -259,17 +272,19 @@ package enum Tuner {
     /// The rule: among the points whose effective sample size is at least `minimumESS` in
     /// every month of `months` (scaled by that month's decisions against `judged`, the
     /// decisions of the month the choice will be judged on), the one whose gain's lower
-    /// one-sided 95% bound (gain − 1.645·se) is largest, when that bound is above the margin.
+    /// one-sided bound at `level` (gain − z·se, z the normal quantile at `level`: 1.645 at
+    /// 95%) is largest, when that bound is above the margin.
     /// Choosing by the bound, not the gain, prefers a point that did better steadily over one
     /// that did better by luck on a few heavy weights.
-    func choose(months range: Range<Int>, judged: Int) -> (
+    func choose(months range: Range<Int>, judged: Int, level: Double) -> (
       point: Int, gain: Double, ess: Double
     )? {
+      let z = NormalDistribution.quantile(level)
       var best: (point: Int, gain: Double, ess: Double, bound: Double)?
       for p in 1..<points.count {
         let (gain, se) = gain(point: p, months: range)
         guard let gain else { continue }
-        let bound = gain - 1.645 * se
+        let bound = gain - z * se
         guard bound > (best?.bound ?? settings.margin) else { continue }
         let supported = range.allSatisfy { m in
           let ess = totals.estimate(
@@ -427,7 +442,7 @@ package enum Tuner {
           log: log.subset(selection), monthOf: selection.map { monthOf[$0] }, months: months,
           rewards: rewards, predictions: fold.predictions(selection, of: log), points: points,
           settings: settings)
-        pick = s.choose(months: 0..<j, judged: judged.count)
+        pick = s.choose(months: 0..<j, judged: judged.count, level: level)
         stage = s
       }
       let judgedLog = log.subset(judged)
@@ -448,7 +463,8 @@ package enum Tuner {
       chain.folds.append(
         TuningFold(
           month: months[j].description, decisions: judged.count,
-          gain: pick == nil ? nil : chosen.value.flatMap { a in current.value.map { a - $0 } }))
+          gain: pick == nil ? nil : chosen.value.flatMap { a in current.value.map { a - $0 } },
+          weights: pick.flatMap { p in stage.map { $0.points[p.point] } }))
       guard chosen.value != nil, current.value != nil else { continue }
       judgedPairs.append(
         (chosen, current, chosen.decisions.map { CalendarDay(judgedLog.time[$0]) }))
@@ -515,64 +531,6 @@ package enum Tuner {
     return .init(
       estimate: estimate, lower: Statistics.quantile(gains, tail),
       upper: Statistics.quantile(gains, 1 - tail), level: level)
-  }
-
-  /// `--by-context`: each context with at least `minimumESS` decisions in the last month runs
-  /// the same forward chaining on its own decisions, and claims a profile when its pooled
-  /// gain clears the same bar at level 1 − 0.05/k for the k tried.
-  private static func byContext(
-    log: LoggedDecisions, monthOf: [Int], months: [CalendarMonth], folds: [FoldModels],
-    rewards: [Reward], inForce: UserPreferences, design: [ScoringWeights],
-    settings: TuningSettings
-  ) throws(TuningError) -> [ContextTuning] {
-    let held = months.count - 1
-    var results: [ContextTuning] = []
-    var tried: [ActivityContext] = []
-    for context in ActivityContext.allCases {
-      let mine = (0..<log.count).filter { log.context[$0] == context }
-      let heldCount = mine.filter { monthOf[$0] == held }.count
-      var result = ContextTuning(
-        context: context, decisions: mine.count, heldOutDecisions: heldCount,
-        weights: nil, gain: nil, effectiveSampleSize: nil, claimed: false, reason: "")
-      if heldCount < Int(settings.minimumESS) {
-        result.reason =
-          "\(heldCount) decisions in \(months[held]), fewer than the "
-          + "\(Int(settings.minimumESS)) effective ones the bar needs: not tried"
-      } else {
-        tried.append(context)
-      }
-      results.append(result)
-    }
-    let level = 1 - (1 - settings.level) / Double(max(1, tried.count))
-    for context in tried {
-      let c = ActivityContext.allCases.firstIndex(of: context)!
-      let chain = try Self.chain(
-        log: log, monthOf: monthOf, months: months, folds: folds,
-        where: { log.context[$0] == context }, rewards: rewards, inForce: inForce,
-        design: design, settings: settings, level: level)
-      guard let last = chain.last else {
-        results[c].reason = "no preferences did clearly better on its months before the last"
-        continue
-      }
-      results[c].weights = last.candidate.weights
-      results[c].effectiveSampleSize = last.evidence.effectiveSampleSize
-      guard let gain = chain.gain else { continue }
-      results[c].gain = gain
-      results[c].claimed =
-        gain.lower > settings.margin && last.evidence.effectiveSampleSize >= settings.minimumESS
-      results[c].reason =
-        results[c].claimed
-        ? "forward-chaining gain \(signed(gain.estimate)) over \(chain.judgedMonths) months, "
-          + "\(percent(level)) interval \(signed(gain.lower)) … \(signed(gain.upper)), above "
-          + margin(settings.margin)
-        : last.evidence.effectiveSampleSize < settings.minimumESS
-          ? "effective sample size \(Int(last.evidence.effectiveSampleSize.rounded())) in "
-            + "\(months[held]) under \(Int(settings.minimumESS))"
-          : "the forward-chaining gain's \(percent(level)) interval "
-            + "(\(signed(gain.lower)) … \(signed(gain.upper))) reaches "
-            + "\(margin(settings.margin)) or below"
-    }
-    return results
   }
 
   // MARK: - Words

@@ -129,6 +129,15 @@ struct TuneCommandTests {
     let folds = try #require(object["folds"] as? [[String: Any]])
     #expect(
       forward["decisions"] as? Int == folds.compactMap { $0["decisions"] as? Int }.reduce(0, +))
+    // Each fold names the weights chosen before it, exactly when a point cleared the rule.
+    for fold in folds {
+      if fold["gain"] is NSNull {
+        #expect(fold["weights"] is NSNull, "\(fold)")
+      } else {
+        #expect((fold["weights"] as? [String: Any])?.count == 7, "\(fold)")
+      }
+    }
+    #expect(object["level"] as? Double == 0.95)
     if let heldOut = object["held_out"] as? [String: Any] {
       // A candidate was chosen on every month before the last, and the last month judged it.
       #expect(heldOut["month"] as? String == "2022-09")
@@ -144,6 +153,50 @@ struct TuneCommandTests {
       "SELECT COUNT(*), MAX(recommendation) FROM tuning_runs")
     #expect(runs?.int(0) == 1)
     #expect(runs?.string(1) == recommendation)
+  }
+
+  @Test(
+    "tune --level sets every bound and interval; --by-context corrects it for the general test too"
+  )
+  func tuneLevel() throws {
+    let stores = try stores()
+    let folder = try TemporaryFolder()
+    let db = try stores.copy(stores.analyzed, into: folder)
+    func run(_ extra: [String]) throws -> [String: Any] {
+      let result = runResonance(
+        ["tune", "--db", db, "--out", folder.file("p.json"), "--json"] + Self.small + extra)
+      #expect(result.status == .ok, "\(result.err)")
+      return try #require(
+        try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
+    }
+    let wide = try run([])
+    let narrow = try run(["--level", "0.8"])
+    #expect(narrow["level"] as? Double == 0.8)
+    let w = try #require(wide["forward_gain"] as? [String: Any])
+    let n = try #require(narrow["forward_gain"] as? [String: Any])
+    #expect(n["level"] as? Double == 0.8)
+    // The same bootstrap at a lower level: an interval inside the 95% one.
+    if n["gain"] as? Double == w["gain"] as? Double {
+      let (nl, nu) = (try #require(n["lower"] as? Double), try #require(n["upper"] as? Double))
+      let (wl, wu) = (try #require(w["lower"] as? Double), try #require(w["upper"] as? Double))
+      #expect(nl >= wl && nu <= wu && nu - nl < wu - wl, "\(n) inside \(w)")
+    }
+    let file = try PreferenceFile(
+      data: Data(contentsOf: URL(fileURLWithPath: folder.file("p.json"))))
+    #expect(file.evidence?.command.contains("--level 0.8") == true)
+    // With --by-context every test, the general one included, is made at 1 − 0.05/k.
+    let byContext = try run(["--by-context"])
+    let tried = (byContext["contexts"] as? [[String: Any]] ?? []).filter {
+      !(($0["reason"] as? String ?? "").hasSuffix("not tried"))
+    }
+    let level = 1 - 0.05 / Double(1 + tried.count)
+    #expect(abs((byContext["level"] as? Double ?? 0) - level) < 1e-12, "\(tried.count) tried")
+    #expect(
+      abs(((byContext["forward_gain"] as? [String: Any])?["level"] as? Double ?? 0) - level)
+        < 1e-12)
+    #expect(
+      runResonance(["tune", "--db", db, "--level", "0.3"]).status == .usage,
+      "a level outside 0.5–0.999 is a usage error")
   }
 
   @Test(

@@ -19,11 +19,13 @@ struct TuneCommand: ParsableCommand {
       before it alone, every point of the design (the same as resonance sweep's, each \
       rescaled to the entropy of the policy in force, so that points differ in taste, not \
       greediness) is estimated there against the preferences in force, and the point whose \
-      gain has the largest lower 95% bound (from the spread of its days), among those with \
+      gain has the largest lower one-sided bound at the level (--level, 95%; from the spread \
+      of its days), among those with \
       an effective sample size of 200 in every month, is judged on the month itself. \
       Pooled over the judged months, that is what choosing on the past gains on months it \
       never saw; a bootstrap over their days (seeded: the same store gives the same \
-      interval) gives its 95% interval. The candidate is the point chosen on every month \
+      interval) gives its interval at the same level. The candidate is the point chosen on \
+      every month \
       before the last.
 
       The recommendation is change only when that interval's lower end is above the margin \
@@ -32,8 +34,8 @@ struct TuneCommand: ParsableCommand {
       least 200; otherwise keep, with the reason. With decisions from fewer than 3 months it \
       is keep ("too little history"), exit 0; with no decision log at all, keep too. \
       --by-context runs the same for each context with at least 200 decisions in the last \
-      month, at the level 1 − 0.05/k for the k contexts tried (Bonferroni), and keeps the \
-      general preferences elsewhere.
+      month and keeps the general preferences elsewhere; then every test, the general one \
+      and each context's, is made at the Bonferroni level 1−(1−L)/k for the k made.
 
       The preference file (docs/formats.md) holds the preferences to run, the recommendation \
       and the evidence; resonance synth --dj-preferences FILE runs a simulated DJ on it. The \
@@ -65,7 +67,8 @@ struct TuneCommand: ParsableCommand {
   @Flag(
     name: "by-context",
     help:
-      "Also try a profile per context, each judged on its own held-out decisions at 1 − 0.05/k.")
+      "Also try a profile per context, each judged on its own held-out decisions; every test at 1−(1−L)/k for the k made."
+  )
   var isByContext: Bool
 
   @Option(
@@ -74,6 +77,13 @@ struct TuneCommand: ParsableCommand {
       "The least gain worth a change, on the reward's 0–1 scale: the held-out interval's lower end must clear it, 0–0.5. Default: 0.01, about what offline estimates run above the closed loop on simulated people (docs/tuning.md).",
     parser: .number(in: 0...0.5))
   var margin = TuningSettings().margin
+
+  @Option(
+    name: "level", placeholder: "L",
+    help:
+      "The level of every bound and interval, 0.5–0.999 (with --by-context, corrected for the tests made). Default: 0.95.",
+    parser: .number(in: 0.5...0.999))
+  var level = TuningSettings().level
 
   @OptionGroup var tuning: TuningOptions
   @OptionGroup var output: OutputOptions
@@ -88,9 +98,11 @@ struct TuneCommand: ParsableCommand {
     settings.product = tuning.product
     settings.byContext = isByContext
     settings.margin = margin
+    settings.level = level
     let command =
       ["resonance", "tune", "--db", location.path] + tuning.spelled
-      + (isByContext ? ["--by-context"] : []) + ["--margin", "\(margin)", "--out", path]
+      + (isByContext ? ["--by-context"] : []) + ["--margin", "\(margin)"]
+      + (level == TuningSettings().level ? [] : ["--level", "\(level)"]) + ["--out", path]
       + (encoding == .plist ? ["--format", "plist"] : [])
     let request = TuneRequest(
       store: location, days: tuning.days.days, settings: settings, preferencePath: path,

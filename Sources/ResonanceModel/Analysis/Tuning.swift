@@ -110,11 +110,16 @@ package struct TuningFold: Sendable, Equatable, Codable {
   /// The chosen point's estimated gain on `month` over the preferences in force; nil when no
   /// point cleared the selection's rules.
   package var gain: Double?
+  /// The weights chosen on the months before `month` (as evaluated: matched to the greediness
+  /// of the preferences in force); nil when no point cleared the selection's rules. Stores
+  /// written before schema 21's builds have none.
+  package var weights: ScoringWeights?
 
-  package init(month: String, decisions: Int, gain: Double?) {
+  package init(month: String, decisions: Int, gain: Double?, weights: ScoringWeights? = nil) {
     self.month = month
     self.decisions = decisions
     self.gain = gain
+    self.weights = weights
   }
 }
 

@@ -13,7 +13,9 @@ package struct TuningSettings: Sendable, Equatable {
   package var byContext = false
   /// The effective sample size the chosen preferences need on the last month.
   package var minimumESS = 200.0
-  /// The interval's level; `change` needs its lower end above `margin`.
+  /// The level of the selection's bound and of every interval (`--level`); `change` needs the
+  /// interval's lower end above `margin`. With `byContext`, each of the k tests a run makes
+  /// (the general one and one per context tried) is made at 1 − (1 − level)/k.
   package var level = 0.95
   /// The least gain worth a change, on the reward's 0 … 1 scale: the forward-chaining gain's
   /// interval must have its lower end above it. Off-policy estimates hold the later history

@@ -161,7 +161,7 @@ package enum TuningReportText {
         report.folds.map {
           [
             "month": .string($0.month), "decisions": .integer($0.decisions),
-            "gain": .number($0.gain),
+            "gain": .number($0.gain), "weights": $0.weights.map(json) ?? .null,
           ]
         }),
       "held_out": heldOut,
