@@ -16,7 +16,7 @@ package final class DiscardingSink: ImportSink {
       FuzzInput.describe(summary.diagnostics)
     case .skipped(let skipped):
       _ = String(describing: skipped)
-    case .begin, .batch, .notImported:
+    case .begin, .batch, .notImported, .unchanged, .sourceEnded:
       break
     }
     return true
