@@ -10,8 +10,8 @@ import ResonanceModel
 ///    (`Greediness`: the same mean entropy over the log's decisions).
 /// 2. Forward chaining: for every month after the first, reward models are fitted on the
 ///    months before it alone (cross-fitted among them), and the candidate there is the point
-///    whose paired gain over the preferences in force has the largest lower one-sided
-///    bound at the level (standard error from the days), when that bound is above `margin`, among the
+///    whose paired gain over the preferences in force has the largest lower one-sided bound
+///    at the level (standard error from the days), when that bound is above `margin`, among the
 ///    points whose effective sample size in every month, scaled to the judged month's size, is
 ///    at least `minimumESS`. The choice (or the preferences in force, when none clears the
 ///    rule) is estimated on the month itself, paired decision by decision.
@@ -90,21 +90,20 @@ package enum Tuner {
     let held = months.count - 1
     let rewards = settings.reward == .keep ? [Reward.keep] : [settings.reward, .keep]
 
-    // Forward chaining: every month after the first is judged by the choice made on the
-    // months before it, with reward models fitted on those months alone. A month whose
-    // earlier months measured none of the reward (a Watch worn only later, for the response)
-    // is not judged; the last month always is.
     // The tests one run makes: the general one, and with --by-context one per context tried;
     // every one is judged at the Bonferroni level 1 − (1 − level)/k for the k made.
     let contexts =
       settings.byContext
-      ? Self.contextsToTry(
-        log, monthOf: monthOfDecision,
-        months: months, settings: settings) : []
+      ? Self.contextsToTry(log, monthOf: monthOfDecision, months: months, settings: settings)
+      : []
     let tests = 1 + contexts.filter(\.tried).count
     let level = 1 - (1 - settings.level) / Double(tests)
     report.level = level
 
+    // Forward chaining: every month after the first is judged by the choice made on the
+    // months before it, with reward models fitted on those months alone. A month whose
+    // earlier months measured none of the reward (a Watch worn only later, for the response)
+    // is not judged; the last month always is.
     var folds: [FoldModels] = []
     progress.begin(
       "tune: reward models, month by month", total: Int64(held), unit: .items("months"))
@@ -158,8 +157,8 @@ package enum Tuner {
     guard let last = chain.last else {
       report.reason =
         "no preferences in the design did clearly better than those in force on the selection "
-        + "months (\(months[0])…\(months[held - 1])): none has a gain whose lower \(Self.percent(level)) bound "
-        + "is above \(Self.margin(settings.margin)) with enough support"
+        + "months (\(months[0])…\(months[held - 1])): none has a gain whose lower "
+        + "\(Self.percent(level)) bound is above \(Self.margin(settings.margin)) with enough support"
       return report
     }
     report.candidate = last.candidate

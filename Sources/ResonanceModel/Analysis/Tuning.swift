@@ -111,8 +111,8 @@ package struct TuningFold: Sendable, Equatable, Codable {
   /// point cleared the selection's rules.
   package var gain: Double?
   /// The weights chosen on the months before `month` (as evaluated: matched to the greediness
-  /// of the preferences in force); nil when no point cleared the selection's rules. Stores
-  /// written before schema 21's builds have none.
+  /// of the preferences in force); nil when no point cleared the selection's rules. Runs stored
+  /// by earlier builds have none.
   package var weights: ScoringWeights?
 
   package init(month: String, decisions: Int, gain: Double?, weights: ScoringWeights? = nil) {
