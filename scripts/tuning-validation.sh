@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # The tuning stage against simulated people whose hidden preferences are known
 # (docs/validation.md, "Tuning"). Three experiments:
+#   (people are --person app-model, the tuner's own model of a person, unless said)
 #   1. estimates match reality: 40 Sobol points' offline keep-rate estimates on seed 1's
 #      12-month log against the keep rate the simulated DJ really gets with each of them over
 #      the 3 months after that year (Spearman, interval coverage, bias);
 #   2. tuning helps: seeds 1, 2, 3: tune --reward keep on 12 months, then the 3 months after
 #      with the tuned file, the app's defaults and the person's own weights (the oracle);
-#   3. no false wins: the null person (--preferences app), 10 seeds of 6 months: tune and
+#   3. no false wins: the null person (--person null), 10 seeds of 6 months: tune and
 #      tune --by-context.
 # Usage: scripts/tuning-validation.sh [BIN] [WORK] [EXPERIMENTS]   (defaults:
 # .build/release/resonance, .bench/tuning-validation, "1 2 3"). Simulated years are reused when
@@ -80,7 +81,7 @@ run() { case " $EXPERIMENTS " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 
 if run 1; then
 echo "== 1. estimates match reality (seed 1, 40 Sobol points, keep rate)"
-year seed1 1 12
+year seed1 1 12 --person app-model
 "$BIN" sweep --db "$WORK/seed1.sqlite" --design sobol --points 40 --reward keep --intervals \
   --out "$WORK/sweep40.csv" --quiet
 python3 - "$WORK/sweep40.csv" > "$WORK/points40.txt" <<'EOF'
@@ -96,7 +97,7 @@ EOF
 while read -r point value low high ess w1 w2 w3 w4 w5 w6 w7; do
   file="$WORK/point-$point.json"
   preferences "$file" "$w1" "$w2" "$w3" "$w4" "$w5" "$w6" "$w7"
-  share=$(skip_share 1 2023-06-01 "$file")
+  share=$(skip_share 1 2023-06-01 "$file" --person app-model)
   echo "$point $value $low $high $ess $share" >> "$WORK/truth40.txt"
 done < "$WORK/points40.txt"
 python3 - "$WORK/truth40.txt" <<'EOF'
@@ -133,13 +134,13 @@ if run 2; then
 echo
 echo "== 2. tuning helps (seeds 1, 2, 3; tune --reward keep on 12 months; the 3 months after)"
 for seed in 1 2 3; do
-  year "seed$seed" "$seed" 12
+  year "seed$seed" "$seed" 12 --person app-model
   "$BIN" tune --db "$WORK/seed$seed.sqlite" --reward keep --out "$WORK/tuned-$seed.json" --quiet
   preferences "$WORK/oracle-$seed.json" $(oracle "$WORK/seed$seed/truth.json")
   rec=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['recommendation'])" "$WORK/tuned-$seed.json")
-  app=$(skip_share "$seed" 2023-06-01 "$APP")
-  tuned=$(skip_share "$seed" 2023-06-01 "$WORK/tuned-$seed.json")
-  best=$(skip_share "$seed" 2023-06-01 "$WORK/oracle-$seed.json")
+  app=$(skip_share "$seed" 2023-06-01 "$APP" --person app-model)
+  tuned=$(skip_share "$seed" 2023-06-01 "$WORK/tuned-$seed.json" --person app-model)
+  best=$(skip_share "$seed" 2023-06-01 "$WORK/oracle-$seed.json" --person app-model)
   python3 - "$seed" "$rec" "$app" "$tuned" "$best" <<'EOF'
 import sys
 seed, rec = sys.argv[1], sys.argv[2]; app, tuned, best = map(float, sys.argv[3:])
@@ -152,10 +153,10 @@ fi
 
 if run 3; then
 echo
-echo "== 3. no false wins (null person, --preferences app, 10 seeds of 6 months)"
+echo "== 3. no false wins (null person, --person null, 10 seeds of 6 months)"
 keeps=0; quiet_contexts=0
 for seed in 1 2 3 4 5 6 7 8 9 10; do
-  year "null$seed" "$seed" 6 --preferences app
+  year "null$seed" "$seed" 6 --person null
   "$BIN" tune --db "$WORK/null$seed.sqlite" --out "$WORK/null-$seed.json" --quiet
   "$BIN" tune --db "$WORK/null$seed.sqlite" --by-context --out "$WORK/null-ctx-$seed.json" --json \
     > "$WORK/null-ctx-$seed.out"

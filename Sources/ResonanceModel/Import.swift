@@ -160,7 +160,12 @@ package struct SkippedInput: Sendable, Equatable {
     case unrecognised(found: String)
     /// A zip nested deeper than the walk enters.
     case tooDeep(limit: Int)
+    /// `resonance synth`'s truth files, met in a folder: the answer key, never imported.
+    case simulationTruth
   }
+
+  /// The names of the files `resonance synth` writes its truth into.
+  package static let simulationTruthNames: Set<String> = ["truth.json", "decisions-truth.jsonl.gz"]
 
   /// The path, or `ZIP!MEMBER`.
   package var name: String

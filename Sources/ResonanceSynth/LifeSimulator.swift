@@ -26,13 +26,17 @@ package enum LifeSimulator {
     let dayCount = configuration.dayCount
     let calendar = SynthCalendar(
       firstDay: configuration.firstDay, trips: DayPlanner.trips(dayCount: dayCount, seed: seed))
+    // A flat person's songs do nothing to the body, so that no song's response is better.
     let songs = LibraryGenerator.songs(
-      count: configuration.songs, seed: seed, effectScale: configuration.effectScale)
+      count: configuration.songs, seed: seed,
+      effectScale: configuration.person == .flat ? 0 : configuration.effectScale)
     let t0 = calendar.utcMs(day: 0, localMinutes: 0)
     let minutes = Int((calendar.utcMs(day: dayCount, localMinutes: 12 * 60) - t0) / 60_000)
     var history = SynthHistory(
       configuration: configuration, calendar: calendar,
-      person: SynthPerson.make(seed: seed, preferences: configuration.preferences), songs: songs,
+      person: SynthPerson.make(
+        seed: seed, kind: configuration.person, tasteContrast: configuration.tasteContrast),
+      songs: songs,
       playlists: playlists(songs, seed: seed), djPreferences: configuration.djPreferences,
       t0Ms: t0,
       days: [],

@@ -21,6 +21,10 @@ struct Listener {
   /// plans (`live(day:)`), so that another DJ changes what it chose and what followed, never
   /// the day the person lives.
   private var choiceRNG: SplitMix64
+  /// Each song's appeal beyond the seven components, and the weight of its recent plays
+  /// (`PersonTaste`).
+  private let hiddenAppeal: [Double]
+  private var satiation: SatiationLoad
 
   private struct LearnedKey: Hashable {
     var song: Int
@@ -35,6 +39,10 @@ struct Listener {
     var seedRNG = SplitMix64(seed: history.configuration.seed, stream: "prior-plays")
     playCount = history.songs.map { _ in Int(seedRNG.exponential(mean: 6)) }
     lastPlayed = history.songs.map { _ in nil }
+    let person = history.person
+    hiddenAppeal = PersonTaste.hiddenAppeal(
+      history.songs, seed: history.configuration.seed, traits: person.traits)
+    satiation = SatiationLoad(songs: history.songs.count, days: person.traits.satiationDays)
   }
 
   /// The middle third of the period, when the person listened by hand on Spotify.
@@ -124,23 +132,23 @@ struct Listener {
         adjuster = RealTimeGuardAdjuster.beforeDecision(
           adjuster, need: moment.need, heartRate: heartRate)
       }
-      // What each candidate is worth to the person, whoever chooses: the app's own components
-      // under its default rules weighed by the person's hidden weights, blended with the
-      // transition from the song before as the app blends its scores (the person, too, likes
-      // a smooth transition), and after skips in a row reaching for the familiar as the
-      // adjuster assumes; their mean is the skip model's reference.
-      let tastes = SongScorer.weights(
-        UserPreferences.appDefault.with(weights: history.person.preferences), adjuster: adjuster)
-      let utilities = candidates.map {
-        TransitionController.finalScore(
-          base: SongScorer.baseScore(
-            SongScorer.components(for: $0, at: moment, preferences: .appDefault),
-            weights: tastes),
-          next: $0.features, previous: previous)
+      // What each candidate is worth to the person, whoever chooses (`utility`); their mean
+      // is the skip model's reference.
+      let tastes = tastes(at: moment, adjuster: adjuster)
+      let utilities = songIndices.indices.map {
+        utility(songIndices[$0], candidates[$0], at: moment, tastes: tastes)
       }
       let reference = utilities.reduce(0, +) / Double(max(1, utilities.count))
+      let isFlat = history.person.traits.isFlat
+      func skipChance(_ index: Int) -> Double {
+        isFlat
+          ? SkipModel.flatChance(byDJ: byDJ, targetSkipShare: history.person.targetSkipShare)
+          : SkipModel.chance(
+            utility: utilities[index], reference: reference, byDJ: byDJ,
+            targetSkipShare: history.person.targetSkipShare)
+      }
 
-      // The app scores for the person's benefit; the person judges by their own weights.
+      // The app scores for the person's benefit; the person judges by their own appeal.
       let chosen: Int
       var decision: SynthDecision?
       if byDJ {
@@ -148,36 +156,60 @@ struct Listener {
           candidates, at: moment, preferences: preferences, adjuster: adjuster)
         let pick = DecisionEngine.choose(scored, uniform: choiceRNG.uniform())
         chosen = scored[pick].index
+        let need = moment.need
+        let gain = LibraryGenerator.contextGain[context] ?? 1
+        let truth = scored.map { s -> CandidateTruth in
+          let song = history.songs[songIndices[s.index]]
+          let usesHRV = need == .calm || need == .focus
+          return OutcomeExpectation.truth(
+            skip: skipChance(s.index), durationMs: song.durationMs, remainingMs: endMs - t,
+            effect: gain * (usesHRV ? song.hrvEffectMs : song.hrEffectBPM), usesHRV: usesHRV,
+            isFlat: isFlat)
+        }
         decision = SynthDecision(
           id: history.decisions.count, session: sessionID, moment: moment,
           candidateSongs: songIndices, candidates: candidates, scored: scored, chosen: pick,
-          play: history.plays.count, heartRate: heartRate, adjuster: adjuster)
+          play: history.plays.count, heartRate: heartRate, adjuster: adjuster, truth: truth)
       } else {
-        let scored = DecisionEngine.score(
-          candidates, at: moment, weights: history.person.preferences,
-          policy: .softmax(temperature: 0.08))
-        chosen = scored[DecisionEngine.choose(scored, uniform: choiceRNG.uniform())].index
+        // By hand the person picks by appeal, softmax at temperature 0.08.
+        let top = utilities.max() ?? 0
+        let weights = utilities.map { exp(($0 - top) / 0.08) }
+        var u = choiceRNG.uniform() * weights.reduce(0, +)
+        var pick = weights.count - 1
+        for (i, w) in weights.enumerated() {
+          u -= w
+          if u < 0 {
+            pick = i
+            break
+          }
+        }
+        chosen = pick
       }
       let chosenSong = songIndices[chosen]
-      let skipChance = SkipModel.chance(
-        utility: utilities[chosen], reference: reference, byDJ: byDJ,
-        targetSkipShare: history.person.targetSkipShare)
       let song = history.songs[chosenSong]
-      let isSkipped = rng.chance(skipChance)
+      let isSkipped = rng.chance(skipChance(chosen))
       var playedMs: Int
       if isSkipped {
-        // About half of skips come in the first five seconds (Lamere 2014: 24% of all plays).
+        // About half of skips come in the first five seconds (Lamere 2014: 24% of all plays);
+        // a flat person's are shares of the song, so that no song is skipped sooner.
+        let early = OutcomeExpectation.earlySkipMs
+        let flatEarly = OutcomeExpectation.flatEarlySkipShare
+        let late = OutcomeExpectation.lateSkipShare
+        let duration = Double(song.durationMs)
         playedMs =
           rng.chance(0.5)
-          ? Int(rng.uniform(800, 5_000))
-          : Int(Double(song.durationMs) * rng.uniform(0.04, 0.9))
+          ? Int(
+            isFlat
+              ? duration * rng.uniform(flatEarly.0, flatEarly.1) : rng.uniform(early.0, early.1))
+          : Int(duration * rng.uniform(late.0, late.1))
       } else {
         playedMs = song.durationMs
       }
       var isComplete = !isSkipped
       let remaining = Int(endMs - t)
-      if playedMs > remaining {
-        // The session ends mid-song: paused and not resumed.
+      if playedMs > remaining && !isFlat {
+        // The session ends mid-song: paused and not resumed (a flat person's session runs to
+        // the song's end, so that a long song is not heard less).
         playedMs = max(1_000, remaining)
         isComplete = false
       }
@@ -210,6 +242,7 @@ struct Listener {
       if let decision { history.decisions.append(decision) }
       playCount[chosenSong] += 1
       lastPlayed[chosenSong] = t
+      satiation.played(chosenSong, at: t)
       recentArtists.insert(song.artist, at: 0)
       if recentArtists.count > 5 { recentArtists.removeLast() }
       previous = song.features
@@ -221,6 +254,34 @@ struct Listener {
           id: sessionID, context: context, byDJ: byDJ, startMs: startMs, endMs: t,
           playlist: LifeSimulator.playlist(for: context)))
     }
+  }
+
+  /// The person's weights at `moment`: the day's (`PersonTaste.weights`), with the
+  /// familiarity weight raised after skips in a row as the app's real-time adjuster raises
+  /// its own (the person, too, reaches for the familiar then).
+  private func tastes(at moment: DecisionMoment, adjuster: AdjusterState) -> ScoringWeights {
+    let days = Double(moment.nowMs - history.t0Ms) / 86_400_000
+    return SongScorer.weights(
+      UserPreferences.appDefault.with(weights: PersonTaste.weights(history.person, daysIn: days)),
+      adjuster: adjuster)
+  }
+
+  /// What `song` is worth to the person at `moment` (`docs/synth.md`, "Keeps and skips"):
+  /// the app's seven components under its default rules, weighed by `tastes`, blended with
+  /// the transition from the song before as the app blends its scores, plus the song's hidden
+  /// appeal, less what its recent plays have worn off.
+  private func utility(
+    _ song: Int, _ candidate: Candidate, at moment: DecisionMoment, tastes: ScoringWeights
+  ) -> Double {
+    let person = history.person
+    let components = SongScorer.components(for: candidate, at: moment, preferences: .appDefault)
+    let judged = TransitionController.finalScore(
+      base: SongScorer.baseScore(components, weights: tastes), next: candidate.features,
+      previous: moment.previous)
+    let worn =
+      person.traits.satiation > 0
+      ? person.traits.satiation * (1 - exp(-satiation.value(song, at: moment.nowMs))) : 0
+    return judged + hiddenAppeal[song] - worn
   }
 
   private func candidate(_ song: Int, context: ActivityContext, need: Need) -> Candidate {

@@ -1,7 +1,7 @@
 import ResonanceModel
 
 /// The simulated person's hidden constants: physiology, habits and taste.
-package struct SynthPerson: Sendable, Equatable, Codable {
+package struct SynthPerson: Sendable, Equatable {
   package var birthDate: String
   package var birthYear: Int
   /// Resting heart rate on the first day, BPM, and its drift over a year.
@@ -9,26 +9,31 @@ package struct SynthPerson: Sendable, Equatable, Codable {
   package var restingHRDriftPerYear: Double
   /// Awake, at-rest SDNN, ms.
   package var hrvBaseMs: Double
-  /// The weights the person keeps or skips by (the same seven components the app scores).
+  /// How the person judges songs (`--person`); `mixed` is resolved into `traits`.
+  package var kind: SynthConfiguration.PersonKind
+  /// The weights the person keeps or skips by on the first day (the same seven components
+  /// the app scores), drawn per seed (`PersonTaste.draw`).
   package var preferences: ScoringWeights
+  /// What the person's appeal holds besides the seven components.
+  package var traits: PersonTraits
   /// Overall share of DJ picks the person skips.
   package var targetSkipShare: Double
   /// The names their devices carry.
   package var phoneName: String
   package var watchName: String
 
-  package static func make(seed: UInt64, preferences: SynthConfiguration.Preferences) -> SynthPerson
-  {
+  package static func make(
+    seed: UInt64, kind: SynthConfiguration.PersonKind, tasteContrast: Double = 1
+  ) -> SynthPerson {
     var rng = SplitMix64(seed: seed, stream: "person")
-    let own = ScoringWeights(
-      bpm: 0.40, energy: 0.30, familiarity: 0.05, historical: 0.05, context: 0.20,
-      recency: 0.10, timeOfDay: 0.30)
+    let restingHR = rng.normal(61, 2)
+    let drift = -rng.uniform(1.5, 3.5)
+    let hrv = rng.normal(46, 4)
+    let taste = PersonTaste.draw(seed: seed, kind: kind, contrast: tasteContrast)
     return SynthPerson(
       birthDate: "1991-04-12", birthYear: 1991,
-      restingHRStart: rng.normal(61, 2), restingHRDriftPerYear: -rng.uniform(1.5, 3.5),
-      hrvBaseMs: rng.normal(46, 4),
-      preferences: preferences == .app ? .appDefault : own,
-      targetSkipShare: 0.42,
+      restingHRStart: restingHR, restingHRDriftPerYear: drift, hrvBaseMs: hrv, kind: kind,
+      preferences: taste.weights, traits: taste.traits, targetSkipShare: 0.42,
       phoneName: "Jane\u{2019}s iPhone", watchName: "Jane\u{2019}s Apple\u{00A0}Watch")
   }
 }

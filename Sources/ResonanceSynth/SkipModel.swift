@@ -23,4 +23,10 @@ enum SkipModel {
       ? max(0.03, min(0.95, targetSkipShare + djCalibration + djSlope * (reference - utility)))
       : max(0.02, min(0.6, ownBase + ownSlope * (reference - utility)))
   }
+
+  /// A flat person's skip chance, the same for every song: the target share for a DJ pick,
+  /// the base for the person's own.
+  static func flatChance(byDJ: Bool, targetSkipShare: Double) -> Double {
+    byDJ ? targetSkipShare : ownBase
+  }
 }

@@ -121,6 +121,8 @@ package struct SynthDecision: Sendable {
   /// The Watch's heart rate when the DJ decided, and the adjuster's state it decided under.
   package var heartRate: Double
   package var adjuster: AdjusterState
+  /// What each of `scored` would give, in its order (`CandidateTruth`).
+  package var truth: [CandidateTruth]
 }
 
 /// A mood input from the Watch's three taps or the iPhone's sliders.

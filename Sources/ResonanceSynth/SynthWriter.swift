@@ -140,6 +140,8 @@ package struct SynthWriter {
     encoder.keyEncodingStrategy = .convertToSnakeCase
     try encoder.encode(truth(breathing: breathingTruth)).write(to: URL(fileURLWithPath: truthPath))
     record(truthPath)
+    progress("decisions-truth.jsonl.gz")
+    record(try traces.writeDecisionTruth(to: self.folder + "/" + Self.decisionTruth))
     return summary
   }
 
@@ -151,12 +153,14 @@ package struct SynthWriter {
       generator: .init(
         command: "resonance synth", seed: c.seed, months: c.months, songs: c.songs, scale: c.scale,
         start: String(format: "%04d-%02d-%02d", c.start.year, c.start.month, c.start.day),
-        preferences: c.preferences.rawValue, effectScale: c.effectScale, zip: c.writesZip,
+        person: c.person.rawValue, tasteContrast: c.tasteContrast, effectScale: c.effectScale,
+        zip: c.writesZip,
         djPreferences: c.djPreferencesSource),
       person: .init(
         birthYear: history.person.birthYear, restingHrStart: history.person.restingHRStart,
         restingHrDriftPerYear: history.person.restingHRDriftPerYear,
-        hrvBaseMs: history.person.hrvBaseMs, preferences: history.person.preferences,
+        hrvBaseMs: history.person.hrvBaseMs, kind: history.person.kind.rawValue,
+        preferences: history.person.preferences, traits: history.person.traits,
         targetSkipShare: history.person.targetSkipShare),
       app: .init(
         weights: history.djPreferences.weights, policy: history.djPreferences.policy.kind.rawValue,
@@ -201,6 +205,9 @@ package struct SynthWriter {
         deviceIdentifier: ListeningWriters.deviceIdentifier, clientIp: ListeningWriters.clientIP,
         spotifyUsername: ListeningWriters.spotifyUsername))
   }
+
+  /// The one-step truth of every logged decision, beside truth.json (`DecisionTruthFile`).
+  package static let decisionTruth = "decisions-truth.jsonl.gz"
 
   /// The Apple Music files, as written into the activity folder.
   private static let playActivity = "Apple Music Play Activity.csv"

@@ -203,6 +203,48 @@ struct TraceWriters {
     return files
   }
 
+  // MARK: - One-step truth
+
+  /// `decisions-truth.jsonl.gz` (`DecisionTruthFile`): a header, then one line per logged
+  /// decision with its number, time, admitted songs in the log's order, and each one's skip
+  /// chance, expected share heard and expected response score, to six decimals. Always
+  /// compressed.
+  func writeDecisionTruth(to path: String) throws -> String {
+    let out = try GzipWriter(path: path)
+    var line = TextBuilder()
+    let person = history.person
+    line.add(
+      "{\"format\":\"\(DecisionTruthFile.format)\",\"version\":\(DecisionTruthFile.version),\"person\":\"\(person.kind.rawValue)\",\"seed\":\(history.configuration.seed),\"fields\":[\"skip\",\"share\",\"response\"]}\n"
+    )
+    for decision in history.decisions {
+      line.add("{\"decision\":")
+      line.int(decision.id)
+      line.add(",\"time_ms\":\(decision.moment.nowMs),\"songs\":[")
+      for (i, scored) in decision.scored.enumerated() {
+        if i > 0 { line.add(",") }
+        line.add("\"\(history.songs[decision.candidateSongs[scored.index]].catalogID)\"")
+      }
+      for (name, value) in [
+        ("skip", \CandidateTruth.skip), ("share", \CandidateTruth.share),
+        ("response", \CandidateTruth.response),
+      ] {
+        line.add("],\"\(name)\":[")
+        for (i, truth) in decision.truth.enumerated() {
+          if i > 0 { line.add(",") }
+          line.number(truth[keyPath: value], 6)
+        }
+      }
+      line.add("]}\n")
+      if line.bytes.count > 1 << 16 {
+        try out.write(bytes: line.bytes)
+        line.clear()
+      }
+    }
+    try out.write(bytes: line.bytes)
+    try out.close()
+    return path
+  }
+
   // MARK: - Watch sensor trace
 
   /// The Watch's stream while the DJ runs: heart rate every 5 s, SDNN once a minute, and the

@@ -15,7 +15,10 @@ package struct SynthTruth: Sendable, Equatable, Codable {
     var songs: Int
     var scale: Double
     var start: String
-    var preferences: String
+    /// The person's kind (`--person`) and how far their taste lies from the app's
+    /// (`--taste-contrast`).
+    var person: String
+    var tasteContrast: Double
     var effectScale: Double
     var zip: Bool
     /// The DJ's settings: `app` for the app's defaults, else the preference file given.
@@ -28,7 +31,12 @@ package struct SynthTruth: Sendable, Equatable, Codable {
     var restingHrStart: Double
     var restingHrDriftPerYear: Double
     var hrvBaseMs: Double
+    /// The kind and the traits it carries (`PersonTraits`); a `mixed` person's traits are
+    /// the mix its seed drew.
+    var kind: String
+    /// The weights the person keeps or skips by on the first day (drift moves them after).
     var preferences: ScoringWeights
+    var traits: PersonTraits
     var targetSkipShare: Double
   }
 

@@ -74,12 +74,6 @@ struct SynthModelTests {
     #expect(offsets.count >= 2, "a trip changes the offset: \(offsets)")
   }
 
-  @Test("a null person keeps the app's weights as their hidden preferences")
-  func nullPerson() {
-    #expect(SynthPerson.make(seed: 1, preferences: .app).preferences == .appDefault)
-    #expect(SynthPerson.make(seed: 1, preferences: .own).preferences != .appDefault)
-  }
-
   @Test("a few songs strongly calming, a few activating, most near neutral")
   func effects() {
     let songs = Self.history.songs

@@ -16,11 +16,12 @@ struct TruthValidationTests {
     SynthTruth(
       generator: .init(
         command: "resonance synth", seed: 1, months: 1, songs: songs.count, scale: 1,
-        start: "2024-01-01", preferences: "default", effectScale: effectScale, zip: false,
+        start: "2024-01-01", person: "null", tasteContrast: 1, effectScale: effectScale,
+        zip: false,
         djPreferences: "app"),
       person: .init(
         birthYear: 1990, restingHrStart: 60, restingHrDriftPerYear: 0, hrvBaseMs: 50,
-        preferences: .appDefault, targetSkipShare: 0.2),
+        kind: "null", preferences: .appDefault, traits: PersonTraits(), targetSkipShare: 0.2),
       app: .init(weights: .appDefault, policy: "softmax", temperature: 0.05, epsilon: 0),
       genrePriors: GenrePrior.table, contextGain: gains, songs: songs, trips: [], nights: [],
       breathing: breathing,

@@ -25,8 +25,12 @@ struct SynthCommand: ParsableCommand {
         "resonance synth --out /tmp/shipped --months 4 --scale 0.2 --songs 160 --compress",
         "Four months written as the files ship, zips and .jsonl.gz: under a tenth of the size."),
       Example(
-        "resonance synth --out /tmp/null --months 6 --preferences app",
-        "A null person for the tuning stage's null test."),
+        "resonance synth --out /tmp/null --months 6 --person null",
+        "A null person for the tuning stage's null test: the app's weights are their best."),
+      Example(
+        "resonance synth --out /tmp/apart --months 6 --person app-model --taste-contrast 3",
+        "A person built like the app's scorer whose taste lies three times as far from its weights."
+      ),
       Example(
         "resonance synth --out /tmp/tried --start 2023-06-01 --months 3 --dj-preferences Reports/preferences.json",
         "The same life as with the app's settings, the DJ running a tuned preference file."),
@@ -74,11 +78,18 @@ struct SynthCommand: ParsableCommand {
   var compresses: Bool
 
   @Option(
-    name: "preferences", placeholder: "app|own",
+    name: "person", placeholder: "KIND",
     help:
-      "Whose weights the person skips by: 'own' (default) or 'app', a null person whose hidden preferences equal the app's weights.",
+      "How the person judges songs (docs/synth.md): mixed (default: each seed draws a mix of the next four), app-model (the app's seven components under their own weights), satiation (a song wears thin with plays over the last days), drift (the weights move over the months), hidden-feature (an affinity per artist and a latent trait per song), null (their weights are the app's), flat (no song is skipped, heard or felt differently from another).",
     parser: .oneOfCases)
-  var preferences = SynthConfiguration().preferences
+  var person = SynthConfiguration().person
+
+  @Option(
+    name: "taste-contrast", placeholder: "X",
+    help:
+      "How far the person's drawn weights lie from the app's, 0–10: the spread of each draw is multiplied by X. Default: 1.",
+    parser: .number(in: 0...10))
+  var tasteContrast = SynthConfiguration().tasteContrast
 
   @Option(
     name: "dj-preferences", placeholder: "FILE",
@@ -105,7 +116,8 @@ struct SynthCommand: ParsableCommand {
     configuration.writesZip = writesZip
     // Setting it also sets writesZip: the Health export is one of the files compressed.
     if compresses { configuration.compresses = true }
-    configuration.preferences = preferences
+    configuration.person = person
+    configuration.tasteContrast = tasteContrast
     if let start { configuration.start = (start.year, start.month, start.day) }
     let request = SynthRequest(
       configuration: configuration, djPreferencesPath: djPreferencesPath, folder: folder)

@@ -99,6 +99,12 @@ package final class InputWalker {
       }
     }
     for file in files where !healthFolders.contains(where: { file.hasPrefix($0 + "/") }) {
+      // What `resonance synth` planted is the answer key, not the person's data.
+      if SkippedInput.simulationTruthNames.contains((file as NSString).lastPathComponent) {
+        _ = sink.emit(
+          .skipped(SkippedInput(name: file, reason: .simulationTruth, isExplicit: false)))
+        continue
+      }
       do {
         walkFile(try InputFile.open(path: file), isExplicit: false)
       } catch {

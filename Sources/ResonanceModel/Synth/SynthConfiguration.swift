@@ -1,12 +1,24 @@
 /// Everything that decides what `resonance synth` writes. The same configuration always
 /// gives byte-identical files: every default is fixed, none depends on today's date.
 package struct SynthConfiguration: Sendable, Equatable {
-  /// Whose preferences the simulated person keeps or skips by.
-  package enum Preferences: String, Sendable, Equatable, CaseIterable {
-    /// Hidden preferences equal the app's weights: the tuning stage's null test.
-    case app
-    /// The person's own weights, different from the app's.
-    case own
+  /// How the simulated person judges what the DJ plays (`--person`, `docs/synth.md`).
+  package enum PersonKind: String, Sendable, Equatable, CaseIterable {
+    /// Each seed draws its own mix of the app-model taste with satiation, drift and hidden
+    /// features.
+    case mixed
+    /// The app's seven components under a taste drawn per seed.
+    case appModel = "app-model"
+    /// A song's appeal falls with its plays over the last days and recovers.
+    case satiation
+    /// The taste moves over the months.
+    case drift
+    /// Appeal depends on an affinity per artist and a latent trait per song as well.
+    case hiddenFeature = "hidden-feature"
+    /// The taste is the app's weights: at the log's temperature the app's preferences are
+    /// the person's best.
+    case null
+    /// Skips, the share heard and the response do not depend on the song chosen.
+    case flat
   }
 
   package var months: Int = 1
@@ -24,7 +36,10 @@ package struct SynthConfiguration: Sendable, Equatable {
   package var compresses: Bool = false {
     didSet { if compresses { writesZip = true } }
   }
-  package var preferences: Preferences = .own
+  package var person: PersonKind = .mixed
+  /// How far the person's drawn taste lies from the app's weights (`--taste-contrast`): the
+  /// spread of each weight's draw is multiplied by it.
+  package var tasteContrast: Double = 1
   /// Multiplies every song's true effect on heart rate and HRV.
   package var effectScale: Double = 1
   /// The settings the simulated DJ runs (`--dj-preferences`), and where they came from
@@ -36,7 +51,8 @@ package struct SynthConfiguration: Sendable, Equatable {
 
   package static func == (a: SynthConfiguration, b: SynthConfiguration) -> Bool {
     a.months == b.months && a.seed == b.seed && a.songs == b.songs && a.scale == b.scale
-      && a.start == b.start && a.writesZip == b.writesZip && a.preferences == b.preferences
+      && a.start == b.start && a.writesZip == b.writesZip && a.person == b.person
+      && a.tasteContrast == b.tasteContrast
       && a.effectScale == b.effectScale && a.djPreferences == b.djPreferences
       && a.compresses == b.compresses && a.djPreferencesSource == b.djPreferencesSource
   }

@@ -189,6 +189,7 @@ extension IngestSummary {
             switch input.reason {
             case .unrecognised: "unrecognised"
             case .tooDeep: "too-deep"
+            case .simulationTruth: "simulation-truth"
             }
           return ["file": .string(input.name), "reason": .string(reason)]
         }),

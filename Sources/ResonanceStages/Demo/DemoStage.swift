@@ -38,7 +38,10 @@ package struct DemoStage: Stage {
     record(
       "ingest",
       DemoSummary.ingest(
-        summary, skipped: ingest.passedOver.map { String($0.name.dropFirst(data.count + 1)) }))
+        summary,
+        skipped: ingest.passedOver.filter { $0.reason != .simulationTruth }.map {
+          String($0.name.dropFirst(data.count + 1))
+        }))
     if summary.listening.plays > 0 {
       record(
         "analyze", try AnalyzeStage(AnalyzeRequest(store: location)).run(progress: progress).outcome

@@ -122,7 +122,7 @@ private struct IngestRun {
         progress.say(
           "warning: \(input.name): a zip inside zips \(limit) deep, not read (the walk stops at "
             + "\(limit) levels)")
-      case .unrecognised: break
+      case .unrecognised, .simulationTruth: break
       }
     case .notImported(let file, let parts):
       if let index = imports.lastIndex(where: { $0.file == file }) {
