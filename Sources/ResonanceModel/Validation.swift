@@ -304,21 +304,27 @@ package struct ValidationReport: Sendable, Equatable {
   package var effects: [EffectValidation]
   /// One entry per feature with matched estimates, in `Feature.allCases` order.
   package var features: [FeatureValidation]
+  /// The one-step truth of a preference file (`validate --preferences`); nil without one.
+  package var tuning: OneStepTruth?
 
   /// Makes a report.
   package init(
     breathing: BreathingValidation? = nil, contexts: ContextValidation? = nil,
-    effects: [EffectValidation] = [], features: [FeatureValidation] = []
+    effects: [EffectValidation] = [], features: [FeatureValidation] = [],
+    tuning: OneStepTruth? = nil
   ) {
     self.breathing = breathing
     self.contexts = contexts
     self.effects = effects
     self.features = features
+    self.tuning = tuning
   }
 
-  /// Whether nothing in the store matched the truth: no breathing, song-effect or feature
-  /// figures (contexts alone do not make a report).
-  package var isEmpty: Bool { breathing == nil && effects.isEmpty && features.isEmpty }
+  /// Whether nothing in the store matched the truth: no breathing, song-effect, feature or
+  /// one-step figures (contexts alone do not make a report).
+  package var isEmpty: Bool {
+    breathing == nil && effects.isEmpty && features.isEmpty && tuning == nil
+  }
 
   /// Every goal that applies, in report order.
   package var goals: [GoalCheck] {
@@ -327,4 +333,29 @@ package struct ValidationReport: Sendable, Equatable {
 
   /// Whether some goal is missed (`validate` then exits 1).
   package var hasMissedGoal: Bool { goals.contains { !$0.isMet } }
+}
+
+/// The true value of preferences on the logged decisions, one step at a time: the mean over
+/// decisions of Σ_a π(a | x_d) · E[r | a, x_d], with π the app's policy under the preferences
+/// at the log's temperature and E[r | a, x_d] what `resonance synth` planted for candidate a
+/// (`decisions-truth.jsonl.gz`).
+package struct OneStepTruth: Sendable, Equatable {
+  /// The reward judged (the preference file's).
+  package var reward: Reward
+  /// Decisions averaged over.
+  package var decisions: Int
+  /// The value of the preferences the decisions were logged under (their logged
+  /// propensities), and of the file's.
+  package var inForce: Double
+  package var preferences: Double
+
+  package init(reward: Reward, decisions: Int, inForce: Double, preferences: Double) {
+    self.reward = reward
+    self.decisions = decisions
+    self.inForce = inForce
+    self.preferences = preferences
+  }
+
+  /// What the file's preferences gain over those in force.
+  package var gain: Double { preferences - inForce }
 }

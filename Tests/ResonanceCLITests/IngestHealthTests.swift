@@ -465,8 +465,10 @@ struct ValidateCommandTests {
     #expect(
       object?.keys.sorted() == [
         "breathing", "format_version", "goals_met", "sessions", "song_effects", "song_features",
+        "tuning",
       ])
     #expect(object?["song_effects"] is NSNull && object?["goals_met"] as? Bool == true)
+    #expect(object?["tuning"] is NSNull, "no --preferences, no one-step truth")
     let breathing = object?["breathing"] as? [String: Any]
     let planted =
       try JSONSerialization.jsonObject(

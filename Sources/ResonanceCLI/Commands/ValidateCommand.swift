@@ -26,6 +26,15 @@ struct ValidateCommand: ParsableCommand {
       song features: the error of the tempo, energy and valence estimates per source, and how \
       often the planted value lies within their intervals.
 
+      With --preferences FILE, also the one-step truth of a preference file (as resonance \
+      tune writes it) for the file's reward: the mean over the store's logged decisions of the \
+      reward the DJ's choice would bring under the file's weights at the log's temperature, \
+      from the expectations resonance synth planted for every candidate \
+      (decisions-truth.jsonl.gz beside truth.json), beside the same under the preferences in \
+      force, and the gain between them: the 'tuning' object of --json, with 'one_step' = \
+      in_force, preferences, gain. --from and --to limit the decisions it averages over (the \
+      month a tuned file was judged on, say); the other figures are the whole history's.
+
       A missed goal is marked 'goal NOT met' and makes the exit status 1, with --json too; \
       all goals met is exit 0. docs/validation.md holds its output for the sample and two \
       12-month sets.
@@ -33,7 +42,10 @@ struct ValidateCommand: ParsableCommand {
     examples: [
       Example(
         "resonance validate --truth Datasets/sample/truth.json --db Reports/demo.sqlite",
-        "Validate the demo's store against the sample's truth.")
+        "Validate the demo's store against the sample's truth."),
+      Example(
+        "resonance validate --truth Datasets/sample/truth.json --db Reports/demo.sqlite --preferences Reports/preferences.json --json",
+        "The same, with the true one-step gain of the demo's tuned preference file."),
     ])
 
   @Option(
@@ -41,12 +53,28 @@ struct ValidateCommand: ParsableCommand {
     parser: .nonEmpty)
   var truthPath: String
 
+  @Option(
+    name: "preferences", placeholder: "FILE",
+    help:
+      "A preference file (JSON or plist) whose true one-step gain over the preferences in force to report.",
+    parser: .nonEmpty)
+  var preferencesPath: String?
+
+  @OptionGroup var days: DayOptions
+
   @OptionGroup var store: StoreOptions
   @OptionGroup var output: OutputOptions
 
+  func validate() throws(UsageError) {
+    if preferencesPath == nil, !days.days.isAll {
+      throw UsageError("--from and --to limit the one-step truth: give --preferences FILE too")
+    }
+  }
+
   func run(in context: CommandContext) throws -> ExitCode {
     let request = ValidateRequest(
-      truthPath: truthPath, store: try store.location(context.environment))
+      truthPath: truthPath, store: try store.location(context.environment),
+      preferencesPath: preferencesPath, days: days.days)
     let result = try ValidateStage(request).run(progress: context.progress(output))
     context.show(result, output)
     guard let missed = result.missedGoalsLine else { return .ok }

@@ -102,10 +102,20 @@ package struct StageFailure: Sendable, Equatable {
 package struct ValidateRequest: Sendable, Equatable {
   package var truthPath: String
   package var store: StoreLocation
+  /// A preference file whose one-step truth to report (`--preferences`), judged with the
+  /// `decisions-truth.jsonl.gz` beside the truth file.
+  package var preferencesPath: String?
+  /// The days whose decisions the one-step truth averages over.
+  package var days: DayRange
 
-  package init(truthPath: String, store: StoreLocation) {
+  package init(
+    truthPath: String, store: StoreLocation, preferencesPath: String? = nil,
+    days: DayRange = DayRange()
+  ) {
     self.truthPath = truthPath
     self.store = store
+    self.preferencesPath = preferencesPath
+    self.days = days
   }
 }
 

@@ -17,6 +17,13 @@ extension ValidationReport {
         "song features against the planted ones (mean absolute error; share within ± 1.645 sd):")
       lines += features.map(Self.line)
     }
+    if let tuning {
+      lines.append(
+        "one-step truth (\(tuning.reward.rawValue), \(Format.grouped(tuning.decisions)) decisions): "
+          + "preferences in force \(Format.fixed(tuning.inForce, 4)), the file's "
+          + "\(Format.fixed(tuning.preferences, 4)), gain \(tuning.gain >= 0 ? "+" : "")\(Format.fixed(tuning.gain, 4))"
+      )
+    }
     return lines
   }
 
@@ -61,6 +68,15 @@ extension ValidationReport {
         ? .null
         : .object(
           Dictionary(uniqueKeysWithValues: features.map { ($0.feature.rawValue, Self.json($0)) })),
+      "tuning": tuning.map {
+        [
+          "reward": .string($0.reward.rawValue), "decisions": .integer($0.decisions),
+          "one_step": [
+            "in_force": .number($0.inForce), "preferences": .number($0.preferences),
+            "gain": .number($0.gain),
+          ],
+        ]
+      } ?? .null,
     ]
   }
 

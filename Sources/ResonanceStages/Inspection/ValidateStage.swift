@@ -5,6 +5,7 @@ import ResonanceModel
 import ResonanceReports
 import ResonanceStore
 import ResonanceSynth
+import ResonanceTuning
 
 /// `resonance validate`: how well the store's analyses recover what a simulated person
 /// planted.
@@ -18,7 +19,13 @@ package struct ValidateStage: Stage {
   package func run(progress: any StageProgress) throws -> ValidateResult {
     let store = try request.store.existing(for: "validate")
     let truth = try Self.readTruth(request.truthPath)
-    let report = truth.validate(try ValidationInputs.load(from: store))
+    var report = truth.validate(try ValidationInputs.load(from: store))
+    if let path = request.preferencesPath {
+      report.tuning = try Self.oneStep(
+        of: try PreferenceFile.read(at: path), path: path, store: store, days: request.days,
+        truthPath: (request.truthPath as NSString).deletingLastPathComponent + "/"
+          + SynthWriter.decisionTruth)
+    }
     guard !report.isEmpty else {
       throw StageError(
         .missingInput,
@@ -38,6 +45,77 @@ package struct ValidateStage: Stage {
       throw StageError(.badData, "\(path): expected a truth.json written by resonance synth")
     }
     return truth
+  }
+}
+
+extension ValidateStage {
+  /// The one-step truth of `file` on the store's logged decisions in `days` (`OneStepTruth`), for the
+  /// file's reward, with `truthPath`'s planted expectations; a decision uses its context's
+  /// preferences where the file has them.
+  ///
+  /// - Throws: `StageError`: `missingInput` without the truth file or without a decision
+  ///   the truth knows; `badData` for a truth file that does not parse, a logged decision
+  ///   whose candidates differ from the truth's, or a file tuned for `session-quality` (a
+  ///   session's, not a decision's, outcome).
+  static func oneStep(
+    of file: PreferenceFile, path: String, store: Store, days: DayRange, truthPath: String
+  ) throws -> OneStepTruth {
+    let reward = file.evidence?.reward ?? .composite
+    guard reward != .sessionQuality else {
+      throw StageError(
+        .badData,
+        "\(path): tuned for session-quality, which depends on the session's other choices; "
+          + "the one-step truth covers keep, listen-share, response and composite")
+    }
+    let truths: [Int: DecisionTruthFile.Decision]
+    do {
+      truths = try DecisionTruthFile.read(path: truthPath)
+    } catch let error as IOError {
+      throw StageError(
+        error.kind == .missing ? .missingInput : .io,
+        "\(truthPath): \(error) (resonance synth writes it beside truth.json)")
+    } catch {
+      throw StageError(.badData, "\(error)")
+    }
+    let history = try store.decisionHistory(in: days)
+    let assembled = DecisionLogAssembler.assemble(history)
+    var used: [Int] = []
+    var values: [Double] = []
+    for (i, index) in assembled.recordIndex.enumerated() {
+      let record = history.records[index]
+      guard let truth = truths[record.decision] else { continue }
+      guard truth.timeMs == record.time.millisecondsSinceEpoch,
+        truth.songs == record.candidates.map(\.song)
+      else {
+        throw StageError(
+          .badData,
+          "\(truthPath): decision \(record.decision) differs from the store's (another person's "
+            + "truth, or a store holding two histories)")
+      }
+      used.append(i)
+      for c in truth.candidates {
+        values.append(
+          OneStepValue.expected(reward, skip: c.skip, share: c.share, response: c.response) ?? 0)
+      }
+    }
+    let decisions = assembled.decisions.subset(used)
+    guard decisions.count > 0 else {
+      throw StageError(
+        .missingInput,
+        "\(store.path): no logged decision the truth at \(truthPath) knows (ingest the person's "
+          + "files first)")
+    }
+    var probabilities = TargetPolicy.evaluate(decisions, file.preferences).probabilities
+    for (context, preferences) in file.contexts ?? [:] {
+      let own = TargetPolicy.evaluate(decisions, preferences).probabilities
+      for d in 0..<decisions.count where decisions.context[d].rawValue == context {
+        for r in decisions.rows(of: d) { probabilities[r] = own[r] }
+      }
+    }
+    return OneStepTruth(
+      reward: reward, decisions: decisions.count,
+      inForce: OneStepValue.mean(decisions, probabilities: decisions.propensity, values: values),
+      preferences: OneStepValue.mean(decisions, probabilities: probabilities, values: values))
   }
 }
 
