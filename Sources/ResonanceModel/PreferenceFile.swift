@@ -127,8 +127,12 @@ package struct TuningEvidence: Sendable, Equatable, Codable {
   package var estimator: Estimator
   package var reward: Reward
   /// The gain of choosing on the past over the preferences in force, on the months the
-  /// choosing never saw (forward chaining, pooled); nil with too little history.
-  package var heldOutGain: Interval?
+  /// choosing never saw (forward chaining, pooled); nil with too little history. Files written
+  /// before format 2 of `tune --json` call it `heldOutGain`, which is still read.
+  package var forwardGain: Interval?
+  /// The written preferences' own gain on the month they were not chosen on (the last); nil
+  /// without a candidate, and in older files.
+  package var heldOut: Interval?
   /// Effective sample size of the chosen preferences on the last month.
   package var effectiveSampleSize: Double?
   /// Share of the last month's decisions where the chosen preferences' likeliest song is the
@@ -144,8 +148,8 @@ package struct TuningEvidence: Sendable, Equatable, Codable {
   /// Evidence from its parts, as described on each property.
   package init(
     from: String, to: String, decisions: Int, months: Int, estimator: Estimator, reward: Reward,
-    heldOutGain: Interval?, effectiveSampleSize: Double?, agreementShare: Double?, folds: Int,
-    reason: String, command: String
+    forwardGain: Interval?, heldOut: Interval? = nil, effectiveSampleSize: Double?,
+    agreementShare: Double?, folds: Int, reason: String, command: String
   ) {
     self.from = from
     self.to = to
@@ -153,12 +157,58 @@ package struct TuningEvidence: Sendable, Equatable, Codable {
     self.months = months
     self.estimator = estimator
     self.reward = reward
-    self.heldOutGain = heldOutGain
+    self.forwardGain = forwardGain
+    self.heldOut = heldOut
     self.effectiveSampleSize = effectiveSampleSize
     self.agreementShare = agreementShare
     self.folds = folds
     self.reason = reason
     self.command = command
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case from, to, decisions, months, estimator, reward, forwardGain, heldOut
+    case effectiveSampleSize, agreementShare, folds, reason, command
+    /// The forward gain's name before format 2.
+    case heldOutGain
+  }
+
+  /// Reads the evidence, the forward gain under either of its names.
+  package init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    from = try c.decode(String.self, forKey: .from)
+    to = try c.decode(String.self, forKey: .to)
+    decisions = try c.decode(Int.self, forKey: .decisions)
+    months = try c.decode(Int.self, forKey: .months)
+    estimator = try c.decode(Estimator.self, forKey: .estimator)
+    reward = try c.decode(Reward.self, forKey: .reward)
+    forwardGain =
+      try c.decodeIfPresent(Interval.self, forKey: .forwardGain)
+      ?? c.decodeIfPresent(Interval.self, forKey: .heldOutGain)
+    heldOut = try c.decodeIfPresent(Interval.self, forKey: .heldOut)
+    effectiveSampleSize = try c.decodeIfPresent(Double.self, forKey: .effectiveSampleSize)
+    agreementShare = try c.decodeIfPresent(Double.self, forKey: .agreementShare)
+    folds = try c.decode(Int.self, forKey: .folds)
+    reason = try c.decode(String.self, forKey: .reason)
+    command = try c.decode(String.self, forKey: .command)
+  }
+
+  /// Writes the evidence under today's names.
+  package func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    try c.encode(from, forKey: .from)
+    try c.encode(to, forKey: .to)
+    try c.encode(decisions, forKey: .decisions)
+    try c.encode(months, forKey: .months)
+    try c.encode(estimator, forKey: .estimator)
+    try c.encode(reward, forKey: .reward)
+    try c.encodeIfPresent(forwardGain, forKey: .forwardGain)
+    try c.encodeIfPresent(heldOut, forKey: .heldOut)
+    try c.encodeIfPresent(effectiveSampleSize, forKey: .effectiveSampleSize)
+    try c.encodeIfPresent(agreementShare, forKey: .agreementShare)
+    try c.encode(folds, forKey: .folds)
+    try c.encode(reason, forKey: .reason)
+    try c.encode(command, forKey: .command)
   }
 
   /// An estimate with a two-sided interval at `level`.

@@ -18,8 +18,9 @@ import ResonanceModel
 /// 3. Pooled over the judged months, that is the gain of choosing on the past; its interval is
 ///    a bootstrap over the judged days, month by month (seeded). The candidate is the choice
 ///    made on every month before the last. `change` when the interval's lower end is above
-///    `margin` and the candidate's effective sample size on the last month is at least
-///    `minimumESS`; otherwise `keep`, with the reason.
+///    `margin`, the candidate's own interval on the last month (the month it was not chosen
+///    on: `heldOut`) has its lower end above 0, and its effective sample size there is at
+///    least `minimumESS`; otherwise `keep`, with the reason.
 package enum Tuner {
   ///
   /// - Parameter progress: told of the replay, the reward models' fits and each month judged.
@@ -176,18 +177,28 @@ package enum Tuner {
       + "past gained \(Self.signed(interval.estimate)) in \(settings.reward.rawValue) "
       + "(\(Self.percent(level)) interval \(Self.signed(interval.lower)) … "
       + "\(Self.signed(interval.upper)))"
-    if interval.lower > settings.margin, evidence.effectiveSampleSize >= settings.minimumESS {
-      report.recommendation = .change
-      report.recommended = last.candidate
-      report.reason =
-        judged + ", above \(Self.margin(settings.margin)); the preferences chosen on every "
-        + "month before \(months[held]) have an effective sample size of "
-        + "\(Int(evidence.effectiveSampleSize.rounded())) on it"
-    } else if evidence.effectiveSampleSize < settings.minimumESS {
+    let own = evidence.gain
+    let ownInterval =
+      "(\(Self.percent(level)) interval \(Self.signed(own.lower)) … \(Self.signed(own.upper)))"
+    if evidence.effectiveSampleSize < settings.minimumESS {
       report.reason =
         "the chosen preferences' effective sample size on \(months[held]) is "
         + "\(Int(evidence.effectiveSampleSize.rounded())), under \(Int(settings.minimumESS)): "
         + "the log says too little about them"
+    } else if interval.lower > settings.margin, own.lower > 0 {
+      report.recommendation = .change
+      report.recommended = last.candidate
+      report.reason =
+        judged + ", above \(Self.margin(settings.margin)); the preferences written, chosen on "
+        + "every month before \(months[held]), gained \(Self.signed(own.estimate)) on it "
+        + "\(ownInterval), above 0, with an effective sample size of "
+        + "\(Int(evidence.effectiveSampleSize.rounded()))"
+    } else if interval.lower > settings.margin {
+      report.reason =
+        judged + ", above \(Self.margin(settings.margin)), but the preferences that would be "
+        + "written, chosen on every month before \(months[held]), gained "
+        + "\(Self.signed(own.estimate)) on it \(ownInterval): not clearly above 0 on the "
+        + "month they were not chosen on"
     } else {
       report.reason =
         judged + ": the interval reaches \(Self.margin(settings.margin)) or below, so the data "

@@ -100,9 +100,18 @@ struct TuneCommandTests {
     #expect(result.status == .ok, "\(result.err)")
     let object = try #require(
       try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
-    #expect(object["format_version"] as? Int == 1)
+    #expect(object["format_version"] as? Int == 2)
     let recommendation = try #require(object["recommendation"] as? String)
     #expect(["change", "keep"].contains(recommendation))
+    // change exactly when the pooled gain clears the margin and the candidate's own gain 0.
+    let clearsMargin = object["clears_margin"] as? Bool
+    let clearsZero = object["clears_zero"] as? Bool
+    if recommendation == "change" {
+      #expect(clearsMargin == true && clearsZero == true)
+    } else {
+      let support = (object["held_out"] as? [String: Any])?["effective_sample_size"] as? Double
+      #expect(clearsMargin != true || clearsZero != true || (support ?? 0) < 200)
+    }
     let replay = try #require(object["replay"] as? [String: Any])
     #expect(replay["replayed"] as? Int == stores.decisions)
     #expect(replay["first_mismatch"] is NSNull)
@@ -124,7 +133,7 @@ struct TuneCommandTests {
     // hold the same digits; Foundation's JSONSerialization on Linux reads some of them a few
     // units in the last place off, JSONDecoder exactly.
     let gain = try #require(forward["gain"] as? Double)
-    let estimate = try #require(evidence.heldOutGain?.estimate)
+    let estimate = try #require(evidence.forwardGain?.estimate)
     #expect(abs(estimate - gain) <= 1e-12 * max(1e-12, abs(gain)))
     let folds = try #require(object["folds"] as? [[String: Any]])
     #expect(

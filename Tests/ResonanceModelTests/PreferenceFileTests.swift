@@ -20,8 +20,9 @@ struct PreferenceFileTests {
   static let evidence = TuningEvidence(
     from: "2022-06-01", to: "2022-11-30", decisions: 4_210, months: 6,
     estimator: .dr, reward: .composite,
-    heldOutGain: TuningEvidence.Interval(
+    forwardGain: TuningEvidence.Interval(
       estimate: 0.031_415_926_535_897_93, lower: 0.012, upper: 0.05, level: 0.9),
+    heldOut: TuningEvidence.Interval(estimate: 0.02, lower: 0.004, upper: 0.036, level: 0.9),
     effectiveSampleSize: 812.25, agreementShare: 0.625, folds: 5,
     reason: "the held-out gain's interval is above 0",
     command: "resonance tune --store s.sqlite --out preferences.json")
@@ -33,7 +34,7 @@ struct PreferenceFileTests {
       contexts: ["workout": tuned, "relax": .appDefault],
       evidence: TuningEvidence(
         from: "2022-06-01", to: "2022-06-30", decisions: 90, months: 1, estimator: .ips,
-        reward: .keep, heldOutGain: nil, effectiveSampleSize: nil, agreementShare: nil,
+        reward: .keep, forwardGain: nil, effectiveSampleSize: nil, agreementShare: nil,
         folds: 0, reason: "too little history to hold a month out", command: "resonance tune")),
     PreferenceFile(recommendation: .keep, preferences: .appDefault),
   ]
@@ -81,7 +82,7 @@ struct PreferenceFileTests {
       assert isinstance(p['sameArtistLimit'], int), type(p['sameArtistLimit'])
       print(repr(p['bpmWeight']), d['recommendation'], d['format'], d['version'],
             p['nightHardCapBPM'], p['sameArtistLimit'], p['policy']['kind'],
-            repr(d['evidence']['heldOutGain']['estimate']))
+            repr(d['evidence']['forwardGain']['estimate']))
       """
     let (status, output) = try Self.run("python3", ["-c", script, path])
     #expect(status == 0, "\(output)")
@@ -155,6 +156,45 @@ struct PreferenceFileTests {
       _ = try PreferenceFile(data: data)
     }
     #expect(error.message.hasPrefix(#""evidence.estimator": "#), "\(error.message)")
+  }
+
+  @Test(
+    "evidence written before format 2 reads its heldOutGain as the forward gain; today's writes forwardGain and heldOut"
+  )
+  func forwardGainsOldName() throws {
+    let text = String(decoding: try Self.files[0].encoded(as: .json), as: UTF8.self)
+    #expect(text.contains(#""forwardGain" : {"#) && text.contains(#""heldOut" : {"#))
+    #expect(!text.contains("heldOutGain"))
+    let old = try Self.edited {
+      var evidence = $0["evidence"] as? [String: Any] ?? [:]
+      evidence["heldOutGain"] = evidence["forwardGain"]
+      evidence["forwardGain"] = nil
+      evidence["heldOut"] = nil
+      $0["evidence"] = evidence
+    }
+    let read = try PreferenceFile(data: old)
+    #expect(read.evidence?.forwardGain == Self.evidence.forwardGain)
+    #expect(read.evidence?.heldOut == nil)
+  }
+
+  @Test(
+    "a file whose evidence does not parse is refused, naming the key: a gain without its bounds, evidence that is not an object"
+  )
+  func evidenceThatDoesNotParse() throws {
+    let partial = try Self.edited {
+      var evidence = $0["evidence"] as? [String: Any] ?? [:]
+      evidence["forwardGain"] = ["estimate": 0.03]
+      $0["evidence"] = evidence
+    }
+    let error = try #require(throws: PreferenceFileError.self) {
+      _ = try PreferenceFile(data: partial)
+    }
+    #expect(error.message.contains("evidence.forwardGain.lower"), "\(error.message)")
+    let text = try Self.edited { $0["evidence"] = "trust me" }
+    let notObject = try #require(throws: PreferenceFileError.self) {
+      _ = try PreferenceFile(data: text)
+    }
+    #expect(notObject.message.contains("evidence"), "\(notObject.message)")
   }
 
   @Test("bytes that are neither JSON nor a property list are refused as such")

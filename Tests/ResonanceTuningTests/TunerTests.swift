@@ -31,7 +31,8 @@ enum TuningWorld {
   static func history(
     days: Int, perDay: Int, seed: UInt64, preferences: UserPreferences = logging,
     contexts: [ActivityContext] = ActivityContext.allCases,
-    keepChance: (ScoringComponents) -> Double
+    keepChance: (ScoringComponents) -> Double,
+    fromDay change: (day: Int, keepChance: (ScoringComponents) -> Double)? = nil
   ) -> DecisionHistory {
     var random = TestRandom(seed: seed)
     var records: [DecisionRecord] = []
@@ -73,7 +74,13 @@ enum TuningWorld {
             baseScore: s.baseScore, finalScore: s.finalScore, propensity: s.propensity)
         }
         let chosen = DecisionEngine.choose(scored, uniform: random.uniform())
-        let kept = random.chance(keepChance(scored[chosen].components))
+        let components = scored[chosen].components
+        let kept: Bool
+        if let change, day >= change.day {
+          kept = random.chance(change.keepChance(components))
+        } else {
+          kept = random.chance(keepChance(components))
+        }
         let durationMs: Int64 = 200_000
         let share = kept ? random.uniform(0.6, 1) : random.uniform(0.02, 0.2)
         records.append(
@@ -151,6 +158,25 @@ struct TunerTests {
     #expect((heldOut.keepChangePer100 ?? 0) > 0, "kept songs per 100 rise")
     #expect(report.reason.contains("2024-05") && report.reason.contains("interval"))
     #expect((report.selectionGain ?? 0) > 0)
+  }
+
+  @Test(
+    "when tempo stops mattering in the last month, the pooled gain still clears the margin but the candidate's own gain there does not clear 0: keep, saying so"
+  )
+  func candidateMustClearZero() throws {
+    // 2024-05-01 is day 121.
+    let history = TuningWorld.history(
+      days: TuningWorld.fiveMonths, perDay: 24, seed: 11, keepChance: TuningWorld.tempoMatters,
+      fromDay: (121, TuningWorld.coinFlip))
+    let report = try Tuner.tune(history, settings: TuningWorld.settings)
+    #expect(report.clearsMargin == true, "\(String(describing: report.forwardGain))")
+    #expect(report.clearsZero == false, "\(String(describing: report.heldOut?.gain))")
+    #expect(report.recommendation == .keep)
+    #expect(report.recommended == TuningWorld.logging)
+    #expect(report.reason.contains("not clearly above 0"), "\(report.reason)")
+    // The same world without the change in May: both clear, and it is a change.
+    let planted = try Tuner.tune(Self.planted, settings: TuningWorld.settings)
+    #expect(planted.clearsMargin == true && planted.clearsZero == true)
   }
 
   @Test(

@@ -29,9 +29,10 @@ struct TuneCommand: ParsableCommand {
       before the last.
 
       The recommendation is change only when that interval's lower end is above the margin \
-      (--margin, 0.01: offline estimates hold the later history fixed, and the candidates \
-      chosen lean on it) and the candidate's effective sample size on the last month is at \
-      least 200; otherwise keep, with the reason. With decisions from fewer than 3 months it \
+      (--margin, 0.01: the smallest gain worth a change), the candidate's own interval on the \
+      last month, the month it was not chosen on, is above 0, and its effective sample size \
+      there is at least 200; otherwise keep, with the reason (--json's clears_margin and \
+      clears_zero say which held). With decisions from fewer than 3 months it \
       is keep ("too little history"), exit 0; with no decision log at all, keep too. \
       --by-context runs the same for each context with at least 200 decisions in the last \
       month and keeps the general preferences elsewhere; then every test, the general one \
@@ -74,7 +75,7 @@ struct TuneCommand: ParsableCommand {
   @Option(
     name: "margin", placeholder: "G",
     help:
-      "The least gain worth a change, on the reward's 0–1 scale: the held-out interval's lower end must clear it, 0–0.5. Default: 0.01, about what offline estimates run above the closed loop on simulated people (docs/tuning.md).",
+      "The least gain worth a change, on the reward's 0–1 scale: the forward-chaining interval's lower end must clear it, 0–0.5. Default: 0.01.",
     parser: .number(in: 0...0.5))
   var margin = TuningSettings().margin
 

@@ -270,6 +270,13 @@ package struct TuningReport: Sendable, Equatable, Codable {
   /// The least gain worth a change: the interval's lower end must clear it.
   package var margin: Double
 
+  /// Whether the pooled forward-chaining gain's lower end is above the margin; nil without
+  /// the gain.
+  package var clearsMargin: Bool? { forwardGain.map { $0.lower > margin } }
+  /// Whether the written candidate's own interval on the month it was not chosen on has its
+  /// lower end above 0; nil without a candidate.
+  package var clearsZero: Bool? { heldOut.map { $0.gain.lower > 0 } }
+
   /// A report from its parts, as described on each property; `designPoints` is
   /// `design.count`.
   package init(

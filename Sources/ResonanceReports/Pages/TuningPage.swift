@@ -23,8 +23,9 @@ package enum TuningPage {
       text += "\(tuning.design). The rule: `change` only when the \(percent(tuning.level)) "
       text += "interval of the forward-chaining gain — each month after the first judged by "
       text += "the choice made on the months before it, pooled — lies above "
-      text += "\(Format.fixed(tuning.margin, 3)) and the chosen preferences' effective sample "
-      text += "size on the last month is at least \(Format.fixed(tuning.minimumESS, 0)).\n\n"
+      text += "\(Format.fixed(tuning.margin, 3)), the chosen preferences' own interval on the "
+      text += "last month (the month they were not chosen on) lies above 0, and their effective "
+      text += "sample size there is at least \(Format.fixed(tuning.minimumESS, 0)).\n\n"
       if let gain = tuning.forwardGain {
         text += "**Choosing on the past gained \(Figures.signed(gain.estimate, 3))** "
         text += "(\(percent(gain.level)) interval \(Figures.signed(gain.lower, 3)) … "

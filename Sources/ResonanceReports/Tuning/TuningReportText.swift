@@ -130,7 +130,9 @@ package enum TuningReportText {
       ]
     }
     return [
-      "format_version": 1, "recommendation": .string(report.recommendation.rawValue),
+      "format_version": 2, "recommendation": .string(report.recommendation.rawValue),
+      "clears_margin": report.clearsMargin.map { .bool($0) } ?? .null,
+      "clears_zero": report.clearsZero.map { .bool($0) } ?? .null,
       "reason": .string(report.reason), "out": .text(outPath),
       "reward": .string(report.reward.rawValue),
       "estimator": .string(report.estimator.rawValue),

@@ -49,7 +49,7 @@ package struct TuneStage: Stage {
       evidence: TuningEvidence(
         from: report.from ?? "", to: report.to ?? "", decisions: report.decisions,
         months: report.months.count, estimator: report.estimator, reward: report.reward,
-        heldOutGain: report.forwardGain,
+        forwardGain: report.forwardGain, heldOut: report.heldOut?.gain,
         effectiveSampleSize: report.heldOut?.effectiveSampleSize,
         agreementShare: report.heldOut?.agreementShare, folds: report.folds.count,
         reason: report.reason, command: command))
