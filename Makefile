@@ -19,7 +19,7 @@ TEST_PACKAGES := libxml2-utils python3 time
 FIXTURES ?= $(abspath ../shared/fixtures)
 RELEASE_BIN := .build/release/resonance
 
-.PHONY: help deps test-deps build test conformance fuzz fuzz-ci fuzz-build demo notebooks-check render-check report-golden report-golden-check sample sample-check lint bench bench-ingest bench-synth bench-listening bench-analyze bench-sweep bench-demo clean
+.PHONY: help deps test-deps build test conformance fuzz fuzz-ci fuzz-build demo notebooks-check render-check report-golden report-golden-check sample sample-check validate-tuning lint bench bench-ingest bench-synth bench-listening bench-analyze bench-sweep bench-demo clean
 
 help:
 	@echo "make demo         build in release mode, run the whole pipeline on Datasets/sample into Reports/, re-run notebooks-md/"
@@ -40,6 +40,7 @@ help:
 	@echo "make bench-analyze    resonance analyze over a 12-month history, beside a numpy reference checked against it"
 	@echo "make bench-demo       make demo's wall time after the build (resonance demo and the notebooks) against the 60 s goal"
 	@echo "make bench-sweep      resonance sweep's kernel on 10^4 weight vectors beside a numpy reference checked against it; tune on 12 months"
+	@echo "make validate-tuning  tune on simulated people of every kind (PER_KIND each, default 15), judged against the one-step truth synth plants: coverage, false changes, bias (scripts/validate-tuning.py)"
 	@echo "make clean        remove .build and the demo's outputs"
 
 deps:
@@ -125,7 +126,7 @@ notebooks-check: build
 
 NOTEBOOKS := $(sort $(wildcard notebooks-md/*.md))
 
-SAMPLE_ARGS := --months 4 --scale 0.2 --songs 160 --compress
+SAMPLE_ARGS := --months 4 --scale 0.2 --songs 160 --compress --person app-model
 
 sample: build
 	rm -rf Datasets/sample
@@ -187,6 +188,13 @@ bench-sweep: build test-deps
 	@python3 -m venv --help >/dev/null 2>&1 || scripts/require-packages.sh python3-venv
 	@scripts/require-packages.sh sqlite3 time
 	bench/sweep.sh
+
+# Tune on fresh simulated people of every kind, from seeds declared in the script, judged
+# against the one-step truth synth plants (docs/validation.md, "Tuning on people it was not
+# built for"). A benchmark-like run, not a test: it prints and writes its summary.
+PER_KIND ?= 15
+validate-tuning: build test-deps
+	python3 scripts/validate-tuning.py --bin $(RELEASE_BIN) --per-kind $(PER_KIND)
 
 # Then the architecture rules (docs/architecture.md), after the lint's own self-test.
 lint:

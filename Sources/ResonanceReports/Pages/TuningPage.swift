@@ -26,7 +26,11 @@ package enum TuningPage {
       text += "\(Format.fixed(tuning.margin, 3)), the chosen preferences' own interval on the "
       text += "last month (the month they were not chosen on) lies above 0, and their effective "
       text += "sample size there is at least \(Format.fixed(tuning.minimumESS, 0)).\n\n"
-      if let gain = tuning.forwardGain {
+      if tuning.forwardGain != nil, tuning.folds.allSatisfy({ $0.gain == nil }) {
+        text += "**Choosing on the past changed nothing:** on none of the "
+        text += "\(tuning.folds.count) months judged did a choice made on the months before it "
+        text += "clear the rule, so the preferences in force ran throughout and gained 0.\n\n"
+      } else if let gain = tuning.forwardGain {
         text += "**Choosing on the past gained \(Figures.signed(gain.estimate, 3))** "
         text += "(\(percent(gain.level)) interval \(Figures.signed(gain.lower, 3)) … "
         text += "\(Figures.signed(gain.upper, 3))) over "
