@@ -1,0 +1,265 @@
+#!/usr/bin/env python3
+"""How far `resonance tune`'s answers can be trusted, on simulated people of every kind.
+
+A benchmark-like harness (`make validate-tuning`), not a test. For each replication — a fresh
+seed from the range declared below, one person kind — it simulates four months, ingests and
+analyses them, runs `tune --level 0.9 --json`, and judges what tune said against the one-step
+truth `resonance validate --preferences` computes from what the simulation planted
+(docs/synth.md, "One-step truth"):
+
+- the written candidate's interval on the last month (`held_out`) against the candidate's
+  true one-step gain on that month;
+- the pooled forward-chaining interval (`forward_gain`) against the true one-step gain of
+  choosing that way: each judged month's chosen weights (`folds[].weights`; none chosen gains
+  0) on that month, weighted by its decisions;
+- for the `null` and `flat` kinds, whose true gain is 0 for every candidate, whether tune said
+  `change` (a false change).
+
+Before the replications it runs four named cases and says whether each gave what it must: the
+committed sample, a `null` and a `flat` person say `keep`; an `app-model` person at
+`--taste-contrast 3` says `change`.
+
+Seeds come from SEEDS below, declared before any run and disjoint from the seeds development
+used (docs/validation.md lists those). Usage:
+
+    scripts/validate-tuning.py [--bin PATH] [--work DIR] [--per-kind N] [--kinds K,K,...]
+
+It prints a Markdown summary and writes it, with one CSV row per replication, into WORK.
+"""
+
+import argparse
+import csv
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+# Declared in advance; development used seeds 1-10, 97 and the ones docs/validation.md lists.
+SEEDS = range(20_001, 21_001)
+KINDS = ["app-model", "satiation", "drift", "hidden-feature", "mixed", "null", "flat"]
+NULL_KINDS = {"null", "flat"}
+LEVEL = 0.9
+
+
+def run(args, **kwargs):
+    done = subprocess.run(args, capture_output=True, text=True, **kwargs)
+    if done.returncode not in (0, 1):
+        sys.exit(f"validate-tuning: {' '.join(args)} exited {done.returncode}: {done.stderr}")
+    return done
+
+
+def month_range(month):
+    year, number = map(int, month.split("-"))
+    after = (year + (number == 12), number % 12 + 1)
+    return f"{year:04d}-{number:02d}-01", f"{after[0]:04d}-{after[1]:02d}-01"
+
+
+def preference_file(template, weights, path):
+    names = {
+        "bpm": "bpmWeight", "energy": "energyWeight", "familiarity": "familiarityWeight",
+        "historical": "historicalWeight", "context": "contextWeight",
+        "recency": "recencyPenaltyWeight", "time_of_day": "timeOfDayPenaltyWeight",
+    }
+    file = json.loads(json.dumps(template))
+    file["recommendation"] = "change"
+    for key, name in names.items():
+        file["preferences"][name] = weights[key]
+    with open(path, "w") as out:
+        json.dump(file, out)
+
+
+def one_step(binary, folder, store, prefs, month):
+    start, end = month_range(month)
+    done = run([binary, "validate", "--truth", f"{folder}/truth.json", "--db", store,
+                "--preferences", prefs, "--from", start, "--to", end, "--json", "-q"])
+    tuning = json.loads(done.stdout)["tuning"]
+    return tuning["one_step"]["gain"], tuning["decisions"]
+
+
+def replicate(binary, work, seed, kind):
+    folder = f"{work}/{kind}-{seed}"
+    store = folder + ".sqlite"
+    shutil.rmtree(folder, ignore_errors=True)
+    if os.path.exists(store):
+        os.remove(store)
+    run([binary, "synth", "--out", folder, "--months", "4", "--seed", str(seed), "--songs", "120",
+         "--scale", "0.05", "--person", kind, "-q"])
+    run([binary, "ingest", folder, "--db", store, "-q"])
+    run([binary, "analyze", "--db", store, "-q"])
+    prefs = folder + "-preferences.json"
+    tuned = json.loads(run([binary, "tune", "--db", store, "--level", str(LEVEL), "--out", prefs,
+                            "--json", "-q"]).stdout)
+    template = json.load(open(prefs))
+    row = {"seed": seed, "kind": kind, "recommendation": tuned["recommendation"],
+           "clears_margin": tuned["clears_margin"], "clears_zero": tuned["clears_zero"]}
+    held = tuned["held_out"]
+    if held is not None and tuned["candidate"] is not None:
+        path = folder + "-candidate.json"
+        preference_file(template, tuned["candidate"], path)
+        truth, _ = one_step(binary, folder, store, path, held["month"])
+        row.update(held_gain=held["gain"], held_lower=held["lower"], held_upper=held["upper"],
+                   held_truth=truth)
+    forward = tuned["forward_gain"]
+    if forward is not None:
+        total, weight = 0.0, 0
+        for i, fold in enumerate(tuned["folds"]):
+            if fold["weights"] is not None:
+                path = f"{folder}-fold{i}.json"
+                preference_file(template, fold["weights"], path)
+                gain, decisions = one_step(binary, folder, store, path, fold["month"])
+                total += gain * fold["decisions"]
+            weight += fold["decisions"]
+        row.update(forward_gain=forward["gain"], forward_lower=forward["lower"],
+                   forward_upper=forward["upper"], forward_truth=total / weight if weight else 0)
+    shutil.rmtree(folder, ignore_errors=True)
+    for path in os.listdir(work):
+        if path.startswith(f"{kind}-{seed}") and path.endswith(".sqlite"):
+            os.remove(f"{work}/{path}")
+    return row
+
+
+# The named cases: (what, synth options or None for the committed sample, what tune must say).
+CASES = [
+    ("the committed sample", None, "keep"),
+    ("a null person (seed 1)", ["--person", "null", "--seed", "1"], "keep"),
+    ("a flat person (seed 1)", ["--person", "flat", "--seed", "1"], "keep"),
+    ("an app-model person at --taste-contrast 3 (seed 1)",
+     ["--person", "app-model", "--taste-contrast", "3", "--seed", "1"], "change"),
+]
+
+
+def named_case(binary, work, name, options):
+    folder = f"{work}/case"
+    store = folder + ".sqlite"
+    shutil.rmtree(folder, ignore_errors=True)
+    if os.path.exists(store):
+        os.remove(store)
+    data = "Datasets/sample"
+    if options is not None:
+        run([binary, "synth", "--out", folder, "--months", "4", "--songs", "160", "--scale", "0.1",
+             "-q"] + options)
+        data = folder
+    run([binary, "ingest", data, "--db", store, "-q"])
+    run([binary, "analyze", "--db", store, "-q"])
+    tuned = json.loads(run([binary, "tune", "--db", store, "--out", folder + "-prefs.json",
+                            "--json", "-q"]).stdout)
+    shutil.rmtree(folder, ignore_errors=True)
+    os.remove(store)
+    return tuned["recommendation"], tuned["reason"]
+
+
+def clopper_pearson(k, n, level=0.95):
+    """The exact binomial interval for k of n, by bisection on the binomial distribution."""
+    def cdf(p, k):
+        return sum(math.comb(n, i) * p**i * (1 - p) ** (n - i) for i in range(k + 1))
+
+    def bisect(increasing, target):
+        lo, hi = 0.0, 1.0
+        for _ in range(60):
+            mid = (lo + hi) / 2
+            if increasing(mid) < target:
+                lo = mid
+            else:
+                hi = mid
+        return (lo + hi) / 2
+
+    tail = (1 - level) / 2
+    # Lower: P(X >= k | p) = tail; upper: P(X <= k | p) = tail.
+    lower = 0.0 if k == 0 else bisect(lambda p: 1 - cdf(p, k - 1), tail)
+    upper = 1.0 if k == n else bisect(lambda p: -cdf(p, k), -tail)
+    return lower, upper
+
+
+def covered(row, name):
+    lower, upper, truth = row.get(f"{name}_lower"), row.get(f"{name}_upper"), row.get(f"{name}_truth")
+    if lower is None or upper is None or truth is None or any(map(math.isnan, (lower, upper))):
+        return None
+    # No month chose anything: the gain is 0 by construction, with no interval to judge.
+    if upper <= lower:
+        return None
+    return lower <= truth <= upper
+
+
+def summary(rows, seconds):
+    lines = [f"# validate-tuning: {len(rows)} replications in {seconds / 60:.1f} min", "",
+             f"Intervals at {LEVEL:.0%}; truth: the one-step gain (`validate --preferences`).", "",
+             "| kind | runs | change | held-out covers | forward covers | mean est − truth (held-out) |",
+             "|---|---:|---:|---:|---:|---:|"]
+    for kind in KINDS + ["all"]:
+        mine = [r for r in rows if kind == "all" or r["kind"] == kind]
+        if not mine:
+            continue
+        changes = sum(r["recommendation"] == "change" for r in mine)
+        cells = []
+        for name in ("held", "forward"):
+            marks = [c for c in (covered(r, name) for r in mine) if c is not None]
+            if marks:
+                k, n = sum(marks), len(marks)
+                lo, hi = clopper_pearson(k, n)
+                cells.append(f"{k}/{n} ({k / n:.2f}; {lo:.2f}–{hi:.2f})")
+            else:
+                cells.append("–")
+        errors = [r["held_gain"] - r["held_truth"] for r in mine if "held_truth" in r]
+        bias = f"{sum(errors) / len(errors):+.4f}" if errors else "–"
+        lines.append(f"| {kind} | {len(mine)} | {changes} | {cells[0]} | {cells[1]} | {bias} |")
+    nulls = [r for r in rows if r["kind"] in NULL_KINDS]
+    if nulls:
+        false = sum(r["recommendation"] == "change" for r in nulls)
+        lo, hi = clopper_pearson(false, len(nulls))
+        lines += ["", f"False changes on null and flat persons: {false} of {len(nulls)} "
+                  f"(Clopper–Pearson 95%: {lo:.3f}–{hi:.3f})."]
+    pairs = [(r["held_truth"], r["held_gain"]) for r in rows
+             if r["kind"] not in NULL_KINDS and "held_truth" in r]
+    if len(pairs) > 2:
+        mx = sum(t for t, _ in pairs) / len(pairs)
+        my = sum(e for _, e in pairs) / len(pairs)
+        sxx = sum((t - mx) ** 2 for t, _ in pairs)
+        if sxx > 0:
+            slope = sum((t - mx) * (e - my) for t, e in pairs) / sxx
+            lines += ["", f"Slope of estimated on true held-out gain over {len(pairs)} non-null "
+                      f"runs: {slope:.2f}."]
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bin", default=".build/release/resonance")
+    parser.add_argument("--work", default=".bench/validate-tuning")
+    parser.add_argument("--per-kind", type=int, default=15)
+    parser.add_argument("--kinds", default=",".join(KINDS))
+    args = parser.parse_args()
+    binary = os.path.abspath(args.bin)
+    os.makedirs(args.work, exist_ok=True)
+    work = os.path.abspath(args.work)
+    kinds = args.kinds.split(",")
+    started = time.time()
+    cases = []
+    for name, options, expected in CASES:
+        said, reason = named_case(binary, work, name, options)
+        cases.append(f"- {name}: `{said}` ({'as it must' if said == expected else 'NOT ' + expected}) "
+                     f"— {reason}")
+        print(f"validate-tuning: {cases[-1]}", file=sys.stderr, flush=True)
+    rows = []
+    seeds = iter(SEEDS)
+    for _ in range(args.per_kind):
+        for kind in kinds:
+            seed = next(seeds)
+            rows.append(replicate(binary, work, seed, kind))
+            print(f"validate-tuning: {len(rows)}/{args.per_kind * len(kinds)}: {kind} seed {seed}: "
+                  f"{rows[-1]['recommendation']}", file=sys.stderr, flush=True)
+    keys = sorted({key for row in rows for key in row})
+    with open(f"{work}/runs.csv", "w", newline="") as out:
+        writer = csv.DictWriter(out, fieldnames=keys)
+        writer.writeheader()
+        writer.writerows(rows)
+    text = summary(rows, time.time() - started) + "\nNamed cases (tune at 95%):\n\n" + "\n".join(cases) + "\n"
+    with open(f"{work}/summary.md", "w") as out:
+        out.write(text)
+    print(text, end="")
+
+
+if __name__ == "__main__":
+    main()
