@@ -173,6 +173,26 @@ def clopper_pearson(k, n, level=0.95):
     return lower, upper
 
 
+FIELDS = ["seed", "kind", "recommendation", "clears_margin", "clears_zero", "held_gain",
+          "held_lower", "held_upper", "held_truth", "forward_gain", "forward_lower",
+          "forward_upper", "forward_truth"]
+
+
+def parse(row):
+    """A runs.csv row back as replicate() made it: numbers as floats, empty cells left out."""
+    parsed = {}
+    for key, value in row.items():
+        if value == "":
+            continue
+        if key in ("seed",):
+            parsed[key] = int(value)
+        elif key in ("kind", "recommendation", "clears_margin", "clears_zero"):
+            parsed[key] = value
+        else:
+            parsed[key] = float(value)
+    return parsed
+
+
 def covered(row, name):
     lower, upper, truth = row.get(f"{name}_lower"), row.get(f"{name}_upper"), row.get(f"{name}_truth")
     if lower is None or upper is None or truth is None or any(map(math.isnan, (lower, upper))):
@@ -184,7 +204,8 @@ def covered(row, name):
 
 
 def summary(rows, seconds):
-    lines = [f"# validate-tuning: {len(rows)} replications in {seconds / 60:.1f} min", "",
+    took = f" in {seconds / 60:.1f} min" if seconds is not None else " (from runs.csv)"
+    lines = [f"# validate-tuning: {len(rows)} replications{took}", "",
              f"Intervals at {LEVEL:.0%}; truth: the one-step gain (`validate --preferences`).", "",
              "| kind | runs | change | held-out covers | forward covers | mean est − truth (held-out) |",
              "|---|---:|---:|---:|---:|---:|"]
@@ -230,31 +251,39 @@ def main():
     parser.add_argument("--work", default=".bench/validate-tuning")
     parser.add_argument("--per-kind", type=int, default=15)
     parser.add_argument("--kinds", default=",".join(KINDS))
+    parser.add_argument("--no-cases", action="store_true", help="skip the four named cases")
+    parser.add_argument("--summarize", action="store_true",
+                        help="only summarise WORK/runs.csv, as far as a run got")
     args = parser.parse_args()
     binary = os.path.abspath(args.bin)
     os.makedirs(args.work, exist_ok=True)
     work = os.path.abspath(args.work)
     kinds = args.kinds.split(",")
+    if args.summarize:
+        rows = [parse(row) for row in csv.DictReader(open(f"{work}/runs.csv"))]
+        print(summary(rows, None), end="")
+        return
     started = time.time()
     cases = []
-    for name, options, expected in CASES:
+    for name, options, expected in [] if args.no_cases else CASES:
         said, reason = named_case(binary, work, name, options)
         cases.append(f"- {name}: `{said}` ({'as it must' if said == expected else 'NOT ' + expected}) "
                      f"— {reason}")
         print(f"validate-tuning: {cases[-1]}", file=sys.stderr, flush=True)
     rows = []
     seeds = iter(SEEDS)
-    for _ in range(args.per_kind):
-        for kind in kinds:
-            seed = next(seeds)
-            rows.append(replicate(binary, work, seed, kind))
-            print(f"validate-tuning: {len(rows)}/{args.per_kind * len(kinds)}: {kind} seed {seed}: "
-                  f"{rows[-1]['recommendation']}", file=sys.stderr, flush=True)
-    keys = sorted({key for row in rows for key in row})
+    # Each replication's row is written as it ends, so a run stopped early can be summarised.
     with open(f"{work}/runs.csv", "w", newline="") as out:
-        writer = csv.DictWriter(out, fieldnames=keys)
+        writer = csv.DictWriter(out, fieldnames=FIELDS)
         writer.writeheader()
-        writer.writerows(rows)
+        for _ in range(args.per_kind):
+            for kind in kinds:
+                seed = next(seeds)
+                rows.append(replicate(binary, work, seed, kind))
+                writer.writerow(rows[-1])
+                out.flush()
+                print(f"validate-tuning: {len(rows)}/{args.per_kind * len(kinds)}: {kind} seed "
+                      f"{seed}: {rows[-1]['recommendation']}", file=sys.stderr, flush=True)
     text = summary(rows, time.time() - started) + "\nNamed cases (tune at 95%):\n\n" + "\n".join(cases) + "\n"
     with open(f"{work}/summary.md", "w") as out:
         out.write(text)

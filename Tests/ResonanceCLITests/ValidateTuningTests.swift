@@ -77,6 +77,23 @@ struct ValidateTuningTests {
     let wrongGain = try #require((wrong["one_step"] as? [String: Double])?["gain"])
     #expect(wrongGain < 0, "weights against the person's taste gain \(wrongGain)")
 
+    // --from and --to: the last month alone, fewer decisions, the app's weights still 0.
+    let month = runResonance([
+      "validate", "--truth", stores.data + "/truth.json", "--db", stores.analyzed,
+      "--preferences", folder.file("own.json"), "--from", "2022-09-01", "--to", "2022-10-01",
+      "--json", "-q",
+    ])
+    let september = try #require(
+      (try JSONSerialization.jsonObject(with: Data(month.out.utf8)) as? [String: Any])?["tuning"]
+        as? [String: Any], "\(month.err)")
+    let days = try #require(september["decisions"] as? Int)
+    #expect(days > 100 && days < (theirs["decisions"] as? Int ?? 0) / 2, "\(days) in September")
+    let unbounded = runResonance([
+      "validate", "--truth", stores.data + "/truth.json", "--db", stores.analyzed,
+      "--from", "2022-09-01",
+    ])
+    #expect(unbounded.status == .usage && unbounded.err.contains("--preferences"))
+
     // The reward is the file's: keep judges only the skip chance.
     let keep = try tuning(Self.file(own, reward: .keep, in: folder, named: "keep.json"))
     #expect(keep["reward"] as? String == "keep")
