@@ -109,6 +109,7 @@ struct ValidationReportTests {
     #expect(
       top.keys.sorted() == [
         "breathing", "format_version", "goals_met", "sessions", "song_effects", "song_features",
+        "tuning",
       ])
     #expect(top["format_version"] == 1 && top["goals_met"] == true)
     #expect(
@@ -184,6 +185,7 @@ struct ValidationReportTests {
     #expect(
       top.keys.sorted() == [
         "breathing", "format_version", "goals_met", "sessions", "song_effects", "song_features",
+        "tuning",
       ])
     #expect(top["sessions"] == .null && top["song_features"] == .null && top["goals_met"] == false)
     #expect(
@@ -209,8 +211,31 @@ struct ValidationReportTests {
       report.json
         == [
           "format_version": 1, "goals_met": true, "breathing": nil, "sessions": nil,
-          "song_effects": nil, "song_features": nil,
+          "song_effects": nil, "song_features": nil, "tuning": nil,
         ] && report.lines(truthPath: "t").isEmpty)
+  }
+
+  @Test("the one-step truth: its JSON object and its line, the gain signed")
+  func oneStep() {
+    let report = ValidationReport(
+      tuning: OneStepTruth(reward: .keep, decisions: 4_210, inForce: 0.55, preferences: 0.5625))
+    #expect(!report.isEmpty, "a one-step truth alone is a report")
+    guard case .object(let top) = report.json else {
+      Issue.record("not an object")
+      return
+    }
+    #expect(
+      top["tuning"]
+        == [
+          "reward": "keep", "decisions": 4_210,
+          "one_step": ["in_force": 0.55, "preferences": 0.5625, "gain": .double(0.5625 - 0.55)],
+        ])
+    #expect(
+      report.lines(truthPath: "t")
+        == [
+          "one-step truth (keep, 4,210 decisions): preferences in force 0.5500, the file's "
+            + "0.5625, gain +0.0125"
+        ])
   }
 
   @Test("goals read as the text gives them")
