@@ -42,7 +42,8 @@ struct CompressedOutputTests {
     #expect(recordings.allSatisfy { $0.hasSuffix(".jsonl.gz") }, "\(recordings)")
     #expect(
       first.files.filter { !$0.hasPrefix("resonance/") } == [
-        "Apple_Media_Services.zip", "export.zip", "my_spotify_data.zip", "truth.json",
+        "Apple_Media_Services.zip", "decisions-truth.jsonl.gz", "export.zip",
+        "my_spotify_data.zip", "truth.json",
       ])
     // Every recording the plain folder has, compressed under the same name plus .gz.
     let plain = try Self.plain.get()
@@ -110,7 +111,8 @@ struct CompressedOutputTests {
     let unpacked = ImportCounter.count(plain.path)
     #expect(packed.failures.isEmpty, "\(packed.failures)")
     #expect(unpacked.failures.isEmpty, "\(unpacked.failures)")
-    #expect(packed.skipped == ["truth.json"])
+    // What synth planted is passed over, and nothing else.
+    #expect(Set(packed.skipped) == ["decisions-truth.jsonl.gz", "truth.json"])
     #expect(packed == unpacked)
     let history = compressed.history
     #expect(packed.decisions == history.decisions.count)
