@@ -51,6 +51,15 @@ def run(args, **kwargs):
     return done
 
 
+def fresh(folder):
+    """Removes a person's folder and store from an earlier run; returns the store's path."""
+    store = folder + ".sqlite"
+    shutil.rmtree(folder, ignore_errors=True)
+    if os.path.exists(store):
+        os.remove(store)
+    return store
+
+
 def month_range(month):
     year, number = map(int, month.split("-"))
     after = (year + (number == 12), number % 12 + 1)
@@ -81,10 +90,7 @@ def one_step(binary, folder, store, prefs, month):
 
 def replicate(binary, work, seed, kind):
     folder = f"{work}/{kind}-{seed}"
-    store = folder + ".sqlite"
-    shutil.rmtree(folder, ignore_errors=True)
-    if os.path.exists(store):
-        os.remove(store)
+    store = fresh(folder)
     run([binary, "synth", "--out", folder, "--months", "4", "--seed", str(seed), "--songs", "120",
          "--scale", "0.05", "--person", kind, "-q"])
     run([binary, "ingest", folder, "--db", store, "-q"])
@@ -133,10 +139,7 @@ CASES = [
 
 def named_case(binary, work, name, options):
     folder = f"{work}/case"
-    store = folder + ".sqlite"
-    shutil.rmtree(folder, ignore_errors=True)
-    if os.path.exists(store):
-        os.remove(store)
+    store = fresh(folder)
     data = "Datasets/sample"
     if options is not None:
         run([binary, "synth", "--out", folder, "--months", "4", "--songs", "160", "--scale", "0.1",

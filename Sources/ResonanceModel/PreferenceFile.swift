@@ -169,11 +169,13 @@ package struct TuningEvidence: Sendable, Equatable, Codable {
   private enum CodingKeys: String, CodingKey {
     case from, to, decisions, months, estimator, reward, forwardGain, heldOut
     case effectiveSampleSize, agreementShare, folds, reason, command
-    /// The forward gain's name before format 2.
-    case heldOutGain
   }
 
-  /// Reads the evidence, the forward gain under either of its names.
+  /// The forward gain's name before format 2, read and never written.
+  private enum LegacyKeys: String, CodingKey { case heldOutGain }
+
+  /// Reads the evidence, the forward gain under either of its names (encoding is
+  /// synthesized, under today's names).
   package init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     from = try c.decode(String.self, forKey: .from)
@@ -184,31 +186,14 @@ package struct TuningEvidence: Sendable, Equatable, Codable {
     reward = try c.decode(Reward.self, forKey: .reward)
     forwardGain =
       try c.decodeIfPresent(Interval.self, forKey: .forwardGain)
-      ?? c.decodeIfPresent(Interval.self, forKey: .heldOutGain)
+      ?? decoder.container(keyedBy: LegacyKeys.self)
+      .decodeIfPresent(Interval.self, forKey: .heldOutGain)
     heldOut = try c.decodeIfPresent(Interval.self, forKey: .heldOut)
     effectiveSampleSize = try c.decodeIfPresent(Double.self, forKey: .effectiveSampleSize)
     agreementShare = try c.decodeIfPresent(Double.self, forKey: .agreementShare)
     folds = try c.decode(Int.self, forKey: .folds)
     reason = try c.decode(String.self, forKey: .reason)
     command = try c.decode(String.self, forKey: .command)
-  }
-
-  /// Writes the evidence under today's names.
-  package func encode(to encoder: any Encoder) throws {
-    var c = encoder.container(keyedBy: CodingKeys.self)
-    try c.encode(from, forKey: .from)
-    try c.encode(to, forKey: .to)
-    try c.encode(decisions, forKey: .decisions)
-    try c.encode(months, forKey: .months)
-    try c.encode(estimator, forKey: .estimator)
-    try c.encode(reward, forKey: .reward)
-    try c.encodeIfPresent(forwardGain, forKey: .forwardGain)
-    try c.encodeIfPresent(heldOut, forKey: .heldOut)
-    try c.encodeIfPresent(effectiveSampleSize, forKey: .effectiveSampleSize)
-    try c.encodeIfPresent(agreementShare, forKey: .agreementShare)
-    try c.encode(folds, forKey: .folds)
-    try c.encode(reason, forKey: .reason)
-    try c.encode(command, forKey: .command)
   }
 
   /// An estimate with a two-sided interval at `level`.
