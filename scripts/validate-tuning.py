@@ -13,7 +13,12 @@ truth `resonance validate --preferences` computes from what the simulation plant
   choosing that way: each judged month's chosen weights (`folds[].weights`; none chosen gains
   0) on that month, weighted by its decisions;
 - for the `null` and `flat` kinds, whose true gain is 0 for every candidate, whether tune said
-  `change` (a false change).
+  `change` (a false change);
+- every estimator's estimate of one fixed target's gain over the whole history (`validate
+  --preferences`'s `estimated_gain`), against its one-step truth: halfway from the weights in
+  force (the app's) to the person's own first-day weights (for `null` and `flat`, whose weights
+  are the app's, to a fixed point that leans on context), so that the bias, variance and MSE
+  table compares the estimators on the same targets, whatever tune chose.
 
 Before the replications it runs four named cases and says whether each gave what it must: the
 committed sample, a `null` and a `flat` person say `keep`; an `app-model` person at
@@ -42,6 +47,11 @@ SEEDS = range(20_001, 21_001)
 KINDS = ["app-model", "satiation", "drift", "hidden-feature", "mixed", "null", "flat"]
 NULL_KINDS = {"null", "flat"}
 LEVEL = 0.9
+ESTIMATORS = ["ips", "snips", "dm", "dr", "sndr", "switch-dr", "dros"]
+WEIGHT_KEYS = ["bpm", "energy", "familiarity", "historical", "context", "recency", "time_of_day"]
+# The far end of the null and flat persons' target: context first, as no kind's taste is.
+CONTEXT_LEANING = {"bpm": 0.05, "energy": 0.05, "familiarity": 0.10, "historical": 0.10,
+                   "context": 0.70, "recency": 0.30, "time_of_day": 0.20}
 
 
 def run(args, **kwargs):
@@ -88,6 +98,23 @@ def one_step(binary, folder, store, prefs, month):
     return tuning["one_step"]["gain"], tuning["decisions"]
 
 
+def estimator_row(binary, folder, store, template, kind, in_force):
+    """Every estimator's gain of the fixed target (see the docstring) over the whole history,
+    and its one-step truth, as est_<estimator> and target_truth."""
+    truth = json.load(open(f"{folder}/truth.json"))
+    far = CONTEXT_LEANING if kind in NULL_KINDS else truth["person"]["preferences"]
+    target = {k: (in_force[k] + far[k]) / 2 for k in WEIGHT_KEYS}
+    path = folder + "-target.json"
+    preference_file(template, target, path)
+    done = run([binary, "validate", "--truth", f"{folder}/truth.json", "--db", store,
+                "--preferences", path, "--json", "-q"])
+    tuning = json.loads(done.stdout)["tuning"]
+    row = {"target_truth": tuning["one_step"]["gain"]}
+    for name, gain in tuning["estimated_gain"].items():
+        row[f"est_{name}"] = gain
+    return row
+
+
 def replicate(binary, work, seed, kind):
     folder = f"{work}/{kind}-{seed}"
     store = fresh(folder)
@@ -101,6 +128,7 @@ def replicate(binary, work, seed, kind):
     template = json.load(open(prefs))
     row = {"seed": seed, "kind": kind, "recommendation": tuned["recommendation"],
            "clears_margin": tuned["clears_margin"], "clears_zero": tuned["clears_zero"]}
+    row.update(estimator_row(binary, folder, store, template, kind, tuned["in_force"]))
     held = tuned["held_out"]
     if held is not None and tuned["candidate"] is not None:
         path = folder + "-candidate.json"
@@ -178,7 +206,7 @@ def clopper_pearson(k, n, level=0.95):
 
 FIELDS = ["seed", "kind", "recommendation", "clears_margin", "clears_zero", "held_gain",
           "held_lower", "held_upper", "held_truth", "forward_gain", "forward_lower",
-          "forward_upper", "forward_truth"]
+          "forward_upper", "forward_truth", "target_truth"] + [f"est_{e}" for e in ESTIMATORS]
 
 
 def parse(row):
@@ -245,7 +273,39 @@ def summary(rows, seconds):
             slope = sum((t - mx) * (e - my) for t, e in pairs) / sxx
             lines += ["", f"Slope of estimated on true held-out gain over {len(pairs)} non-null "
                       f"runs: {slope:.2f}."]
+    lines += estimator_table(rows)
     return "\n".join(lines) + "\n"
+
+
+def estimator_table(rows):
+    """Bias, standard deviation and root MSE (all ×100) of every estimator's gain of the fixed
+    target against its one-step truth, per kind and over all, and the estimator of least MSE."""
+    lines = ["", "Every estimator on one fixed target per run (the gain over the whole history; "
+             "×100: bias / sd / root MSE):", "",
+             "| kind | runs | " + " | ".join(ESTIMATORS) + " |",
+             "|---|---:|" + "---:|" * len(ESTIMATORS)]
+    best = None
+    for kind in KINDS + ["all"]:
+        mine = [r for r in rows if (kind == "all" or r["kind"] == kind) and "target_truth" in r]
+        if not mine:
+            continue
+        cells = []
+        for e in ESTIMATORS:
+            errors = [r[f"est_{e}"] - r["target_truth"] for r in mine if f"est_{e}" in r]
+            if not errors:
+                cells.append("–")
+                continue
+            n = len(errors)
+            bias = sum(errors) / n
+            sd = math.sqrt(sum((x - bias) ** 2 for x in errors) / (n - 1)) if n > 1 else 0.0
+            rmse = math.sqrt(sum(x * x for x in errors) / n)
+            cells.append(f"{100 * bias:+.2f} / {100 * sd:.2f} / {100 * rmse:.2f}")
+            if kind == "all" and (best is None or rmse < best[1]):
+                best = (e, rmse)
+        lines.append(f"| {kind} | {len(mine)} | " + " | ".join(cells) + " |")
+    if best:
+        lines += ["", f"Least MSE over every run: {best[0]} (root MSE {100 * best[1]:.2f} ×10⁻²)."]
+    return lines
 
 
 def main():

@@ -348,12 +348,19 @@ package struct OneStepTruth: Sendable, Equatable {
   /// propensities), and of the file's.
   package var inForce: Double
   package var preferences: Double
+  /// Per estimator, the gain it estimates from the log alone on the same decisions (reward
+  /// models cross-fitted by month over them): what the truth judges each estimator by.
+  package var estimatedGains: [Estimator: Double]
 
-  package init(reward: Reward, decisions: Int, inForce: Double, preferences: Double) {
+  package init(
+    reward: Reward, decisions: Int, inForce: Double, preferences: Double,
+    estimatedGains: [Estimator: Double] = [:]
+  ) {
     self.reward = reward
     self.decisions = decisions
     self.inForce = inForce
     self.preferences = preferences
+    self.estimatedGains = estimatedGains
   }
 
   /// What the file's preferences gain over those in force.

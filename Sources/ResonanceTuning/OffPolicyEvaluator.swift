@@ -1,3 +1,4 @@
+import ResonanceLinear
 import ResonanceModel
 
 /// Estimates, from the DJ's logged decisions, the mean reward the app's policy would have
@@ -71,14 +72,18 @@ package struct OffPolicyEvaluator: Sendable {
   /// - Complexity: O(rows).
   /// - Parameters:
   ///   - preferences: the target's preferences.
-  ///   - estimator: IPS, SNIPS, DM or DR (the default).
+  ///   - estimator: the estimator (DR by default).
   ///   - clipping: the threshold λ > 0 on the importance weights, or nil for none.
+  ///   - parameter: for Switch-DR and DRos, the index of τ or λ in their grid
+  ///     (`EstimatorSums.parameters`); nil: chosen by SLOPE on these decisions.
   /// - Returns: the estimate, its per-decision terms and diagnostics.
   package func estimate(
-    _ preferences: UserPreferences, estimator: Estimator = .dr, clipping: Double? = nil
+    _ preferences: UserPreferences, estimator: Estimator = .dr, clipping: Double? = nil,
+    parameter: Int? = nil
   ) -> PolicyEstimate {
     estimate(
-      TargetPolicy.evaluate(decisions, preferences), estimator: estimator, clipping: clipping)
+      TargetPolicy.evaluate(decisions, preferences), estimator: estimator, clipping: clipping,
+      parameter: parameter)
   }
 
   /// The estimate of a target given by its probabilities on the log's rows (from
@@ -87,11 +92,15 @@ package struct OffPolicyEvaluator: Sendable {
   /// - Complexity: O(rows).
   /// - Parameters:
   ///   - target: the target's probability per row and likeliest row per decision.
-  ///   - estimator: IPS, SNIPS, DM or DR (the default).
+  ///   - estimator: the estimator (DR by default).
   ///   - clipping: the threshold λ > 0 on the importance weights, or nil for none.
+  ///   - parameter: for Switch-DR and DRos, the index of τ or λ in their grid; nil: chosen by
+  ///     SLOPE on these decisions, each candidate's width its one-sided 95% bound's distance
+  ///     from its value (the spread of the decisions' influences).
   /// - Returns: the estimate, its per-decision terms and diagnostics.
   package func estimate(
-    _ target: TargetProbabilities, estimator: Estimator = .dr, clipping: Double? = nil
+    _ target: TargetProbabilities, estimator: Estimator = .dr, clipping: Double? = nil,
+    parameter: Int? = nil
   ) -> PolicyEstimate {
     precondition(
       target.probabilities.count == decisions.rows && target.likeliest.count == decisions.count,
@@ -123,40 +132,42 @@ package struct OffPolicyEvaluator: Sendable {
       guard let threshold else { return rawWeights }
       return rawWeights.map { min($0, threshold) }
     }
-    // Per decision used, its terms with the weights w, slot by slot (`EstimatorSums`).
+    // Per decision used, its terms with the weights w, slot by slot (`EstimatorSums`, with
+    // the parameter grid).
     func slots(_ w: [Double]) -> [[Double]] {
-      var slots = [[Double]](repeating: [], count: EstimatorSums.stride)
+      var slots = [[Double]](repeating: [], count: EstimatorSums.stride(grid: true))
       slots[EstimatorSums.measured] = .init(repeating: 1, count: n)
       slots[EstimatorSums.weightedReward] = (0..<n).map { w[$0] * rewardValues[$0] }
       slots[EstimatorSums.weight] = w
       slots[EstimatorSums.direct] = modelValues
-      slots[EstimatorSums.doublyRobust] = (0..<n).map {
-        modelValues[$0] + w[$0] * (rewardValues[$0] - modelChosen[$0])
+      let residual = (0..<n).map { rewardValues[$0] - modelChosen[$0] }
+      slots[EstimatorSums.doublyRobust] = (0..<n).map { modelValues[$0] + w[$0] * residual[$0] }
+      for (k, tau) in EstimatorSums.switchThresholds.enumerated() {
+        slots[EstimatorSums.switched(k)] = (0..<n).map {
+          modelValues[$0] + (w[$0] <= tau ? w[$0] : 0) * residual[$0]
+        }
+      }
+      for (k, lambda) in EstimatorSums.shrinkages.enumerated() {
+        slots[EstimatorSums.shrunk(k)] = (0..<n).map {
+          modelValues[$0] + lambda * w[$0] / (w[$0] * w[$0] + lambda) * residual[$0]
+        }
       }
       return slots
     }
-    func terms(_ estimator: Estimator, _ slots: [[Double]]) -> (
-      numerators: [Double], denominators: [Double]
-    ) {
-      (
-        slots[EstimatorSums.numerator(estimator)],
-        slots[EstimatorSums.denominator(estimator)]
-      )
-    }
-    func ratio(_ numerators: [Double], _ denominators: [Double]) -> Double? {
-      let denominator = denominators.reduce(0, +)
-      return n == 0 || denominator == 0 ? nil : numerators.reduce(0, +) / denominator
+    func value(_ form: EstimatorForm, _ slots: [[Double]]) -> Double? {
+      n == 0 ? nil : form.value { slots[$0].reduce(0, +) }
     }
 
     let weights = clipped(clipping)
-    let (numerators, denominators) = terms(estimator, slots(weights))
+    let terms = slots(weights)
+    let form =
+      parameter.map { EstimatorForm(estimator, parameter: $0) }
+      ?? Self.chooseForm(estimator, terms: terms, decisions: n)
     let table = Self.clippingThresholds.map { threshold -> ClippingRow in
       let w = slots(clipped(threshold))
-      let ips = terms(.ips, w)
-      let dr = terms(.dr, w)
       return ClippingRow(
-        threshold: threshold, ips: ratio(ips.numerators, ips.denominators),
-        dr: ratio(dr.numerators, dr.denominators))
+        threshold: threshold, ips: value(EstimatorForm(.ips), w),
+        dr: value(EstimatorForm(.dr), w))
     }
     let sum = weights.reduce(0, +)
     let sumOfSquares = weights.reduce(0) { $0 + $1 * $1 }
@@ -167,8 +178,33 @@ package struct OffPolicyEvaluator: Sendable {
       clippedDecisions: clipping.map { c in rawWeights.filter { $0 > c }.count } ?? 0,
       agreementShare: n == 0 ? 0 : Double(agreements) / Double(n), clippingTable: table)
     return PolicyEstimate(
-      estimator: estimator, reward: reward, clipping: clipping,
-      value: ratio(numerators, denominators), decisions: measured, numerators: numerators,
-      denominators: denominators, weights: weights, diagnostics: diagnostics)
+      estimator: estimator, reward: reward, clipping: clipping, value: value(form, terms),
+      decisions: measured, form: form, terms: terms, weights: weights, diagnostics: diagnostics)
+  }
+
+  /// The form of `estimator` on per-decision `terms`: for Switch-DR and DRos, the grid's value
+  /// SLOPE chooses, each candidate's width 1.645 times its standard error from the decisions'
+  /// influences; the estimator's one form otherwise.
+  static func chooseForm(_ estimator: Estimator, terms: [[Double]], decisions n: Int)
+    -> EstimatorForm
+  {
+    let grid = EstimatorSums.parameters(estimator)
+    guard !grid.isEmpty, n > 1 else { return EstimatorForm(estimator) }
+    let z = NormalDistribution.quantile(1 - SLOPE.delta)
+    var values: [Double] = []
+    var widths: [Double] = []
+    for k in grid.indices {
+      let form = EstimatorForm(estimator, parameter: k)
+      let totals = terms.map { $0.reduce(0, +) }
+      var squares = 0.0
+      for i in 0..<n {
+        let influence = form.influence({ terms[$0][i] }, total: { totals[$0] })
+        squares += influence * influence
+      }
+      values.append(form.value { totals[$0] } ?? .nan)
+      widths.append(z * (squares * Double(n) / Double(n - 1)).squareRoot())
+    }
+    return EstimatorForm(
+      estimator, parameter: SLOPE.choose(values: values, widths: widths) ?? 0)
   }
 }

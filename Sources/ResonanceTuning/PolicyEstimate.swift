@@ -66,12 +66,12 @@ package struct EstimateDiagnostics: Sendable, Equatable {
 /// (so a caller can bootstrap whole days, paired against another estimate on the same log)
 /// and its diagnostics.
 ///
-/// Every estimator is a ratio over the decisions used: value = Σ numerators / Σ denominators,
-/// where the denominator is 1 a decision except for SNIPS (the importance weight). A resample
-/// of the decisions (with repeats) estimates the same way: `value(over:)`. To bootstrap whole
-/// days, group the positions of `decisions` by the local day of `LoggedDecisions.time`; two
-/// estimates of one reward from one evaluator list the same decisions in the same order, so
-/// one resample of positions pairs them (a candidate against the preferences in force).
+/// Every estimator is a sum of ratios of sums over the decisions used (`form` over `terms`,
+/// laid out as `EstimatorSums`' slots). A resample of the decisions (with repeats) estimates
+/// the same way: `value(over:)`. To bootstrap whole days, group the positions of `decisions`
+/// by the local day of `LoggedDecisions.time`; two estimates of one reward from one evaluator
+/// list the same decisions in the same order, so one resample of positions pairs them (a
+/// candidate against the preferences in force).
 package struct PolicyEstimate: Sendable, Equatable {
   /// The estimator used.
   package var estimator: Estimator
@@ -80,15 +80,14 @@ package struct PolicyEstimate: Sendable, Equatable {
   /// The clipping threshold λ on the importance weights; nil for none.
   package var clipping: Double?
   /// The estimated mean reward per decision (the reward's scale, 0 … 1 for every `Reward`);
-  /// nil when no decision has the reward measured, or (SNIPS) every weight is 0.
+  /// nil when no decision has the reward measured, or a denominator (SNIPS's, SNDR's Σw) is 0.
   package var value: Double?
   /// The decisions used (those with the reward measured), as indices into the log, in order.
   package var decisions: [Int]
-  /// Per decision used: its numerator (IPS and SNIPS w·r, DM the model's value of the target's
-  /// choice, DR that plus w·(r − q̂)).
-  package var numerators: [Double]
-  /// Per decision used: its denominator (SNIPS w, the others 1).
-  package var denominators: [Double]
+  /// How the estimate is made from `terms`, with the parameter (τ, λ) it used.
+  package var form: EstimatorForm
+  /// Per slot of `form` (`EstimatorSums`' layout), per decision used: the decision's term.
+  package var terms: [[Double]]
   /// Per decision used: the importance weight, clipped when the estimate clips (DM reports it
   /// without using it).
   package var weights: [Double]
@@ -98,40 +97,48 @@ package struct PolicyEstimate: Sendable, Equatable {
   /// An estimate from its parts, as described on each property.
   package init(
     estimator: Estimator, reward: Reward, clipping: Double?, value: Double?, decisions: [Int],
-    numerators: [Double], denominators: [Double], weights: [Double],
-    diagnostics: EstimateDiagnostics
+    form: EstimatorForm, terms: [[Double]], weights: [Double], diagnostics: EstimateDiagnostics
   ) {
     self.estimator = estimator
     self.reward = reward
     self.clipping = clipping
     self.value = value
     self.decisions = decisions
-    self.numerators = numerators
-    self.denominators = denominators
+    self.form = form
+    self.terms = terms
     self.weights = weights
     self.diagnostics = diagnostics
   }
 
-  /// Per decision used: its contribution, numerator × n / Σ denominators, whose mean is
-  /// `value` (for every estimator but SNIPS simply the numerator); empty when `value` is nil.
+  /// Per decision used: its contribution, Σ parts (numerator − less) × n / Σ denominator,
+  /// whose mean is `value` (for the estimators divided by n simply the numerator); empty when
+  /// `value` is nil.
   package var contributions: [Double] {
-    let total = denominators.reduce(0, +)
-    guard total != 0 else { return [] }
-    let scale = Double(numerators.count) / total
-    return numerators.map { $0 * scale }
+    let n = decisions.count
+    var contributions = [Double](repeating: 0, count: n)
+    for part in form.parts {
+      let total = terms[part.denominator].reduce(0, +)
+      guard total != 0 else { return [] }
+      let scale = Double(n) / total
+      for i in 0..<n {
+        contributions[i] +=
+          (terms[part.numerator][i] - (part.less.map { terms[$0][i] } ?? 0)) * scale
+      }
+    }
+    return contributions
   }
 
-  /// The estimate over a resample: Σ numerators / Σ denominators over `positions` (indices
-  /// into `decisions`, repeats allowed); nil when the denominators sum to 0.
+  /// The estimate over a resample: `form` over the sums of `positions` (indices into
+  /// `decisions`, repeats allowed); nil when a denominator sums to 0.
   ///
-  /// - Complexity: O(positions).
+  /// - Complexity: O(positions × slots of the form).
   package func value(over positions: some Sequence<Int>) -> Double? {
-    var numerator = 0.0
-    var denominator = 0.0
+    var sums = [Double](repeating: 0, count: terms.count)
+    let slots = Set(
+      form.parts.flatMap { [$0.numerator, $0.denominator] + ($0.less.map { [$0] } ?? []) })
     for i in positions {
-      numerator += numerators[i]
-      denominator += denominators[i]
+      for slot in slots { sums[slot] += terms[slot][i] }
     }
-    return denominator == 0 ? nil : numerator / denominator
+    return form.value { sums[$0] }
   }
 }

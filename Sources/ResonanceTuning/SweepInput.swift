@@ -26,12 +26,15 @@ package struct SweepInput: Sendable {
   /// prediction per row.
   package let rewards: [[Double]]
   package let predictions: [[Double]]
+  /// Whether the kernel also sums Switch-DR's and DRos's terms over their parameter grid
+  /// (`EstimatorSums.stride(grid:)`).
+  package let grid: Bool
 
   /// Lays out `decisions` (which must pass `checkConsistency()`) with the rewards and models
-  /// to estimate and each decision's group.
+  /// to estimate and each decision's group; with `grid`, for Switch-DR and DRos too.
   package init(
     _ decisions: LoggedDecisions, rewards: [[Double?]], predictions: [[Double]], group: [Int],
-    groups: Int
+    groups: Int, grid: Bool = false
   ) {
     precondition(rewards.count == predictions.count, "one model per reward")
     precondition(group.count == decisions.count, "one group per decision")
@@ -61,6 +64,7 @@ package struct SweepInput: Sendable {
     self.loggedPropensity = logged
     self.group = group
     self.groups = groups
+    self.grid = grid
     self.rewards = rewards.map { $0.map { $0 ?? .nan } }
     self.predictions = predictions
   }

@@ -44,7 +44,8 @@ package enum SweepKernel {
     progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
   ) -> SweepTotals {
     var totals = SweepTotals(
-      points: weights.count, groups: input.groups, rewards: input.rewards.count)
+      points: weights.count, groups: input.groups, rewards: input.rewards.count,
+      grid: input.grid)
     guard !weights.isEmpty, input.decisions.count > 0 else { return totals }
     let blocks = (weights.count + vectorBlock - 1) / vectorBlock
     let columns = blocks * vectorBlock
@@ -121,7 +122,7 @@ package enum SweepKernel {
                           logged: logged.baseAddress!, group: group.baseAddress!,
                           decisions: log.count, rewardCount: input.rewards.count,
                           groups: input.groups, longestDecision: longestDecision,
-                          policy: log.policy))
+                          policy: log.policy, grid: input.grid))
                     }
                   }
                 }
@@ -151,6 +152,8 @@ package enum SweepKernel {
     let groups: Int
     let longestDecision: Int
     let policy: LoggingPolicy
+    /// Whether to sum Switch-DR's and DRos's grid slots too.
+    let grid: Bool
   }
 
   private typealias Lanes = SIMD8<Double>
@@ -177,7 +180,7 @@ package enum SweepKernel {
       self.blocks = blocks
       self.product = product
       self.rowsDone = rowsDone
-      fields = SweepTotals.commonFields + EstimatorSums.stride * view.rewardCount
+      fields = SweepTotals.commonFields + EstimatorSums.stride(grid: view.grid) * view.rewardCount
       let sumCount = 2 * max(1, blocks.count * view.groups * fields)
       sums = .allocate(capacity: sumCount)
       sums.initialize(repeating: Lanes(), count: sumCount)
@@ -242,6 +245,7 @@ package enum SweepKernel {
       }
       let inverseTemperature = Lanes(repeating: 1 / view.policy.temperature)
       let rewardCount = view.rewardCount
+      let stride = EstimatorSums.stride(grid: view.grid)
       for d in range {
         let r0 = view.rowStart[d]
         let n = view.rowStart[d + 1] - r0
@@ -346,7 +350,7 @@ package enum SweepKernel {
           let dmA = direct[2 * k] / totalA
           let dmB = direct[2 * k + 1] / totalB
           // The reward's `EstimatorSums`, two registers a slot.
-          let u = t + 2 * (SweepTotals.commonFields + EstimatorSums.stride * k)
+          let u = t + 2 * (SweepTotals.commonFields + stride * k)
           u[2 * EstimatorSums.measured] += one
           u[2 * EstimatorSums.measured + 1] += one
           u[2 * EstimatorSums.weightedReward] += wA * r
@@ -357,6 +361,20 @@ package enum SweepKernel {
           u[2 * EstimatorSums.direct + 1] += dmB
           u[2 * EstimatorSums.doublyRobust] += dmA + wA * residual
           u[2 * EstimatorSums.doublyRobust + 1] += dmB + wB * residual
+          guard view.grid else { continue }
+          let zero = Lanes()
+          for (g, tau) in EstimatorSums.switchThresholds.enumerated() {
+            let limit = Lanes(repeating: tau)
+            let slot = 2 * EstimatorSums.switched(g)
+            u[slot] += dmA + wA.replacing(with: zero, where: wA .> limit) * residual
+            u[slot + 1] += dmB + wB.replacing(with: zero, where: wB .> limit) * residual
+          }
+          for (g, lambda) in EstimatorSums.shrinkages.enumerated() {
+            let l = Lanes(repeating: lambda)
+            let slot = 2 * EstimatorSums.shrunk(g)
+            u[slot] += dmA + l * wA / (wA * wA + l) * residual
+            u[slot + 1] += dmB + l * wB / (wB * wB + l) * residual
+          }
         }
       }
     }

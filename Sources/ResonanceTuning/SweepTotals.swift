@@ -1,25 +1,32 @@
+import ResonanceLinear
 import ResonanceModel
 
 /// Per preference vector and group, the sums every estimate and diagnostic is a ratio of
 /// (`SweepTotals.estimate`).
 package struct SweepTotals: Sendable {
   /// Sums per (point, group): Σw, Σw², max w, agreements, decisions; then per reward k, from
-  /// `commonFields + EstimatorSums.stride · k`, the reward's `EstimatorSums`.
+  /// `commonFields + stride · k`, the reward's `EstimatorSums`.
   package static let commonFields = 5
 
   package let points: Int
   package let groups: Int
   package let rewards: Int
+  /// Whether each reward's sums include the parameter grid of Switch-DR and DRos.
+  package let grid: Bool
   package var values: [Double]
 
-  package var fields: Int { Self.commonFields + EstimatorSums.stride * rewards }
+  /// Slots a reward (`EstimatorSums.stride(grid:)`).
+  package var stride: Int { EstimatorSums.stride(grid: grid) }
+  package var fields: Int { Self.commonFields + stride * rewards }
 
-  package init(points: Int, groups: Int, rewards: Int) {
+  package init(points: Int, groups: Int, rewards: Int, grid: Bool = false) {
     self.points = points
     self.groups = groups
     self.rewards = rewards
+    self.grid = grid
     values = [Double](
-      repeating: 0, count: points * groups * (Self.commonFields + EstimatorSums.stride * rewards))
+      repeating: 0,
+      count: points * groups * (Self.commonFields + EstimatorSums.stride(grid: grid) * rewards))
   }
 
   /// The sums of `point` over `groups`, field by field (max w is a maximum).
@@ -34,20 +41,63 @@ package struct SweepTotals: Sendable {
     return result
   }
 
-  /// One point's estimate over `groups` (every group when nil).
+  /// The field of reward k's slot.
+  package func field(reward k: Int, slot: Int) -> Int { Self.commonFields + stride * k + slot }
+
+  /// One point's estimate over `groups` (every group when nil). Switch-DR and DRos take the
+  /// value of their grid SLOPE chooses on those groups (`form(point:reward:estimator:groups:)`).
   package func estimate(
     point: Int, reward k: Int, estimator: Estimator, groups chosen: [Int]? = nil
   ) -> SweepEstimate {
+    let chosen = chosen ?? Array(0..<groups)
+    return estimate(
+      point: point, reward: k,
+      form: form(point: point, reward: k, estimator: estimator, groups: chosen), groups: chosen)
+  }
+
+  /// One point's estimate by `form` over `groups` (every group when nil).
+  package func estimate(point: Int, reward k: Int, form: EstimatorForm, groups chosen: [Int]? = nil)
+    -> SweepEstimate
+  {
     let s = sums(point: point, groups: chosen ?? Array(0..<groups))
-    let base = Self.commonFields + EstimatorSums.stride * k
-    let measured = s[base + EstimatorSums.measured]
-    let denominator = s[base + EstimatorSums.denominator(estimator)]
-    let value: Double? =
-      denominator > 0 ? s[base + EstimatorSums.numerator(estimator)] / denominator : nil
+    let measured = s[field(reward: k, slot: EstimatorSums.measured)]
+    let value = measured > 0 ? form.value { s[field(reward: k, slot: $0)] } : nil
     return SweepEstimate(
       value: value, decisions: Int(s[4]), measured: Int(measured),
       effectiveSampleSize: s[1] > 0 ? s[0] * s[0] / s[1] : 0, largestWeight: s[2],
-      agreementShare: s[4] > 0 ? s[3] / s[4] : 0)
+      agreementShare: s[4] > 0 ? s[3] / s[4] : 0, parameter: form.parameter)
+  }
+
+  /// The form `estimator` takes for one point's value over `groups`: for Switch-DR and DRos,
+  /// the grid's value SLOPE chooses with each candidate's width 1.645 standard errors from the
+  /// groups' influences (`SLOPE.delta`); the estimator's one form otherwise. Needs the grid's
+  /// sums and, to choose, more than one group.
+  package func form(point: Int, reward k: Int, estimator: Estimator, groups chosen: [Int])
+    -> EstimatorForm
+  {
+    let grid = EstimatorSums.parameters(estimator)
+    guard !grid.isEmpty, chosen.count > 1 else { return EstimatorForm(estimator) }
+    precondition(self.grid, "Switch-DR and DRos need the kernel's parameter grid")
+    let total = sums(point: point, groups: chosen)
+    let z = NormalDistribution.quantile(1 - SLOPE.delta)
+    var estimates: [Double] = []
+    var widths: [Double] = []
+    for index in grid.indices {
+      let form = EstimatorForm(estimator, parameter: index)
+      var squares = 0.0
+      for g in chosen {
+        let base = (point * groups + g) * fields
+        let influence = form.influence(
+          { values[base + field(reward: k, slot: $0)] },
+          total: { total[field(reward: k, slot: $0)] })
+        squares += influence * influence
+      }
+      let n = Double(chosen.count)
+      estimates.append(form.value { total[field(reward: k, slot: $0)] } ?? .nan)
+      widths.append(z * (squares * n / (n - 1)).squareRoot())
+    }
+    return EstimatorForm(
+      estimator, parameter: SLOPE.choose(values: estimates, widths: widths) ?? 0)
   }
 }
 
@@ -59,4 +109,6 @@ package struct SweepEstimate: Sendable, Equatable {
   package var effectiveSampleSize: Double
   package var largestWeight: Double
   package var agreementShare: Double
+  /// The parameter (τ, λ) the estimate used; nil for the estimators without one.
+  package var parameter: Double?
 }

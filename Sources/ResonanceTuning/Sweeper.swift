@@ -51,13 +51,16 @@ package enum Sweeper {
       }
     }
     progress.end()
+    // Sums per day for the intervals, and for Switch-DR and DRos, whose parameter SLOPE
+    // chooses per point from the spread of the days.
+    let byDay = intervals || estimator.isTuned
     let days = log.time.map(CalendarDay.init)
-    let dayList = intervals ? Array(Set(days)).sorted() : []
+    let dayList = byDay ? Array(Set(days)).sorted() : []
     let dayIndex = Dictionary(uniqueKeysWithValues: dayList.enumerated().map { ($1, $0) })
     let input = SweepInput(
       log, rewards: used.map { $0.values(log) }, predictions: models.map(\.predictions),
-      group: intervals ? days.map { dayIndex[$0]! } : .init(repeating: 0, count: log.count),
-      groups: intervals ? dayList.count : 1)
+      group: byDay ? days.map { dayIndex[$0]! } : .init(repeating: 0, count: log.count),
+      groups: byDay ? dayList.count : 1, grid: estimator.isTuned)
     // Every design point is as greedy as the preferences in force (`Greediness`).
     let points = progress.step("sweep: matching greediness", total: nil, unit: .items("")) {
       [inForce.weights] + Greediness(input).matched(design.weights(), to: inForce.weights)
@@ -95,12 +98,13 @@ package enum Sweeper {
       defer { progress.end() }
       for p in results.indices {
         defer { progress.advance(to: Int64(p + 1)) }
+        // Switch-DR and DRos keep the parameter chosen on the whole log.
+        let form = totals.form(
+          point: p, reward: 0, estimator: estimator, groups: Array(0..<totals.groups))
         var values: [Double] = []
         for counts in resamples {
           let chosen = counts.indices.flatMap { d in repeatElement(d, count: counts[d]) }
-          if let v = totals.estimate(point: p, reward: 0, estimator: estimator, groups: chosen)
-            .value
-          {
+          if let v = totals.estimate(point: p, reward: 0, form: form, groups: chosen).value {
             values.append(v)
           }
         }

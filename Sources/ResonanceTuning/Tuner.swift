@@ -233,50 +233,59 @@ package enum Tuner {
       decisionsPerMonth = months.indices.map { m in monthOf.filter { $0 == m }.count }
       let input = SweepInput(
         log, rewards: rewards.map { $0.values(log) }, predictions: predictions,
-        group: days.map { dayIndex[$0]! }, groups: dayList.count)
+        group: days.map { dayIndex[$0]! }, groups: dayList.count,
+        grid: settings.estimator.isTuned)
       totals = SweepKernel.evaluate(input, weights: points, product: settings.product)
     }
 
     private func days(_ months: Range<Int>) -> [Int] { months.flatMap { daysOfMonth[$0] } }
 
-    /// Point p's paired gain over point 0 on `months`, with its standard error from the
-    /// spread of the days' contributions (a ratio estimator's linearisation: each day's
-    /// numerator less the estimate times its denominator, for both points).
-    func gain(point p: Int, months: Range<Int>) -> (gain: Double?, se: Double) {
+    /// Point p's paired gain over point 0 on `months` by `form`, with its standard error from
+    /// the spread of the days' contributions (the estimator's linearisation,
+    /// `EstimatorForm.influence`, for both points).
+    func gain(point p: Int, months: Range<Int>, form: EstimatorForm) -> (gain: Double?, se: Double)
+    {
       let chosen = days(months)
-      let (numerator, denominator) = Self.fields(settings.estimator)
+      let tp = totals.sums(point: p, groups: chosen)
+      let t0 = totals.sums(point: 0, groups: chosen)
+      let field = { (slot: Int) in totals.field(reward: 0, slot: slot) }
+      guard chosen.count > 1, let vp = form.value({ tp[field($0)] }),
+        let v0 = form.value({ t0[field($0)] })
+      else { return (nil, .infinity) }
       let fields = totals.fields
-      var sums = (np: 0.0, dp: 0.0, n0: 0.0, d0: 0.0)
-      for g in chosen {
-        let a = (p * totals.groups + g) * fields
-        let b = g * fields
-        sums.np += totals.values[a + numerator]
-        sums.dp += totals.values[a + denominator]
-        sums.n0 += totals.values[b + numerator]
-        sums.d0 += totals.values[b + denominator]
-      }
-      guard sums.dp > 0, sums.d0 > 0, chosen.count > 1 else { return (nil, .infinity) }
-      let (vp, v0) = (sums.np / sums.dp, sums.n0 / sums.d0)
       var squares = 0.0
       for g in chosen {
         let a = (p * totals.groups + g) * fields
         let b = g * fields
         let influence =
-          (totals.values[a + numerator] - vp * totals.values[a + denominator]) / sums.dp
-          - (totals.values[b + numerator] - v0 * totals.values[b + denominator]) / sums.d0
+          form.influence({ totals.values[a + field($0)] }, total: { tp[field($0)] })
+          - form.influence({ totals.values[b + field($0)] }, total: { t0[field($0)] })
         squares += influence * influence
       }
       let n = Double(chosen.count)
       return (vp - v0, (squares * n / (n - 1)).squareRoot())
     }
 
-    /// The fields of the chosen reward's numerator and denominator (`SweepTotals`: the first
-    /// reward's `EstimatorSums`).
-    static func fields(_ estimator: Estimator) -> (Int, Int) {
-      let base = SweepTotals.commonFields
-      return (
-        base + EstimatorSums.numerator(estimator), base + EstimatorSums.denominator(estimator)
-      )
+    /// Point p's paired gain and standard error on `months`, with the form it used: for
+    /// Switch-DR and DRos the grid's value SLOPE chooses for the gain (each candidate's width
+    /// z·se at `level`), the estimator's one form otherwise.
+    func gain(point p: Int, months: Range<Int>, level: Double) -> (
+      gain: Double?, se: Double, parameter: Int
+    ) {
+      let grid = EstimatorSums.parameters(settings.estimator)
+      guard !grid.isEmpty else {
+        let (gain, se) = gain(point: p, months: months, form: EstimatorForm(settings.estimator))
+        return (gain, se, 0)
+      }
+      let z = NormalDistribution.quantile(level)
+      let candidates = grid.indices.map {
+        gain(point: p, months: months, form: EstimatorForm(settings.estimator, parameter: $0))
+      }
+      guard
+        let k = SLOPE.choose(
+          values: candidates.map { $0.gain ?? .nan }, widths: candidates.map { z * $0.se })
+      else { return (nil, .infinity, 0) }
+      return (candidates[k].gain, candidates[k].se, k)
     }
 
     /// The rule: among the points whose effective sample size is at least `minimumESS` in
@@ -285,61 +294,67 @@ package enum Tuner {
     /// one-sided bound at `level` (gain − z·se, z the normal quantile at `level`: 1.645 at
     /// 95%) is largest, when that bound is above the margin.
     /// Choosing by the bound, not the gain, prefers a point that did better steadily over one
-    /// that did better by luck on a few heavy weights.
+    /// that did better by luck on a few heavy weights. For Switch-DR and DRos, each point's
+    /// gain is at the parameter SLOPE chooses for it on these months; the choice carries it to
+    /// the month judged.
     func choose(months range: Range<Int>, judged: Int, level: Double) -> (
-      point: Int, gain: Double, ess: Double
+      point: Int, gain: Double, ess: Double, parameter: Int
     )? {
       let z = NormalDistribution.quantile(level)
-      var best: (point: Int, gain: Double, ess: Double, bound: Double)?
+      var best: (point: Int, gain: Double, ess: Double, bound: Double, parameter: Int)?
       for p in 1..<points.count {
-        let (gain, se) = gain(point: p, months: range)
+        let (gain, se, parameter) = gain(point: p, months: range, level: level)
         guard let gain else { continue }
         let bound = gain - z * se
         guard bound > (best?.bound ?? settings.margin) else { continue }
         let supported = range.allSatisfy { m in
           let ess = totals.estimate(
-            point: p, reward: 0, estimator: settings.estimator, groups: daysOfMonth[m]
+            point: p, reward: 0, form: EstimatorForm(settings.estimator), groups: daysOfMonth[m]
           ).effectiveSampleSize
           return ess
             >= settings.minimumESS * Double(decisionsPerMonth[m]) / Double(max(1, judged))
         }
         guard supported else { continue }
         let ess = totals.estimate(
-          point: p, reward: 0, estimator: settings.estimator, groups: days(range)
+          point: p, reward: 0, form: EstimatorForm(settings.estimator), groups: days(range)
         ).effectiveSampleSize
-        best = (p, gain, ess, bound)
+        best = (p, gain, ess, bound, parameter)
       }
-      return best.map { ($0.point, $0.gain, $0.ess) }
+      return best.map { ($0.point, $0.gain, $0.ess, $0.parameter) }
     }
   }
 
-  /// The candidate against the preferences in force on one held-out log: paired estimates,
-  /// the day bootstrap, the diagnostics and the clipping table.
+  /// The candidate against the preferences in force on one held-out log: paired estimates
+  /// (Switch-DR and DRos at the grid's `parameter`-th value, chosen before this month), the
+  /// day bootstrap, the diagnostics and the clipping table.
   private static func judge(
     _ candidate: UserPreferences, against inForce: UserPreferences, on log: LoggedDecisions,
     month: String, models: [RewardModel], rewards: [Reward], settings: TuningSettings,
-    level: Double
+    level: Double, parameter: Int
   ) throws(TuningError) -> HeldOutEvidence {
     let evaluator = try OffPolicyEvaluator(log, reward: rewards[0], rewardModel: models[0])
-    let chosen = evaluator.estimate(candidate, estimator: settings.estimator)
-    let current = evaluator.estimate(inForce, estimator: settings.estimator)
+    let estimator = settings.estimator
+    let chosen = evaluator.estimate(candidate, estimator: estimator, parameter: parameter)
+    let current = evaluator.estimate(inForce, estimator: estimator, parameter: parameter)
     let interval = bootstrap(
       chosen, current, days: chosen.decisions.map { CalendarDay(log.time[$0]) },
       settings: settings, level: level)
     let clipping = OffPolicyEvaluator.clippingThresholds.map { threshold in
       HeldOutEvidence.ClippedGain(
         threshold: threshold,
-        gain: evaluator.estimate(candidate, estimator: settings.estimator, clipping: threshold)
-          .value.flatMap { a in
-            evaluator.estimate(inForce, estimator: settings.estimator, clipping: threshold)
-              .value.map { a - $0 }
-          })
+        gain: evaluator.estimate(
+          candidate, estimator: estimator, clipping: threshold, parameter: parameter
+        ).value.flatMap { a in
+          evaluator.estimate(
+            inForce, estimator: estimator, clipping: threshold, parameter: parameter
+          ).value.map { a - $0 }
+        })
     }
     var keepChange: Double?
     if let k = rewards.firstIndex(of: .keep) {
       let keep = try OffPolicyEvaluator(log, reward: .keep, rewardModel: models[k])
-      if let a = keep.estimate(candidate, estimator: settings.estimator).value,
-        let b = keep.estimate(inForce, estimator: settings.estimator).value
+      if let a = keep.estimate(candidate, estimator: estimator, parameter: parameter).value,
+        let b = keep.estimate(inForce, estimator: estimator, parameter: parameter).value
       {
         keepChange = 100 * (a - b)
       }
@@ -445,7 +460,7 @@ package enum Tuner {
       let selection = fold.selection.filter(include)
       let judged = (0..<log.count).filter { monthOf[$0] == j && include($0) }
       guard !judged.isEmpty else { continue }
-      var pick: (point: Int, gain: Double, ess: Double)?
+      var pick: (point: Int, gain: Double, ess: Double, parameter: Int)?
       var stage: Stage?
       if !selection.isEmpty {
         let s = Stage(
@@ -458,15 +473,20 @@ package enum Tuner {
       let judgedLog = log.subset(judged)
       let models = fold.models.map { $0.predicting(judgedLog) }
       let evaluator = try OffPolicyEvaluator(judgedLog, reward: rewards[0], rewardModel: models[0])
-      let current = evaluator.estimate(inForce, estimator: settings.estimator)
+      // Switch-DR's and DRos's parameter is the one chosen with the point, on earlier months.
+      let parameter = pick?.parameter ?? 0
+      let current = evaluator.estimate(
+        inForce, estimator: settings.estimator, parameter: parameter)
       var chosen = current
       if let pick, let stage {
         let candidate = inForce.with(weights: stage.points[pick.point])
-        chosen = evaluator.estimate(candidate, estimator: settings.estimator)
+        chosen = evaluator.estimate(
+          candidate, estimator: settings.estimator, parameter: parameter)
         if j == months.count - 1 {
           let evidence = try judge(
             candidate, against: inForce, on: judgedLog, month: months[j].description,
-            models: models, rewards: rewards, settings: settings, level: level)
+            models: models, rewards: rewards, settings: settings, level: level,
+            parameter: parameter)
           chain.last = (candidate, pick.gain, pick.ess, evidence)
         }
       }
@@ -474,7 +494,11 @@ package enum Tuner {
         TuningFold(
           month: months[j].description, decisions: judged.count,
           gain: pick == nil ? nil : chosen.value.flatMap { a in current.value.map { a - $0 } },
-          weights: pick.flatMap { p in stage.map { $0.points[p.point] } }))
+          weights: pick.flatMap { p in stage.map { $0.points[p.point] } },
+          estimatorParameter: pick.flatMap { p in
+            EstimatorSums.parameters(settings.estimator).dropFirst(p.parameter).first
+              .flatMap { $0.isFinite ? $0 : nil }
+          }))
       guard chosen.value != nil, current.value != nil else { continue }
       judgedPairs.append(
         (chosen, current, chosen.decisions.map { CalendarDay(judgedLog.time[$0]) }))
@@ -487,34 +511,36 @@ package enum Tuner {
     return chain
   }
 
-  /// The pooled paired gain Σ numerators / Σ denominators of the choices, less the same of
-  /// the preferences in force, over every judged month; its percentile interval from
+  /// The pooled paired gain — each estimate's parts (`EstimatorForm`), Σ numerators /
+  /// Σ denominators over every judged month, added — of the choices less the same of the
+  /// preferences in force; its percentile interval from
   /// resampling whole days within each month (each replicate draws as many days as a month
   /// has, from that month, with replacement).
   static func pooledBootstrap(
     _ months: [(chosen: PolicyEstimate, current: PolicyEstimate, days: [CalendarDay])],
     settings: TuningSettings, level: Double
   ) -> TuningEvidence.Interval {
-    func sums(_ e: PolicyEstimate, _ positions: [Int]) -> (Double, Double) {
-      var n = 0.0
-      var d = 0.0
-      for i in positions {
-        n += e.numerators[i]
-        d += e.denominators[i]
+    // Each month's estimates may read different slots (Switch-DR's and DRos's parameter is
+    // chosen fold by fold), but every one has the same parts: pooled, part by part, each
+    // part's numerator and denominator sums run over every month's decisions.
+    func add(_ e: PolicyEstimate, _ positions: [Int], to sums: inout [(n: Double, d: Double)]) {
+      for (p, part) in e.form.parts.enumerated() {
+        for i in positions {
+          sums[p].n += e.terms[part.numerator][i] - (part.less.map { e.terms[$0][i] } ?? 0)
+          sums[p].d += e.terms[part.denominator][i]
+        }
       }
-      return (n, d)
     }
+    let parts = months.first?.chosen.form.parts.count ?? 0
     func gain(_ picks: [[Int]]) -> Double? {
-      var a = (n: 0.0, d: 0.0)
-      var b = (n: 0.0, d: 0.0)
+      var a = [(n: Double, d: Double)](repeating: (0, 0), count: parts)
+      var b = a
       for (m, positions) in picks.enumerated() {
-        let x = sums(months[m].chosen, positions)
-        let y = sums(months[m].current, positions)
-        a = (a.n + x.0, a.d + x.1)
-        b = (b.n + y.0, b.d + y.1)
+        add(months[m].chosen, positions, to: &a)
+        add(months[m].current, positions, to: &b)
       }
-      guard a.d != 0, b.d != 0 else { return nil }
-      return a.n / a.d - b.n / b.d
+      guard a.allSatisfy({ $0.d != 0 }), b.allSatisfy({ $0.d != 0 }) else { return nil }
+      return a.reduce(0) { $0 + $1.n / $1.d } - b.reduce(0) { $0 + $1.n / $1.d }
     }
     let byDay = months.map { month in
       var positions: [CalendarDay: [Int]] = [:]

@@ -64,10 +64,17 @@ struct ValidateTuningTests {
     #expect(oneStep["in_force"] == oneStep["preferences"])
     let inForce = try #require(oneStep["in_force"])
     #expect(inForce > 0.3 && inForce < 0.9)
+    // Every estimator's estimate beside the truth: the logging weights gain 0 by every one.
+    let appEstimates = try #require(app["estimated_gain"] as? [String: Double])
+    #expect(Set(appEstimates.keys) == Set(Estimator.allCases.map(\.rawValue)))
+    for (estimator, gain) in appEstimates { #expect(abs(gain) < 1e-9, "\(estimator): \(gain)") }
 
     let theirs = try tuning(Self.file(own, in: folder, named: "own.json"))
     let ownGain = try #require((theirs["one_step"] as? [String: Double])?["gain"])
     #expect(ownGain > 0.005, "the person's own first-day weights gain \(ownGain)")
+    // DR estimates that from the log alone, near the truth and on the right side of 0.
+    let ownDR = try #require((theirs["estimated_gain"] as? [String: Double])?["dr"])
+    #expect(ownDR > 0 && abs(ownDR - ownGain) < 0.02, "DR \(ownDR) against \(ownGain)")
 
     // The taste turned around: the recency and time-of-day penalties made rewards.
     var against = own.vector.map { 0.5 - $0 }

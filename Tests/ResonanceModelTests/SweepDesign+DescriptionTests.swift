@@ -52,7 +52,10 @@ struct SweepDesignDescriptionTests {
       Reward.allCases.map(\.rawValue) == [
         "keep", "listen-share", "response", "session-quality", "composite",
       ])
-    #expect(Estimator.allCases.map(\.rawValue) == ["ips", "snips", "dm", "dr"])
+    #expect(
+      Estimator.allCases.map(\.rawValue) == [
+        "ips", "snips", "dm", "dr", "sndr", "switch-dr", "dros",
+      ])
     #expect(SweepProduct.allCases.map(\.rawValue) == ["blas", "simd"])
     #expect(SweepDesign.Kind.allCases.map(\.rawValue) == ["sobol", "grid", "random"])
   }

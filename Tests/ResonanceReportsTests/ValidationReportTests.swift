@@ -218,7 +218,9 @@ struct ValidationReportTests {
   @Test("the one-step truth: its JSON object and its line, the gain signed")
   func oneStep() {
     let report = ValidationReport(
-      tuning: OneStepTruth(reward: .keep, decisions: 4_210, inForce: 0.55, preferences: 0.5625))
+      tuning: OneStepTruth(
+        reward: .keep, decisions: 4_210, inForce: 0.55, preferences: 0.5625,
+        estimatedGains: [.dr: 0.01, .switchDR: 0.02]))
     #expect(!report.isEmpty, "a one-step truth alone is a report")
     guard case .object(let top) = report.json else {
       Issue.record("not an object")
@@ -229,6 +231,7 @@ struct ValidationReportTests {
         == [
           "reward": "keep", "decisions": 4_210,
           "one_step": ["in_force": 0.55, "preferences": 0.5625, "gain": .double(0.5625 - 0.55)],
+          "estimated_gain": ["dr": 0.01, "switch-dr": 0.02],
         ])
     #expect(
       report.lines(truthPath: "t")

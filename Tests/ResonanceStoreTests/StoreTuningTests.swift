@@ -141,7 +141,7 @@ struct StoreTuningTests {
       """
       INSERT INTO sweep_runs (ran_at_ms, design, reward, estimator, decisions, kernel_seconds,
         product)
-      VALUES (0, 'sobol (1024 points)', 'composite', 'switch-dr', 5, 0.25, 'simd')
+      VALUES (0, 'sobol (1024 points)', 'composite', 'mrdr', 5, 0.25, 'simd')
       """)
     let error = try #require(throws: StoreError.self) { try store.latestSweep() }
     #expect(error.message == "the stored sweep run 1 is not one this build writes")

@@ -11,13 +11,13 @@ struct SweepKernelTests {
     count: 600, preferences: .appDefault, policy: logging, days: 90, seed: 7)
 
   /// Two rewards and their cross-fitted models, as the sweep lays them out.
-  static func input(_ log: LoggedDecisions, group: [Int], groups: Int) throws -> (
-    SweepInput, [RewardModel]
-  ) {
+  static func input(_ log: LoggedDecisions, group: [Int], groups: Int, grid: Bool = false) throws
+    -> (SweepInput, [RewardModel])
+  {
     let models = try [Reward.keep, .composite].map { try RewardModel.fit(log, reward: $0) }
     let input = SweepInput(
       log, rewards: models.map { $0.reward.values(log) }, predictions: models.map(\.predictions),
-      group: group, groups: groups)
+      group: group, groups: groups, grid: grid)
     return (input, models)
   }
 
@@ -120,5 +120,60 @@ struct VectorExpTests {
     #expect(edges[2] == 0 && edges[3] == 0 && edges[4] == 0 && edges[5] == 0)
     #expect(
       abs(edges[6] - Foundation.exp(-0.5)) <= 2e-16 && abs(edges[7] - Foundation.exp(-1)) <= 1e-16)
+  }
+}
+
+@Suite("the sweep kernel's parameter grid")
+struct SweepKernelGridTests {
+  @Test(
+    "with the grid, SNDR and every Switch-DR and DRos parameter equal the reference evaluator's",
+    arguments: SweepProduct.allCases)
+  func gridMatchesEvaluator(product: SweepProduct) throws {
+    let log = SweepKernelTests.log
+    let (input, models) = try SweepKernelTests.input(
+      log, group: .init(repeating: 0, count: log.count), groups: 1, grid: true)
+    let points = Array(SweepKernelTests.points.prefix(20))
+    let totals = SweepKernel.evaluate(input, weights: points, product: product, threads: 2)
+    #expect(totals.grid && totals.stride == EstimatorSums.stride(grid: true))
+    for (k, model) in models.enumerated() {
+      let evaluator = try OffPolicyEvaluator(log, reward: model.reward, rewardModel: model)
+      for (p, weights) in points.enumerated() {
+        let target = UserPreferences.appDefault.with(weights: weights)
+        var forms: [(Estimator, Int)] = Estimator.allCases.filter { !$0.isTuned }.map { ($0, 0) }
+        for estimator in [Estimator.switchDR, .dros] {
+          forms += EstimatorSums.parameters(estimator).indices.map { (estimator, $0) }
+        }
+        for (estimator, index) in forms {
+          let reference = evaluator.estimate(target, estimator: estimator, parameter: index)
+          let fused = totals.estimate(
+            point: p, reward: k, form: EstimatorForm(estimator, parameter: index))
+          let (a, b) = (try #require(reference.value), try #require(fused.value))
+          #expect(
+            abs(a - b) <= 1e-10 * max(1, abs(a)), "point \(p) \(estimator) #\(index): \(a) vs \(b)")
+        }
+      }
+    }
+  }
+
+  @Test("without the grid, the sums keep their old size, and the fixed estimators agree with it")
+  func gridOnlyWhenAsked() throws {
+    let log = SweepKernelTests.log
+    let points = Array(SweepKernelTests.points.prefix(8))
+    let plain = SweepKernel.evaluate(
+      try SweepKernelTests.input(log, group: .init(repeating: 0, count: log.count), groups: 1).0,
+      weights: points)
+    let gridded = SweepKernel.evaluate(
+      try SweepKernelTests.input(
+        log, group: .init(repeating: 0, count: log.count), groups: 1, grid: true
+      ).0, weights: points)
+    #expect(plain.fields == SweepTotals.commonFields + 2 * EstimatorSums.baseStride)
+    #expect(gridded.fields > plain.fields)
+    for p in points.indices {
+      for estimator in [Estimator.ips, .snips, .dm, .dr, .sndr] {
+        #expect(
+          plain.estimate(point: p, reward: 1, estimator: estimator).value
+            == gridded.estimate(point: p, reward: 1, estimator: estimator).value)
+      }
+    }
   }
 }

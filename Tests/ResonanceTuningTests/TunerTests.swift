@@ -1,3 +1,4 @@
+import Foundation
 import ResonanceBrain
 import ResonanceModel
 import Testing
@@ -158,6 +159,28 @@ struct TunerTests {
     #expect((heldOut.keepChangePer100 ?? 0) > 0, "kept songs per 100 rise")
     #expect(report.reason.contains("2024-05") && report.reason.contains("interval"))
     #expect((report.selectionGain ?? 0) > 0)
+  }
+
+  @Test(
+    "Switch-DR and DRos tune too: each fold's τ or λ is one of the grid's, chosen before the month, and the planted change is found",
+    arguments: [Estimator.switchDR, .dros])
+  func tunedEstimators(estimator: Estimator) throws {
+    var settings = TuningWorld.settings
+    settings.estimator = estimator
+    let report = try Tuner.tune(Self.planted, settings: settings)
+    #expect(report.estimator == estimator)
+    #expect(report.recommendation == .change, "\(report.reason)")
+    let grid = EstimatorSums.parameters(estimator)
+    for fold in report.folds where fold.weights != nil {
+      if let parameter = fold.estimatorParameter {
+        #expect(grid.contains(parameter) && parameter.isFinite, "\(fold)")
+      }
+    }
+    #expect(report.folds.contains { $0.weights != nil })
+    // Stored and read back, the parameter stays.
+    let decoded = try JSONDecoder().decode(
+      [TuningFold].self, from: try JSONEncoder().encode(report.folds))
+    #expect(decoded == report.folds)
   }
 
   @Test(
@@ -326,14 +349,17 @@ struct TunerTests {
 
 @Suite("Tuner's day bootstrap and quantiles")
 struct TunerBootstrapTests {
-  /// An estimate whose per-decision numerators are `values` (denominators 1): its value is
-  /// their mean.
+  /// A DR estimate whose per-decision terms are `values`: its value is their mean.
   static func estimate(_ values: [Double]) -> PolicyEstimate {
     PolicyEstimate(
       estimator: .dr, reward: .keep, clipping: nil,
       value: values.isEmpty ? nil : values.reduce(0, +) / Double(values.count),
-      decisions: Array(values.indices), numerators: values,
-      denominators: Array(repeating: 1, count: values.count),
+      decisions: Array(values.indices), form: EstimatorForm(.dr),
+      terms: (0..<EstimatorSums.baseStride).map { slot in
+        slot == EstimatorSums.doublyRobust
+          ? values
+          : Array(repeating: slot == EstimatorSums.measured ? 1 : 0, count: values.count)
+      },
       weights: Array(repeating: 1, count: values.count),
       diagnostics: EstimateDiagnostics(
         decisions: values.count, leftOut: 0, effectiveSampleSize: Double(values.count),

@@ -37,9 +37,9 @@ struct TuningOptions: ParsableArguments {
   var reward = TuningSettings().reward
 
   @Option(
-    name: "estimator", placeholder: "dr|snips|ips|dm",
+    name: "estimator", placeholder: "dr|snips|ips|dm|sndr|switch-dr|dros",
     help:
-      "The off-policy estimator: doubly robust (default), self-normalised or plain inverse propensity, or the direct method.",
+      "The off-policy estimator: doubly robust (default), self-normalised or plain inverse propensity, the direct method, self-normalised DR, or DR switched to the model on heavy weights or with shrunk weights (their threshold chosen by SLOPE).",
     parser: .oneOfCases)
   var estimator = TuningSettings().estimator
 

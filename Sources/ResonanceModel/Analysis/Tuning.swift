@@ -114,12 +114,20 @@ package struct TuningFold: Sendable, Equatable, Codable {
   /// of the preferences in force); nil when no point cleared the selection's rules. Runs stored
   /// by earlier builds have none.
   package var weights: ScoringWeights?
+  /// Switch-DR's τ or DRos's λ, chosen with the weights by SLOPE on the months before
+  /// `month`; nil for the other estimators, for ∞ (no switching or shrinkage: DR itself), and
+  /// when no point cleared the rules.
+  package var estimatorParameter: Double?
 
-  package init(month: String, decisions: Int, gain: Double?, weights: ScoringWeights? = nil) {
+  package init(
+    month: String, decisions: Int, gain: Double?, weights: ScoringWeights? = nil,
+    estimatorParameter: Double? = nil
+  ) {
     self.month = month
     self.decisions = decisions
     self.gain = gain
     self.weights = weights
+    self.estimatorParameter = estimatorParameter
   }
 }
 

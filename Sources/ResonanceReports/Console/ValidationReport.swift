@@ -75,6 +75,10 @@ extension ValidationReport {
             "in_force": .number($0.inForce), "preferences": .number($0.preferences),
             "gain": .number($0.gain),
           ],
+          "estimated_gain": .object(
+            Dictionary(
+              uniqueKeysWithValues: $0.estimatedGains.map { ($0.key.rawValue, .number($0.value)) }
+            )),
         ]
       } ?? .null,
     ]

@@ -427,13 +427,13 @@ extension DatasetteMetadata {
     "sweep_runs": [
       "decisions": "logged decisions evaluated",
       "design": "the design and its size, sobol (1024 points)",
-      "estimator": "what was estimated, and how (dr, snips, ips, dm)",
+      "estimator": "what was estimated, and how (dr, snips, ips, dm, sndr, switch-dr, dros)",
       "from_day": "the local dates of the first and last",
       "id": "INTEGER, primary key",
       "kernel_seconds": "the fused kernel's time and how it computed scores (simd, blas)",
       "product": "the fused kernel's time and how it computed scores (simd, blas)",
       "ran_at_ms": "when it ran (UTC)",
-      "reward": "what was estimated, and how (dr, snips, ips, dm)",
+      "reward": "what was estimated, and how (dr, snips, ips, dm, sndr, switch-dr, dros)",
       "to_day": "the local dates of the first and last",
     ],
     "trace_recordings": [

@@ -61,6 +61,14 @@ package enum TuningReportText {
           "a point cleared the rule for \(gains.count), and gained in the month after in "
           + "\(positive)"
       }
+      let parameters = report.folds.filter { $0.weights != nil }.map {
+        $0.estimatorParameter.map { Format.fixed($0, $0 < 1 ? 2 : 0) } ?? "∞"
+      }
+      if report.estimator.isTuned, !parameters.isEmpty {
+        line +=
+          " (\(report.estimator == .switchDR ? "τ" : "λ") chosen with each by SLOPE: "
+          + parameters.joined(separator: ", ") + ")"
+      }
       if let gain = report.forwardGain {
         line +=
           "; pooled over \(count(report.judgedDecisions ?? 0)) judged decisions, "
@@ -164,6 +172,7 @@ package enum TuningReportText {
           [
             "month": .string($0.month), "decisions": .integer($0.decisions),
             "gain": .number($0.gain), "weights": $0.weights.map(json) ?? .null,
+            "estimator_parameter": .number($0.estimatorParameter),
           ]
         }),
       "held_out": heldOut,

@@ -115,7 +115,43 @@ extension ValidateStage {
     return OneStepTruth(
       reward: reward, decisions: decisions.count,
       inForce: OneStepValue.mean(decisions, probabilities: decisions.propensity, values: values),
-      preferences: OneStepValue.mean(decisions, probabilities: probabilities, values: values))
+      preferences: OneStepValue.mean(decisions, probabilities: probabilities, values: values),
+      estimatedGains: try Self.estimatedGains(
+        decisions, probabilities: probabilities, reward: reward))
+  }
+
+  /// Every estimator's estimate of the gain of the target `probabilities` over the logging
+  /// policy on `decisions`, with reward models cross-fitted by month over them; Switch-DR's
+  /// and DRos's parameter is SLOPE's for the target, used for both.
+  static func estimatedGains(
+    _ decisions: LoggedDecisions, probabilities: [Double], reward: Reward
+  ) throws -> [Estimator: Double] {
+    func likeliest(_ p: [Double]) -> [Int] {
+      (0..<decisions.count).map { d in
+        let rows = decisions.rows(of: d)
+        return rows.max { p[$0] < p[$1] || (p[$0] == p[$1] && $0 > $1) }! - rows.lowerBound
+      }
+    }
+    let evaluator: OffPolicyEvaluator
+    do {
+      evaluator = try OffPolicyEvaluator(decisions, reward: reward)
+    } catch {
+      throw StageError(.badData, "the decisions' reward model: \(error)")
+    }
+    let target = TargetProbabilities(
+      probabilities: probabilities, likeliest: likeliest(probabilities))
+    let logging = TargetProbabilities(
+      probabilities: decisions.propensity, likeliest: likeliest(decisions.propensity))
+    var gains: [Estimator: Double] = [:]
+    for estimator in Estimator.allCases {
+      let estimate = evaluator.estimate(target, estimator: estimator)
+      let parameter = estimate.form.parameter.flatMap {
+        EstimatorSums.parameters(estimator).firstIndex(of: $0)
+      }
+      let base = evaluator.estimate(logging, estimator: estimator, parameter: parameter)
+      if let a = estimate.value, let b = base.value { gains[estimator] = a - b }
+    }
+    return gains
   }
 }
 
