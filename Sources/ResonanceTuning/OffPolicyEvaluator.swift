@@ -188,23 +188,17 @@ package struct OffPolicyEvaluator: Sendable {
   static func chooseForm(_ estimator: Estimator, terms: [[Double]], decisions n: Int)
     -> EstimatorForm
   {
-    let grid = EstimatorSums.parameters(estimator)
-    guard !grid.isEmpty, n > 1 else { return EstimatorForm(estimator) }
-    let z = NormalDistribution.quantile(1 - SLOPE.delta)
-    var values: [Double] = []
-    var widths: [Double] = []
-    for k in grid.indices {
-      let form = EstimatorForm(estimator, parameter: k)
-      let totals = terms.map { $0.reduce(0, +) }
+    guard estimator.isTuned, n > 1 else { return EstimatorForm(estimator) }
+    let totals = terms.map { $0.reduce(0, +) }
+    let index = SLOPE.parameter(estimator, z: NormalDistribution.quantile(1 - SLOPE.delta)) {
+      form in
       var squares = 0.0
       for i in 0..<n {
         let influence = form.influence({ terms[$0][i] }, total: { totals[$0] })
         squares += influence * influence
       }
-      values.append(form.value { totals[$0] } ?? .nan)
-      widths.append(z * (squares * Double(n) / Double(n - 1)).squareRoot())
+      return (form.value { totals[$0] }, (squares * Double(n) / Double(n - 1)).squareRoot())
     }
-    return EstimatorForm(
-      estimator, parameter: SLOPE.choose(values: values, widths: widths) ?? 0)
+    return EstimatorForm(estimator, parameter: index)
   }
 }

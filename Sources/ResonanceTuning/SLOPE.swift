@@ -1,3 +1,5 @@
+import ResonanceModel
+
 /// Chooses among estimates of one quantity that trade bias for variance — Switch-DR or DRos
 /// across their parameter grid — by SLOPE (Su, Srinath & Krishnamurthy 2020), in the form
 /// Tucker & Lee (2021) improved and Open Bandit Pipeline uses.
@@ -33,5 +35,19 @@ package enum SLOPE {
       admitted.append(i)
     }
     return admitted.last
+  }
+
+  /// The index in `estimator`'s parameter grid (`EstimatorSums.parameters`) SLOPE chooses,
+  /// from each grid form's value and standard error (`estimate`), each width z·se; 0 (∞, DR
+  /// itself) when no candidate is usable. Only for the estimators with a grid.
+  package static func parameter(
+    _ estimator: Estimator, z: Double,
+    estimate: (EstimatorForm) -> (value: Double?, se: Double)
+  ) -> Int {
+    let candidates = EstimatorSums.parameters(estimator).indices.map {
+      estimate(EstimatorForm(estimator, parameter: $0))
+    }
+    return choose(
+      values: candidates.map { $0.value ?? .nan }, widths: candidates.map { z * $0.se }) ?? 0
   }
 }

@@ -75,15 +75,12 @@ package struct SweepTotals: Sendable {
   package func form(point: Int, reward k: Int, estimator: Estimator, groups chosen: [Int])
     -> EstimatorForm
   {
-    let grid = EstimatorSums.parameters(estimator)
-    guard !grid.isEmpty, chosen.count > 1 else { return EstimatorForm(estimator) }
-    precondition(self.grid, "Switch-DR and DRos need the kernel's parameter grid")
+    guard estimator.isTuned, chosen.count > 1 else { return EstimatorForm(estimator) }
+    precondition(grid, "Switch-DR and DRos need the kernel's parameter grid")
     let total = sums(point: point, groups: chosen)
-    let z = NormalDistribution.quantile(1 - SLOPE.delta)
-    var estimates: [Double] = []
-    var widths: [Double] = []
-    for index in grid.indices {
-      let form = EstimatorForm(estimator, parameter: index)
+    let n = Double(chosen.count)
+    let index = SLOPE.parameter(estimator, z: NormalDistribution.quantile(1 - SLOPE.delta)) {
+      form in
       var squares = 0.0
       for g in chosen {
         let base = (point * groups + g) * fields
@@ -92,12 +89,11 @@ package struct SweepTotals: Sendable {
           total: { total[field(reward: k, slot: $0)] })
         squares += influence * influence
       }
-      let n = Double(chosen.count)
-      estimates.append(form.value { total[field(reward: k, slot: $0)] } ?? .nan)
-      widths.append(z * (squares * n / (n - 1)).squareRoot())
+      return (
+        form.value { total[field(reward: k, slot: $0)] }, (squares * n / (n - 1)).squareRoot()
+      )
     }
-    return EstimatorForm(
-      estimator, parameter: SLOPE.choose(values: estimates, widths: widths) ?? 0)
+    return EstimatorForm(estimator, parameter: index)
   }
 }
 

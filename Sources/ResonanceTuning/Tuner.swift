@@ -272,20 +272,15 @@ package enum Tuner {
     func gain(point p: Int, months: Range<Int>, level: Double) -> (
       gain: Double?, se: Double, parameter: Int
     ) {
-      let grid = EstimatorSums.parameters(settings.estimator)
-      guard !grid.isEmpty else {
-        let (gain, se) = gain(point: p, months: months, form: EstimatorForm(settings.estimator))
-        return (gain, se, 0)
-      }
-      let z = NormalDistribution.quantile(level)
-      let candidates = grid.indices.map {
-        gain(point: p, months: months, form: EstimatorForm(settings.estimator, parameter: $0))
-      }
-      guard
-        let k = SLOPE.choose(
-          values: candidates.map { $0.gain ?? .nan }, widths: candidates.map { z * $0.se })
-      else { return (nil, .infinity, 0) }
-      return (candidates[k].gain, candidates[k].se, k)
+      let estimator = settings.estimator
+      let k =
+        estimator.isTuned
+        ? SLOPE.parameter(estimator, z: NormalDistribution.quantile(level)) { form in
+          let (value, se) = gain(point: p, months: months, form: form)
+          return (value, se)
+        } : 0
+      let chosen = gain(point: p, months: months, form: EstimatorForm(estimator, parameter: k))
+      return (chosen.gain, chosen.se, k)
     }
 
     /// The rule: among the points whose effective sample size is at least `minimumESS` in
