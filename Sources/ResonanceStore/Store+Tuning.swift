@@ -48,7 +48,12 @@ extension Store {
     }
   }
 
-  /// Stores what `resonance tune` found (the whole report as JSON); returns the run's id.
+  /// Stores what `resonance tune` found (the whole report as JSON) and, when the run spent
+  /// from the error ledger, its line there, in one transaction; returns the run's id.
+  ///
+  /// - Throws: `StoreError` `.busy` when another run recorded a line for the same family
+  ///   after this run read the ledger (its spending was worked out on a ledger that no longer
+  ///   is: nothing is stored); `StoreError` when a statement fails.
   @discardableResult
   package func insertTuning(_ report: TuningReport, at ms: Int64) throws(StoreError) -> Int64 {
     let text: String
@@ -57,10 +62,60 @@ extension Store {
     } catch {
       throw StoreError(.sqlite(code: 20), message: "cannot encode the tuning report: \(error)")
     }
-    try connection.execute(
-      "INSERT INTO tuning_runs (ran_at_ms, recommendation, reason, report) VALUES (?, ?, ?, ?)",
-      [ms, report.recommendation.rawValue, report.reason, text])
-    return connection.lastInsertRowID
+    let db = connection
+    do {
+      return try db.transaction { () throws -> Int64 in
+        try db.execute(
+          "INSERT INTO tuning_runs (ran_at_ms, recommendation, reason, report) VALUES (?, ?, ?, ?)",
+          [ms, report.recommendation.rawValue, report.reason, text])
+        let run = db.lastInsertRowID
+        guard let spending = report.spending, spending.kind == .new, let entry = spending.entry
+        else { return run }
+        let newest = try db.row(
+          """
+          SELECT through_month FROM tuning_ledger WHERE family = ?
+          ORDER BY through_month DESC LIMIT 1
+          """, [entry.family])
+        guard newest?.string("through_month") == spending.newestBefore else {
+          throw StoreError(
+            .busy,
+            message:
+              "another resonance tune recorded a run for these preferences while this one "
+              + "ran, so what this one spent of the error rate no longer adds up; nothing was "
+              + "stored: run it again")
+        }
+        try db.execute(
+          """
+          INSERT INTO tuning_ledger (run_id, family, first_month, through_month, months, alpha,
+            spent)
+          VALUES (?, ?, ?, ?, ?, ?, ?)
+          """,
+          [
+            run, entry.family, entry.firstMonth, entry.throughMonth, Int64(entry.months),
+            entry.alpha, entry.spent,
+          ])
+        return run
+      }
+    } catch let error as StoreError {
+      throw error
+    } catch {
+      throw StoreError(.sqlite(code: 1), message: "\(error)")
+    }
+  }
+
+  /// Every line of the error ledger, oldest first.
+  package func errorLedger() throws(StoreError) -> [ErrorLedger.Entry] {
+    try connection.rows(
+      """
+      SELECT family, first_month, through_month, months, alpha, spent FROM tuning_ledger
+      ORDER BY run_id
+      """
+    ).map { row in
+      ErrorLedger.Entry(
+        family: row.string("family"), firstMonth: row.string("first_month"),
+        throughMonth: row.string("through_month"), months: row.int("months"),
+        alpha: row.double("alpha") ?? 0, spent: row.double("spent") ?? 0)
+    }
   }
 
   /// The last tuning report stored, if any.

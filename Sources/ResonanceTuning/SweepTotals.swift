@@ -45,14 +45,17 @@ package struct SweepTotals: Sendable {
   package func field(reward k: Int, slot: Int) -> Int { Self.commonFields + stride * k + slot }
 
   /// One point's estimate over `groups` (every group when nil). Switch-DR and DRos take the
-  /// value of their grid SLOPE chooses on those groups (`form(point:reward:estimator:groups:)`).
+  /// value of their grid SLOPE chooses on those groups
+  /// (`form(point:reward:estimator:groups:days:)`).
   package func estimate(
-    point: Int, reward k: Int, estimator: Estimator, groups chosen: [Int]? = nil
+    point: Int, reward k: Int, estimator: Estimator, groups chosen: [Int]? = nil,
+    days: DayBlocks? = nil
   ) -> SweepEstimate {
     let chosen = chosen ?? Array(0..<groups)
     return estimate(
       point: point, reward: k,
-      form: form(point: point, reward: k, estimator: estimator, groups: chosen), groups: chosen)
+      form: form(point: point, reward: k, estimator: estimator, groups: chosen, days: days),
+      groups: chosen)
   }
 
   /// One point's estimate by `form` over `groups` (every group when nil).
@@ -70,28 +73,30 @@ package struct SweepTotals: Sendable {
 
   /// The form `estimator` takes for one point's value over `groups`: for Switch-DR and DRos,
   /// the grid's value SLOPE chooses with each candidate's width 1.645 standard errors from the
-  /// groups' influences (`SLOPE.delta`); the estimator's one form otherwise. Needs the grid's
-  /// sums and, to choose, more than one group.
-  package func form(point: Int, reward k: Int, estimator: Estimator, groups chosen: [Int])
-    -> EstimatorForm
-  {
+  /// groups' influences (`SLOPE.delta`) — long-run ones over neighbouring days when the
+  /// groups are the days `days` lists (`DayBlocks.standardError`), independent ones otherwise;
+  /// the estimator's one form otherwise. Needs the grid's sums and, to choose, more than one
+  /// group.
+  package func form(
+    point: Int, reward k: Int, estimator: Estimator, groups chosen: [Int], days: DayBlocks? = nil
+  ) -> EstimatorForm {
     guard estimator.isTuned, chosen.count > 1 else { return EstimatorForm(estimator) }
     precondition(grid, "Switch-DR and DRos need the kernel's parameter grid")
+    precondition(days.map { $0.days.count == groups } ?? true, "one day per group")
     let total = sums(point: point, groups: chosen)
     let n = Double(chosen.count)
     let index = SLOPE.parameter(estimator, z: NormalDistribution.quantile(1 - SLOPE.delta)) {
       form in
-      var squares = 0.0
-      for g in chosen {
+      let influences = chosen.map { g in
         let base = (point * groups + g) * fields
-        let influence = form.influence(
+        return form.influence(
           { values[base + field(reward: k, slot: $0)] },
           total: { total[field(reward: k, slot: $0)] })
-        squares += influence * influence
       }
-      return (
-        form.value { total[field(reward: k, slot: $0)] }, (squares * n / (n - 1)).squareRoot()
-      )
+      let se =
+        days.map { $0.standardError(chosen, influences) }
+        ?? (influences.reduce(0) { $0 + $1 * $1 } * n / (n - 1)).squareRoot()
+      return (form.value { total[field(reward: k, slot: $0)] }, se)
     }
     return EstimatorForm(estimator, parameter: index)
   }

@@ -14,8 +14,9 @@ package enum Sweeper {
   ///   be fitted.
   ///
   /// With `intervals`, every point's value also gets a 90% percentile interval from 1,000
-  /// bootstrap resamples of whole days (seeded, the same resamples for every point): the
-  /// kernel keeps its sums per day, and a resample adds the drawn days' sums.
+  /// circular block bootstrap resamples of the days, in blocks of a week (`DayBlocks`; seeded,
+  /// the same resamples for every point): the kernel keeps its sums per day, and a resample
+  /// adds the drawn days' sums.
   package static func sweep(
     _ history: DecisionHistory, design: SweepDesign, reward: Reward, estimator: Estimator,
     product: SweepProduct = .simd, intervals: Bool = false,
@@ -57,6 +58,7 @@ package enum Sweeper {
     let days = log.time.map(CalendarDay.init)
     let dayList = byDay ? Array(Set(days)).sorted() : []
     let dayIndex = Dictionary(uniqueKeysWithValues: dayList.enumerated().map { ($1, $0) })
+    let blocks = byDay ? DayBlocks(dayList) : nil
     let input = SweepInput(
       log, rewards: used.map { $0.values(log) }, predictions: models.map(\.predictions),
       group: byDay ? days.map { dayIndex[$0]! } : .init(repeating: 0, count: log.count),
@@ -78,29 +80,30 @@ package enum Sweeper {
     let keepIndex = used.firstIndex(of: .keep)
     let responseIndex = used.firstIndex(of: .response)
     var results = points.indices.map { p -> SweepPoint in
-      let main = totals.estimate(point: p, reward: 0, estimator: estimator)
+      let main = totals.estimate(point: p, reward: 0, estimator: estimator, days: blocks)
       return SweepPoint(
         index: p, label: p == 0 ? "in force" : nil, weights: points[p], value: main.value,
         keepRate: keepIndex.flatMap {
-          totals.estimate(point: p, reward: $0, estimator: estimator).value
+          totals.estimate(point: p, reward: $0, estimator: estimator, days: blocks).value
         },
         response: responseIndex.flatMap {
-          totals.estimate(point: p, reward: $0, estimator: estimator).value
+          totals.estimate(point: p, reward: $0, estimator: estimator, days: blocks).value
         },
         effectiveSampleSize: main.effectiveSampleSize, largestWeight: main.largestWeight,
         agreementShare: main.agreementShare)
     }
     if intervals {
-      let resamples = dayResamples(days: dayList.count, replicates: 1_000)
+      let resamples = dayResamples(DayBlocks(dayList), replicates: 1_000)
       progress.begin(
-        "sweep: intervals, 1,000 resamples of days", total: Int64(results.count),
+        "sweep: intervals, 1,000 resamples of weeks", total: Int64(results.count),
         unit: .items("points"))
       defer { progress.end() }
       for p in results.indices {
         defer { progress.advance(to: Int64(p + 1)) }
         // Switch-DR and DRos keep the parameter chosen on the whole log.
         let form = totals.form(
-          point: p, reward: 0, estimator: estimator, groups: Array(0..<totals.groups))
+          point: p, reward: 0, estimator: estimator, groups: Array(0..<totals.groups),
+          days: blocks)
         var values: [Double] = []
         for counts in resamples {
           let chosen = counts.indices.flatMap { d in repeatElement(d, count: counts[d]) }
@@ -121,14 +124,12 @@ package enum Sweeper {
       kernelSeconds: seconds, product: product)
   }
 
-  /// Bootstrap resamples of `days` days: how many times each day is drawn, per replicate.
-  static func dayResamples(days: Int, replicates: Int) -> [[Int]] {
+  /// Circular block bootstrap resamples of the days `blocks` lists (`DayBlocks.resample`):
+  /// how many times each day is drawn, per replicate.
+  static func dayResamples(_ blocks: DayBlocks, replicates: Int) -> [[Int]] {
     var rng = SplitMix64(seed: 0x5EED_DA15, stream: "sweep-bootstrap")
-    return (0..<replicates).map { _ in
-      var counts = [Int](repeating: 0, count: days)
-      for _ in 0..<days { counts[Int(rng.next() % UInt64(days))] += 1 }
-      return counts
-    }
+    let all = Array(blocks.days.indices)
+    return (0..<replicates).map { _ in blocks.resample(all, rng: &rng) }
   }
 
   /// Marks the points no other point dominates on (keep rate, response): no other point is at

@@ -16,16 +16,20 @@ import ResonanceModel
 ///    at least `minimumESS`. The choice (or the preferences in force, when none clears the
 ///    rule) is estimated on the month itself, paired decision by decision.
 /// 3. Pooled over the judged months, that is the gain of choosing on the past; its interval is
-///    a bootstrap over the judged days, month by month (seeded). The candidate is the choice
+///    a block bootstrap over the judged days (`DayBlocks`, seeded). The candidate is the choice
 ///    made on every month before the last. `change` when the interval's lower end is above
 ///    `margin`, the candidate's own interval on the last month (the month it was not chosen
 ///    on: `heldOut`) has its lower end above 0, and its effective sample size there is at
 ///    least `minimumESS`; otherwise `keep`, with the reason.
 package enum Tuner {
   ///
-  /// - Parameter progress: told of the replay, the reward models' fits and each month judged.
+  /// - Parameters:
+  ///   - ledger: every entry of the store's error ledger (`ErrorLedger`), to test at the share
+  ///     of the error rate the months new since its family's last run bring (`report.spending`
+  ///     says what, and holds the line to record); nil to test at `settings.level` itself.
+  ///   - progress: told of the replay, the reward models' fits and each month judged.
   package static func tune(
-    _ history: DecisionHistory, settings: TuningSettings,
+    _ history: DecisionHistory, settings: TuningSettings, ledger: [ErrorLedger.Entry]? = nil,
     progress: any StageProgress = SilentProgress()
   ) throws(TuningError) -> TuningReport {
     let check = progress.step(
@@ -98,7 +102,25 @@ package enum Tuner {
       ? Self.contextsToTry(log, monthOf: monthOfDecision, months: months, settings: settings)
       : []
     let tests = 1 + contexts.filter(\.tried).count
-    let level = 1 - (1 - settings.level) / Double(tests)
+    // The error rate the run may spend: all of 1 − level without the ledger; with it, the
+    // share of its family's budget that the months new since the family's last run bring.
+    var alpha = 1 - settings.level
+    if let ledger {
+      let allowance = ErrorLedger.allowance(
+        family: family(inForce), first: months[0].description,
+        through: months[held].description, alpha: alpha, entries: ledger)
+      report.spending = allowance
+      alpha = allowance.spent
+      guard allowance.kind != .retrospective else {
+        report.reason =
+          "these preferences were tested through \(allowance.newestBefore ?? "a later month") "
+          + "already, and those runs spent the error rate of every month before it: a run "
+          + "through \(months[held]) can only keep (--no-ledger analyses it anyway, without "
+          + "the guarantee)"
+        return report
+      }
+    }
+    let level = 1 - alpha / Double(tests)
     report.level = level
 
     // Forward chaining: every month after the first is judged by the choice made on the
@@ -214,6 +236,8 @@ package enum Tuner {
     let settings: TuningSettings
     let points: [ScoringWeights]
     let totals: SweepTotals
+    /// The day groups' calendar days.
+    let blocks: DayBlocks
     /// Per month, its day groups and decisions.
     let daysOfMonth: [[Int]]
     let decisionsPerMonth: [Int]
@@ -227,6 +251,7 @@ package enum Tuner {
       let days = log.time.map(CalendarDay.init)
       let dayList = Array(Set(days)).sorted()
       let dayIndex = Dictionary(uniqueKeysWithValues: dayList.enumerated().map { ($1, $0) })
+      blocks = DayBlocks(dayList)
       var dayMonth = [Int](repeating: 0, count: dayList.count)
       for d in 0..<log.count { dayMonth[dayIndex[days[d]]!] = monthOf[d] }
       daysOfMonth = months.indices.map { m in dayMonth.indices.filter { dayMonth[$0] == m } }
@@ -241,8 +266,9 @@ package enum Tuner {
     private func days(_ months: Range<Int>) -> [Int] { months.flatMap { daysOfMonth[$0] } }
 
     /// Point p's paired gain over point 0 on `months` by `form`, with its standard error from
-    /// the spread of the days' contributions (the estimator's linearisation,
-    /// `EstimatorForm.influence`, for both points).
+    /// the days' contributions (the estimator's linearisation, `EstimatorForm.influence`, for
+    /// both points), summed over neighbouring days as well as each day with itself
+    /// (`DayBlocks.standardError`): days a few apart share what the DJ had learned.
     func gain(point p: Int, months: Range<Int>, form: EstimatorForm) -> (gain: Double?, se: Double)
     {
       let chosen = days(months)
@@ -253,17 +279,13 @@ package enum Tuner {
         let v0 = form.value({ t0[field($0)] })
       else { return (nil, .infinity) }
       let fields = totals.fields
-      var squares = 0.0
-      for g in chosen {
+      let influences = chosen.map { g in
         let a = (p * totals.groups + g) * fields
         let b = g * fields
-        let influence =
-          form.influence({ totals.values[a + field($0)] }, total: { tp[field($0)] })
+        return form.influence({ totals.values[a + field($0)] }, total: { tp[field($0)] })
           - form.influence({ totals.values[b + field($0)] }, total: { t0[field($0)] })
-        squares += influence * influence
       }
-      let n = Double(chosen.count)
-      return (vp - v0, (squares * n / (n - 1)).squareRoot())
+      return (vp - v0, blocks.standardError(chosen, influences))
     }
 
     /// Point p's paired gain and standard error on `months`, with the form it used: for
@@ -363,16 +385,6 @@ package enum Tuner {
       keepChangePer100: keepChange)
   }
 
-  /// The paired gain `a − b` with a percentile interval from resampling whole days (each
-  /// replicate draws as many days as there are, with replacement).
-  package static func bootstrap(
-    _ a: PolicyEstimate, _ b: PolicyEstimate, days: [CalendarDay], settings: TuningSettings,
-    level: Double
-  ) -> TuningEvidence.Interval {
-    precondition(a.decisions == b.decisions, "paired estimates cover the same decisions")
-    return pooledBootstrap([(a, b, days)], settings: settings, level: level)
-  }
-
   /// The reward models of one forward-chaining fold: fitted on the months before `month`
   /// alone (cross-fitted among them), so that nothing from `month` or later enters the choice
   /// judged on it.
@@ -429,8 +441,8 @@ package enum Tuner {
   /// greediness of the preferences in force on them): for every fold, the rule chooses on the
   /// months before the fold's month, and the choice — or the preferences in force, when no
   /// point clears the rule — is estimated on the fold's month, paired decision by decision
-  /// with the preferences in force. The gain pooled over the judged months gets a bootstrap
-  /// interval over their days, drawn month by month (seeded).
+  /// with the preferences in force. The gain pooled over the judged months gets a block bootstrap
+  /// interval over their days (`DayBlocks`, seeded).
   static func chain(
     log: LoggedDecisions, monthOf: [Int], months: [CalendarMonth], folds: [FoldModels],
     where include: (Int) -> Bool, rewards: [Reward], inForce: UserPreferences,
@@ -506,62 +518,11 @@ package enum Tuner {
     return chain
   }
 
-  /// The pooled paired gain — each estimate's parts (`EstimatorForm`), Σ numerators /
-  /// Σ denominators over every judged month, added — of the choices less the same of the
-  /// preferences in force; its percentile interval from
-  /// resampling whole days within each month (each replicate draws as many days as a month
-  /// has, from that month, with replacement).
-  static func pooledBootstrap(
-    _ months: [(chosen: PolicyEstimate, current: PolicyEstimate, days: [CalendarDay])],
-    settings: TuningSettings, level: Double
-  ) -> TuningEvidence.Interval {
-    // Each month's estimates may read different slots (Switch-DR's and DRos's parameter is
-    // chosen fold by fold), but every one has the same parts: pooled, part by part, each
-    // part's numerator and denominator sums run over every month's decisions.
-    func add(_ e: PolicyEstimate, _ positions: [Int], to sums: inout [(n: Double, d: Double)]) {
-      for (p, part) in e.form.parts.enumerated() {
-        for i in positions {
-          sums[p].n += e.terms[part.numerator][i] - (part.less.map { e.terms[$0][i] } ?? 0)
-          sums[p].d += e.terms[part.denominator][i]
-        }
-      }
-    }
-    let parts = months.first?.chosen.form.parts.count ?? 0
-    func gain(_ picks: [[Int]]) -> Double? {
-      var a = [(n: Double, d: Double)](repeating: (0, 0), count: parts)
-      var b = a
-      for (m, positions) in picks.enumerated() {
-        add(months[m].chosen, positions, to: &a)
-        add(months[m].current, positions, to: &b)
-      }
-      guard a.allSatisfy({ $0.d != 0 }), b.allSatisfy({ $0.d != 0 }) else { return nil }
-      return a.reduce(0) { $0 + $1.n / $1.d } - b.reduce(0) { $0 + $1.n / $1.d }
-    }
-    let byDay = months.map { month in
-      var positions: [CalendarDay: [Int]] = [:]
-      for (i, day) in month.days.enumerated() { positions[day, default: []].append(i) }
-      return positions.keys.sorted().map { positions[$0]! }
-    }
-    let estimate = gain(months.map { Array($0.chosen.decisions.indices) }) ?? .nan
-    guard byDay.contains(where: { $0.count > 1 }) else {
-      return .init(estimate: estimate, lower: .nan, upper: .nan, level: level)
-    }
-    var rng = SplitMix64(seed: settings.bootstrapSeed, stream: "tune-bootstrap")
-    var gains: [Double] = []
-    gains.reserveCapacity(settings.bootstrapReplicates)
-    for _ in 0..<settings.bootstrapReplicates {
-      let picks = byDay.map { days in
-        var positions: [Int] = []
-        for _ in days.indices { positions += days[Int(rng.next() % UInt64(days.count))] }
-        return positions
-      }
-      if let g = gain(picks) { gains.append(g) }
-    }
-    gains.sort()
-    let tail = (1 - level) / 2
-    return .init(
-      estimate: estimate, lower: Statistics.quantile(gains, tail),
-      upper: Statistics.quantile(gains, 1 - tail), level: level)
+  /// The ledger's family of a run: the preferences in force, as canonical JSON (sorted keys).
+  static func family(_ preferences: UserPreferences) -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    return (try? encoder.encode(preferences)).map { String(decoding: $0, as: UTF8.self) } ?? ""
   }
 
   // MARK: - Words

@@ -146,7 +146,15 @@ struct TuneCommandTests {
         #expect((fold["weights"] as? [String: Any])?.count == 7, "\(fold)")
       }
     }
-    #expect(object["level"] as? Double == 0.95)
+    // The store's first run for these preferences, through four months: 4/7 of the 5%.
+    let ledger = try #require(object["ledger"] as? [String: Any])
+    #expect(ledger["kind"] as? String == "new" && ledger["months"] as? Int == 4)
+    #expect(ledger["first_month"] as? String == "2022-06")
+    #expect(ledger["through_month"] as? String == "2022-09")
+    let spent = try #require(ledger["spent"] as? Double)
+    #expect(abs(spent - 0.05 * 4 / 7) < 1e-12)
+    #expect(abs((object["level"] as? Double ?? 0) - (1 - spent)) < 1e-12)
+    #expect(abs((forward["level"] as? Double ?? 0) - (1 - spent)) < 1e-12)
     if let heldOut = object["held_out"] as? [String: Any] {
       // A candidate was chosen on every month before the last, and the last month judged it.
       #expect(heldOut["month"] as? String == "2022-09")
@@ -162,6 +170,72 @@ struct TuneCommandTests {
       "SELECT COUNT(*), MAX(recommendation) FROM tuning_runs")
     #expect(runs?.int(0) == 1)
     #expect(runs?.string(1) == recommendation)
+    let line = try Store(path: db).connection.row(
+      "SELECT COUNT(*) AS n, MAX(spent) AS spent, MAX(months) AS months FROM tuning_ledger")
+    #expect(line?.int("n") == 1 && line?.int("months") == 4)
+    #expect(abs((line?.double("spent") ?? 0) - spent) < 1e-15)
+  }
+
+  @Test(
+    "tune run again month by month spends the error rate's budget: each run the new months' share, a repeat the same, --no-ledger none"
+  )
+  func tuneLedger() throws {
+    let stores = try stores()
+    let folder = try TemporaryFolder()
+    let db = try stores.copy(stores.analyzed, into: folder)
+    func run(_ extra: [String]) throws -> [String: Any] {
+      let result = runResonance(
+        ["tune", "--db", db, "--out", folder.file("p.json"), "--json"] + Self.small + extra)
+      #expect(result.status == .ok, "\(result.err)")
+      return try #require(
+        try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
+    }
+    func ledger(_ object: [String: Any]) -> [String: Any] {
+      object["ledger"] as? [String: Any] ?? [:]
+    }
+    func rows() throws -> Int {
+      try Store(path: db).connection.row("SELECT COUNT(*) FROM tuning_ledger")?.int(0) ?? -1
+    }
+    // Through August (three months), then through September (four).
+    let august = try run(["--to", "2022-09-01"])
+    #expect(ledger(august)["kind"] as? String == "new" && ledger(august)["months"] as? Int == 3)
+    #expect(abs((august["level"] as? Double ?? 0) - (1 - 0.05 * 3 / 6)) < 1e-12)
+    let september = try run([])
+    #expect(ledger(september)["kind"] as? String == "new")
+    #expect(ledger(september)["newest_before"] as? String == "2022-08")
+    let spent = try #require(ledger(september)["spent"] as? Double)
+    #expect(abs(spent - 0.05 * (4.0 / 7 - 3.0 / 6)) < 1e-12)
+    #expect(abs((ledger(september)["spent_before"] as? Double ?? 0) - 0.025) < 1e-12)
+    #expect(abs((september["level"] as? Double ?? 0) - (1 - spent)) < 1e-12)
+    #expect(try rows() == 2)
+    // August again: the same test at the same level, and no new line.
+    let again = try run(["--to", "2022-09-01", "--level", "0.8"])
+    #expect(ledger(again)["kind"] as? String == "repeated")
+    #expect(again["level"] as? Double == august["level"] as? Double)
+    #expect(try rows() == 2)
+    // --no-ledger: the level asked, nothing spent or recorded.
+    let once = try run(["--no-ledger"])
+    #expect(once["ledger"] is NSNull && once["level"] as? Double == 0.95)
+    #expect(try rows() == 2)
+    // The console says what the run spent.
+    let text = runResonance(["tune", "--db", db, "--out", folder.file("p.json")] + Self.small)
+    #expect(text.out.contains("tune: error rate: a run through 2022-09 for these preferences"))
+
+    // On a store tested through September, a first run through August can only keep.
+    let other = try TemporaryFolder()
+    let db2 = try stores.copy(stores.analyzed, into: other)
+    let full = runResonance(
+      ["tune", "--db", db2, "--out", other.file("p.json"), "-q"] + Self.small)
+    #expect(full.status == .ok, "\(full.err)")
+    let back = runResonance(
+      ["tune", "--db", db2, "--out", other.file("p.json"), "--json", "--to", "2022-09-01"]
+        + Self.small)
+    #expect(back.status == .ok, "\(back.err)")
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(back.out.utf8)) as? [String: Any])
+    #expect(object["recommendation"] as? String == "keep")
+    #expect((object["reason"] as? String ?? "").contains("can only keep"))
+    #expect(ledger(object)["kind"] as? String == "retrospective")
   }
 
   @Test(
@@ -171,9 +245,11 @@ struct TuneCommandTests {
     let stores = try stores()
     let folder = try TemporaryFolder()
     let db = try stores.copy(stores.analyzed, into: folder)
+    // Without the ledger, so that each run tests at the level it asks for.
     func run(_ extra: [String]) throws -> [String: Any] {
       let result = runResonance(
-        ["tune", "--db", db, "--out", folder.file("p.json"), "--json"] + Self.small + extra)
+        ["tune", "--db", db, "--out", folder.file("p.json"), "--json", "--no-ledger"]
+          + Self.small + extra)
       #expect(result.status == .ok, "\(result.err)")
       return try #require(
         try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
@@ -370,7 +446,7 @@ struct TuneCommandTests {
   }
 
   @Test(
-    "tune and sweep refuse a grid with --points, a step whose inverse is not whole, and days backwards: exit 64",
+    "tune and sweep refuse a grid with --points, a step whose inverse is not whole, days backwards and session quality as a reward: exit 64",
     arguments: ["tune", "sweep"])
   func usageErrors(command: String) throws {
     let folder = try TemporaryFolder()
@@ -380,6 +456,10 @@ struct TuneCommandTests {
       (["--design", "grid", "--step", "0.3"], "--step"),
       (["--from", "2023-01-01", "--to", "2022-01-01"], "'--from' must be before '--to'"),
       (["--step", "0.25"], "'--step' is for '--design grid'"),
+      (
+        ["--reward", "session-quality"],
+        "depends on every song chosen in it, so crediting it to each decision alone biases"
+      ),
     ]
     for (arguments, message) in cases {
       let result = runResonance([command, "--db", db] + arguments)

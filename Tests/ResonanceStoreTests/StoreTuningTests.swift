@@ -95,6 +95,38 @@ struct StoreTuningTests {
     #expect(error.message == "the stored tuning report is not one this build writes")
   }
 
+  @Test(
+    "a run's line goes into the error ledger with its report; one worked out on a ledger another run has since changed is refused, storing nothing"
+  )
+  func ledgerLines() throws {
+    let store = try Store(path: ":memory:")
+    var report = try JSONDecoder().decode(TuningReport.self, from: Data(Self.storedReport.utf8))
+    let family = #"{"in force":1}"#
+    func spending(through month: String) throws -> ErrorLedger.Allowance {
+      ErrorLedger.allowance(
+        family: family, first: "2022-06", through: month, alpha: 0.05,
+        entries: try store.errorLedger())
+    }
+    report.spending = try spending(through: "2022-09")
+    try store.insertTuning(report, at: 1)
+    #expect(try store.errorLedger() == [report.spending!.entry!])
+    // A run that read the ledger before that line went in, through October.
+    report.spending = ErrorLedger.allowance(
+      family: family, first: "2022-06", through: "2022-10", alpha: 0.05, entries: [])
+    let error = try #require(throws: StoreError.self) { try store.insertTuning(report, at: 2) }
+    #expect(error.kind == .busy && error.message.contains("run it again"))
+    #expect(try store.connection.row("SELECT COUNT(*) FROM tuning_runs")?.int(0) == 1)
+    #expect(try store.errorLedger().count == 1)
+    // Worked out on the ledger as it is now, it goes in; a repeated run adds no line.
+    report.spending = try spending(through: "2022-10")
+    try store.insertTuning(report, at: 3)
+    report.spending = try spending(through: "2022-10")
+    #expect(report.spending?.kind == .repeated)
+    try store.insertTuning(report, at: 4)
+    #expect(try store.errorLedger().map(\.throughMonth) == ["2022-09", "2022-10"])
+    #expect(try store.connection.row("SELECT COUNT(*) FROM tuning_runs")?.int(0) == 3)
+  }
+
   static let sweep = SweepResult(
     design: SweepDesign(kind: .grid, step: 0.25), reward: .listenShare, estimator: .snips,
     decisions: 12, from: "2022-06-01", to: "2022-06-30",

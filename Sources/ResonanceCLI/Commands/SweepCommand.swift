@@ -48,7 +48,7 @@ struct SweepCommand: ParsableCommand {
   @Flag(
     name: "intervals",
     help:
-      "Also give every point's value a 90% interval, from a bootstrap over days (at most 1,000 points)."
+      "Also give every point's value a 90% interval, from a bootstrap over blocks of a week of days (at most 1,000 points)."
   )
   var withIntervals: Bool
 

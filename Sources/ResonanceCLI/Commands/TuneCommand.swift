@@ -20,11 +20,11 @@ struct TuneCommand: ParsableCommand {
       rescaled to the entropy of the policy in force, so that points differ in taste, not \
       greediness) is estimated there against the preferences in force, and the point whose \
       gain has the largest lower one-sided bound at the level (--level, 95%; from the spread \
-      of its days), among those with \
+      of its days, neighbouring days counted as related), among those with \
       an effective sample size of 200 in every month, is judged on the month itself. \
       Pooled over the judged months, that is what choosing on the past gains on months it \
-      never saw; a bootstrap over their days (seeded: the same store gives the same \
-      interval) gives its interval at the same level. The candidate is the point chosen on \
+      never saw; a bootstrap over blocks of a week of their days (seeded: the same store \
+      gives the same interval) gives its interval at the same level. The candidate is the point chosen on \
       every month \
       before the last.
 
@@ -37,6 +37,15 @@ struct TuneCommand: ParsableCommand {
       --by-context runs the same for each context with at least 200 decisions in the last \
       month and keeps the general preferences elsewhere; then every test, the general one \
       and each context's, is made at the Bonferroni level 1−(1−L)/k for the k made.
+
+      Run every month, tune would test again and again, and sooner or later say change by \
+      chance. So the error rate 1−L is a budget for the preferences in force, kept in the \
+      store (tuning_ledger): a run through n months of history may have spent, with the \
+      runs before it, (1−L)·n/(n+3) — half by the third month, four fifths by the twelfth — \
+      and tests at what the months new since the last run bring; the console line and \
+      --json's ledger say what it spent and the level it tested at. A run through a month \
+      already tested repeats that test; a change of the preferences in force starts a new \
+      budget. --no-ledger tests at L itself, for a one-off analysis.
 
       The preference file (docs/formats.md) holds the preferences to run, the recommendation \
       and the evidence; resonance synth --dj-preferences FILE runs a simulated DJ on it. The \
@@ -82,9 +91,16 @@ struct TuneCommand: ParsableCommand {
   @Option(
     name: "level", placeholder: "L",
     help:
-      "The level of every bound and interval, 0.5–0.999 (with --by-context, corrected for the tests made). Default: 0.95.",
+      "The level, 0.5–0.999, that every run on the same preferences in force keeps together: each run tests at 1 − what it spends of 1−L (with --no-ledger at L itself; with --by-context, corrected for the tests made). Default: 0.95.",
     parser: .number(in: 0.5...0.999))
   var level = TuningSettings().level
+
+  @Flag(
+    name: "no-ledger",
+    help:
+      "A one-off analysis: test at --level itself, spending nothing from the store's error ledger and recording nothing there."
+  )
+  var isWithoutLedger: Bool
 
   @OptionGroup var tuning: TuningOptions
   @OptionGroup var output: OutputOptions
@@ -105,9 +121,10 @@ struct TuneCommand: ParsableCommand {
       + (isByContext ? ["--by-context"] : []) + ["--margin", "\(margin)"]
       + (level == TuningSettings().level ? [] : ["--level", "\(level)"]) + ["--out", path]
       + (encoding == .plist ? ["--format", "plist"] : [])
+      + (isWithoutLedger ? ["--no-ledger"] : [])
     let request = TuneRequest(
       store: location, days: tuning.days.days, settings: settings, preferencePath: path,
-      encoding: encoding, command: command.joined(separator: " "))
+      encoding: encoding, command: command.joined(separator: " "), usesLedger: !isWithoutLedger)
     context.show(try TuneStage(request).run(progress: context.progress(output)), output)
     return .ok
   }

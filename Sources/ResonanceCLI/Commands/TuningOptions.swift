@@ -30,9 +30,9 @@ struct TuningOptions: ParsableArguments {
   var seed: UInt64 = 1
 
   @Option(
-    name: "reward", placeholder: "composite|keep|listen-share|response|session-quality",
+    name: "reward", placeholder: "composite|keep|listen-share|response",
     help:
-      "What counts as a good outcome (docs/tuning.md): the composite (default) of kept, share heard and the response toward the need; or one of them; or the session's quality.",
+      "What counts as a good outcome of one decision (docs/tuning.md): the composite (default) of kept, share heard and the response toward the need; or one of them.",
     parser: .oneOfCases)
   var reward = TuningSettings().reward
 
@@ -56,6 +56,13 @@ struct TuningOptions: ParsableArguments {
   }
 
   func validate() throws(UsageError) {
+    if reward == .sessionQuality {
+      throw UsageError(
+        "'--reward session-quality' cannot be estimated one decision at a time: a session's "
+          + "quality depends on every song chosen in it, so crediting it to each decision "
+          + "alone biases the estimate (docs/tuning.md, \"Rewards\")",
+        hint: "--reward composite; resonance report shows session quality per session")
+    }
     if kind == .grid, points != nil {
       throw UsageError(
         "'--points' is for a Sobol or random design; a grid's size follows from '--step'",

@@ -277,6 +277,9 @@ package struct TuningReport: Sendable, Equatable, Codable {
   package var level: Double
   /// The least gain worth a change: the interval's lower end must clear it.
   package var margin: Double
+  /// What this run spent of its family's error budget (`ErrorLedger`); nil when it made no
+  /// test or ran without the ledger (`--no-ledger`).
+  package var spending: ErrorLedger.Allowance?
 
   /// Whether the pooled forward-chaining gain's lower end is above the margin; nil without
   /// the gain.

@@ -56,10 +56,14 @@ package struct TuneRequest: Sendable, Equatable {
   package var encoding: PreferenceFile.Encoding
   /// The command line that makes the same file, recorded in it (`evidence.command`).
   package var command: String
+  /// Whether the run spends from the store's error ledger (`ErrorLedger`) and records its
+  /// line there; false tests at `settings.level` itself, as a one-off analysis.
+  package var usesLedger: Bool
 
   package init(
     store: StoreLocation, days: DayRange = DayRange(), settings: TuningSettings = TuningSettings(),
-    preferencePath: String, encoding: PreferenceFile.Encoding = .json, command: String
+    preferencePath: String, encoding: PreferenceFile.Encoding = .json, command: String,
+    usesLedger: Bool = true
   ) {
     self.store = store
     self.days = days
@@ -67,6 +71,7 @@ package struct TuneRequest: Sendable, Equatable {
     self.preferencePath = preferencePath
     self.encoding = encoding
     self.command = command
+    self.usesLedger = usesLedger
   }
 }
 

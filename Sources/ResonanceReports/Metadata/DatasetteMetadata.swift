@@ -191,6 +191,7 @@ package enum DatasetteMetadata {
     ("sweep_points", "every point of each resonance sweep with its estimates"),
     ("sweep_runs", "each resonance sweep"),
     ("trace_recordings", "each imported trace recording"),
+    ("tuning_ledger", "what each resonance tune spent of its preferences' error rate"),
     ("tuning_runs", "each resonance tune, its recommendation and whole report"),
     ("workout_events", "events within workouts"),
     ("workout_routes", "the route files workouts name"),

@@ -420,9 +420,9 @@ extension DatasetteMetadata {
       "response": "the estimated keep rate and physiological response (NULL without heart-rate data)",
       "run_id": "deleted with its run",
       "time_of_day_penalty_weight": "the two penalty strengths",
-      "value": "the estimate of the run's reward, and with --intervals its 90% day-bootstrap interval",
-      "value_high90": "the estimate of the run's reward, and with --intervals its 90% day-bootstrap interval",
-      "value_low90": "the estimate of the run's reward, and with --intervals its 90% day-bootstrap interval",
+      "value": "the estimate of the run's reward, and with --intervals its 90% interval from a bootstrap of the days in blocks of a week",
+      "value_high90": "the estimate of the run's reward, and with --intervals its 90% interval from a bootstrap of the days in blocks of a week",
+      "value_low90": "the estimate of the run's reward, and with --intervals its 90% interval from a bootstrap of the days in blocks of a week",
     ],
     "sweep_runs": [
       "decisions": "logged decisions evaluated",
@@ -444,6 +444,15 @@ extension DatasetteMetadata {
       "samples": "lines after the header",
       "started_ms": "when the recording began",
       "started_offset_s": "when the recording began",
+    ],
+    "tuning_ledger": [
+      "alpha": "the error rate asked for, 1 − --level",
+      "family": "the preferences in force the run tested against, as canonical JSON: each set of preferences has its own budget",
+      "first_month": "YYYY-MM: the first month of the family's first run, where its months are counted from",
+      "months": "months from first_month to through_month, both counted (n)",
+      "run_id": "the run; deleted with it",
+      "spent": "what the run spent: alpha · (n/(n+3) − n′/(n′+3)), n′ the months of the family's run before it; the run's tests were made at 1 − spent",
+      "through_month": "YYYY-MM: the run's last month",
     ],
     "tuning_runs": [
       "id": "INTEGER, primary key",

@@ -25,7 +25,20 @@ package enum TuningPage {
       text += "the choice made on the months before it, pooled — lies above "
       text += "\(Format.fixed(tuning.margin, 3)), the chosen preferences' own interval on the "
       text += "last month (the month they were not chosen on) lies above 0, and their effective "
-      text += "sample size there is at least \(Format.fixed(tuning.minimumESS, 0)).\n\n"
+      text += "sample size there is at least \(Format.fixed(tuning.minimumESS, 0))."
+      if let spending = tuning.spending, let entry = spending.entry {
+        // Why the level is not the one asked for: the ledger's share (docs/tuning.md).
+        text += " The level is \(percent(tuning.level)), not \(percent(1 - entry.alpha)): "
+        text +=
+          spending.kind == .repeated
+          ? "this run repeated the test of an earlier one through \(entry.throughMonth), at "
+            + "its level, so that running `tune` again buys no second chance."
+          : "runs on the same preferences in force share the \(percent(entry.alpha)) error "
+            + "rate between them, and this one spent \(Format.fixed(spending.spent, 4)) of it, "
+            + "the share its months (\(entry.firstMonth)…\(entry.throughMonth)) bring, so "
+            + "that running `tune` every month does not end in a change by chance."
+      }
+      text += "\n\n"
       if tuning.forwardGain != nil, tuning.folds.allSatisfy({ $0.gain == nil }) {
         text += "**Choosing on the past changed nothing:** on none of the "
         text += "\(tuning.folds.count) months judged did a choice made on the months before it "
@@ -171,9 +184,11 @@ package enum TuningPage {
       files: [ReportFile(name: "tuning.md", text: text)] + files + (csvFile.map { [$0] } ?? []))
   }
 
+  /// A level or rate as a percentage: whole when it is one to 1e-9 (1 − 0.95 is not exactly
+  /// 0.05), else with two decimals.
   static func percent(_ level: Double) -> String {
     let p = level * 100
-    return (p == p.rounded() ? Format.fixed(p, 0) : Format.fixed(p, 2)) + "%"
+    return (abs(p - p.rounded()) < 1e-9 ? Format.fixed(p.rounded(), 0) : Format.fixed(p, 2)) + "%"
   }
 
   /// The reason with a capital and a full stop.

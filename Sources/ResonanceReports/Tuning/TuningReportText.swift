@@ -115,10 +115,37 @@ package enum TuningReportText {
         "tune: cross-check: no session of songs you chose yourself has both a kept and a "
           + "skipped play (or resonance analyze has not estimated their features)")
     }
+    if let spending = report.spending { lines.append(ledger(spending, level: report.level)) }
     lines.append(
       "tune: recommendation: \(report.recommendation.rawValue.uppercased()) — \(report.reason)")
     if let outPath { lines.append("tune: wrote \(outPath)") }
     return lines
+  }
+
+  /// The ledger's line: what this run spent of its family's error rate, and the level that
+  /// gave.
+  static func ledger(_ s: ErrorLedger.Allowance, level: Double) -> String {
+    let alpha = s.entry?.alpha ?? 0
+    let spent = Format.fixed(s.spent, 4)
+    let tested = Format.fixed(100 * level, 2) + "%"
+    switch s.kind {
+    case .new:
+      let months = s.entry.map { "\($0.firstMonth)…\($0.throughMonth), \($0.months) months" } ?? ""
+      return "tune: error rate: "
+        + (s.newestBefore == nil
+          ? "the first run for these preferences"
+          : "runs for these preferences before this one, through \(s.newestBefore!), spent "
+            + Format.fixed(s.spentBefore, 4))
+        + "; this one (\(months)) spends \(spent) of \(Format.fixed(alpha, 2)), tested at \(tested) "
+        + "(docs/tuning.md, \"Running tune every month\")"
+    case .repeated:
+      return "tune: error rate: a run through \(s.entry?.throughMonth ?? "") for these "
+        + "preferences was made before; this one repeats its test, spending the same \(spent) "
+        + "at \(tested), nothing more"
+    case .retrospective:
+      return "tune: error rate: runs for these preferences through \(s.newestBefore ?? "") have "
+        + "spent the share of every earlier month; this run through an earlier one spends nothing"
+    }
   }
 
   package static func json(_ report: TuningReport, outPath: String?) -> JSONValue {
@@ -199,6 +226,15 @@ package enum TuningReportText {
       "bootstrap_replicates": .integer(report.bootstrapReplicates),
       "minimum_effective_sample_size": .number(report.minimumESS),
       "level": .number(report.level), "margin": .number(report.margin),
+      "ledger": report.spending.map { s -> JSONValue in
+        [
+          "kind": .string(s.kind.rawValue), "spent": .number(s.spent),
+          "spent_before": .number(s.spentBefore), "alpha": .number(s.entry?.alpha),
+          "first_month": .text(s.entry?.firstMonth), "through_month": .text(s.entry?.throughMonth),
+          "months": s.entry.map { .integer($0.months) } ?? .null,
+          "newest_before": .text(s.newestBefore),
+        ]
+      } ?? .null,
     ]
   }
 }

@@ -3,8 +3,9 @@ import ResonanceReports
 import ResonanceStore
 import ResonanceTuning
 
-/// `resonance tune`: the DJ's weights chosen on earlier months and judged on later ones, the
-/// recommendation stored and written as a preference file with its evidence.
+/// `resonance tune`: the DJ's weights chosen on earlier months and judged on later ones, at the
+/// share of the error rate the store's ledger allows, the recommendation stored (with the
+/// run's line in the ledger) and written as a preference file with its evidence.
 package struct TuneStage: Stage {
   package let request: TuneRequest
 
@@ -16,9 +17,11 @@ package struct TuneStage: Stage {
   package func run(progress: any StageProgress) throws -> TuneOutcome {
     let store = try request.store.existing(for: "tune")
     let history = try store.decisionHistory(in: request.days)
+    let ledger = request.usesLedger ? try store.errorLedger() : nil
     var report: TuningReport
     do {
-      report = try Tuner.tune(history, settings: request.settings, progress: progress)
+      report = try Tuner.tune(
+        history, settings: request.settings, ledger: ledger, progress: progress)
     } catch {
       throw StageError(.badData, "\(request.store.path): \(error.detail)")
     }

@@ -30,6 +30,7 @@ package enum Schema {
     queryViews,
     musicBrainzRecordings,
     importSources,
+    tuningLedger,
   ]
 
   /// The schema version a fully migrated store has.
