@@ -33,7 +33,7 @@ Seeds come from SEEDS below, declared before any run and disjoint from the seeds
 used (docs/validation.md lists those). Usage:
 
     scripts/validate-tuning.py [--bin PATH] [--work DIR] [--per-kind N] [--kinds K,K,...]
-                               [--reruns N] [--no-cases] [--summarize]
+                               [--reruns N] [--no-cases] [--resume] [--summarize]
 
 It prints a Markdown summary and writes it, with one CSV row per replication, into WORK.
 """
@@ -376,6 +376,8 @@ def main():
     parser.add_argument("--reruns", type=int, default=0,
                         help="also rerun tune monthly over a year on this many null and flat "
                         "histories (about a minute each)")
+    parser.add_argument("--resume", action="store_true",
+                        help="keep WORK/runs.csv's replications and run only the missing ones")
     parser.add_argument("--summarize", action="store_true",
                         help="only summarise WORK/runs.csv, as far as a run got")
     args = parser.parse_args()
@@ -395,14 +397,22 @@ def main():
                      f"— {reason}")
         print(f"validate-tuning: {cases[-1]}", file=sys.stderr, flush=True)
     rows = []
+    done = set()
+    if args.resume and os.path.exists(f"{work}/runs.csv"):
+        rows = [parse(row) for row in csv.DictReader(open(f"{work}/runs.csv"))]
+        done = {(r["kind"], r["seed"]) for r in rows}
     seeds = iter(SEEDS)
-    # Each replication's row is written as it ends, so a run stopped early can be summarised.
-    with open(f"{work}/runs.csv", "w", newline="") as out:
+    # Each replication's row is written as it ends, so a run stopped early can be summarised
+    # (--summarize) or finished (--resume).
+    with open(f"{work}/runs.csv", "a" if done else "w", newline="") as out:
         writer = csv.DictWriter(out, fieldnames=FIELDS)
-        writer.writeheader()
+        if not done:
+            writer.writeheader()
         for _ in range(args.per_kind):
             for kind in kinds:
                 seed = next(seeds)
+                if (kind, seed) in done:
+                    continue
                 rows.append(replicate(binary, work, seed, kind))
                 writer.writerow(rows[-1])
                 out.flush()

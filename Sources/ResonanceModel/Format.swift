@@ -37,6 +37,16 @@ package enum Format {
     return sign + "\(whole)." + String(repeating: "0", count: places - fraction.count) + fraction
   }
 
+  /// `value` to at most `places` decimals, without trailing zeros: `0.05`, `×1.4`'s `1.4`, `2`.
+  package static func trimmed(_ value: Double, _ places: Int = 4) -> String {
+    var text = fixed(value, places)
+    if text.contains(".") {
+      while text.hasSuffix("0") { text.removeLast() }
+      if text.hasSuffix(".") { text.removeLast() }
+    }
+    return text
+  }
+
   /// `fixed(value, places)`, or `–` when there is no value.
   package static func optional(_ value: Double?, _ places: Int) -> String {
     value.map { fixed($0, places) } ?? "–"

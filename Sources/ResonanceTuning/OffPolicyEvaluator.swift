@@ -67,7 +67,7 @@ package struct OffPolicyEvaluator: Sendable {
   }
 
   /// The estimate of the app's policy under `preferences` (only their weights matter; the
-  /// policy kind and temperature are the log's).
+  /// policy kind is the log's, and its temperature the log's times `temperatureFactor`).
   ///
   /// - Complexity: O(rows).
   /// - Parameters:
@@ -76,14 +76,15 @@ package struct OffPolicyEvaluator: Sendable {
   ///   - clipping: the threshold λ > 0 on the importance weights, or nil for none.
   ///   - parameter: for Switch-DR and DRos, the index of τ or λ in their grid
   ///     (`EstimatorSums.parameters`); nil: chosen by SLOPE on these decisions.
+  ///   - temperatureFactor: the target's softmax temperature against the log's (1: the same).
   /// - Returns: the estimate, its per-decision terms and diagnostics.
   package func estimate(
     _ preferences: UserPreferences, estimator: Estimator = .dr, clipping: Double? = nil,
-    parameter: Int? = nil
+    parameter: Int? = nil, temperatureFactor: Double = 1
   ) -> PolicyEstimate {
     estimate(
-      TargetPolicy.evaluate(decisions, preferences), estimator: estimator, clipping: clipping,
-      parameter: parameter)
+      TargetPolicy.evaluate(decisions, preferences, temperatureFactor: temperatureFactor),
+      estimator: estimator, clipping: clipping, parameter: parameter)
   }
 
   /// The estimate of a target given by its probabilities on the log's rows (from

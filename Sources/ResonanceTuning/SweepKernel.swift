@@ -30,7 +30,9 @@ package enum SweepKernel {
   /// Rows per block of decisions (one longer decision makes a block of its own).
   package static let rowBlock = 2048
 
-  /// The sums of every vector of `weights` on `input`.
+  /// The sums of every vector of `weights` on `input`, each under a softmax at the log's
+  /// temperature times its `temperatureFactors` entry (1 for every vector when nil; unused by
+  /// the greedy policies).
   ///
   /// - Complexity: O(rows × vectors) time; O(vectors × groups × fields) extra memory for the
   ///   sums, and O(threads × rowBlock × 16) for the scores' scratch.
@@ -39,8 +41,8 @@ package enum SweepKernel {
   /// `decisions × threads used` (each thread passes over every decision for its blocks), from
   /// the working threads, after each block of rows.
   package static func evaluate(
-    _ input: SweepInput, weights: [ScoringWeights], product: SweepProduct = .simd,
-    threads: Int = ProcessInfo.processInfo.activeProcessorCount,
+    _ input: SweepInput, weights: [ScoringWeights], temperatureFactors: [Double]? = nil,
+    product: SweepProduct = .simd, threads: Int = ProcessInfo.processInfo.activeProcessorCount,
     progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil
   ) -> SweepTotals {
     var totals = SweepTotals(
@@ -56,6 +58,13 @@ package enum SweepKernel {
       let v = weights[min(j, weights.count - 1)].vector
       for k in 0..<7 { w[k * columns + j] = v[k] }
     }
+    precondition(
+      temperatureFactors.map { $0.count == weights.count && $0.allSatisfy { $0 > 0 } } ?? true,
+      "one positive temperature factor per vector")
+    let temperature = input.decisions.policy.temperature
+    let inverseTemperatures = (0..<columns).map { j in
+      1 / (temperature * (temperatureFactors?[min(j, weights.count - 1)] ?? 1))
+    }
     let layout = Layout(input)
     let threadCount = max(1, min(threads, blocks))
     let points = weights.count
@@ -66,13 +75,18 @@ package enum SweepKernel {
     totals.values.withUnsafeMutableBufferPointer { sums in
       let output = SharedOutput(sums.baseAddress!)
       w.withUnsafeBufferPointer { w in
-        layout.withPointers(input, weights: w.baseAddress!, columns: columns) { view in
-          DispatchQueue.concurrentPerform(iterations: threadCount) { t in
-            let mine = Array(stride(from: t, to: blocks, by: threadCount))
-            var worker = Worker(view, blocks: mine, product: product, rowsDone: rowsDone)
-            worker.run()
-            worker.write(to: output, points: points)
-            worker.deallocate()
+        inverseTemperatures.withUnsafeBufferPointer { inverse in
+          layout.withPointers(
+            input, weights: w.baseAddress!, inverseTemperatures: inverse.baseAddress!,
+            columns: columns
+          ) { view in
+            DispatchQueue.concurrentPerform(iterations: threadCount) { t in
+              let mine = Array(stride(from: t, to: blocks, by: threadCount))
+              var worker = Worker(view, blocks: mine, product: product, rowsDone: rowsDone)
+              worker.run()
+              worker.write(to: output, points: points)
+              worker.deallocate()
+            }
           }
         }
       }
@@ -102,7 +116,8 @@ package enum SweepKernel {
     }
 
     func withPointers<R>(
-      _ input: SweepInput, weights: UnsafePointer<Double>, columns: Int, _ body: (View) -> R
+      _ input: SweepInput, weights: UnsafePointer<Double>,
+      inverseTemperatures: UnsafePointer<Double>, columns: Int, _ body: (View) -> R
     ) -> R {
       let log = input.decisions
       return input.folded.withUnsafeBufferPointer { folded in
@@ -117,7 +132,8 @@ package enum SweepKernel {
                         View(
                           folded: folded.baseAddress!, offset: offset.baseAddress!,
                           rewards: rewards.baseAddress!, predictions: predictions.baseAddress!,
-                          weights: weights, columns: columns, rowStart: rowStart.baseAddress!,
+                          weights: weights, inverseTemperatures: inverseTemperatures,
+                          columns: columns, rowStart: rowStart.baseAddress!,
                           chosenRow: chosenRow.baseAddress!,
                           logged: logged.baseAddress!, group: group.baseAddress!,
                           decisions: log.count, rewardCount: input.rewards.count,
@@ -142,6 +158,8 @@ package enum SweepKernel {
     let predictions: UnsafePointer<Double>
     /// W[k, j], component k of vector j, with `columns` vectors a row.
     let weights: UnsafePointer<Double>
+    /// Per vector (`columns` of them), 1 / its softmax temperature.
+    let inverseTemperatures: UnsafePointer<Double>
     let columns: Int
     let rowStart: UnsafePointer<Int>
     let chosenRow: UnsafePointer<Int>
@@ -243,7 +261,9 @@ package enum SweepKernel {
           scores[2 * i + 1] += o
         }
       }
-      let inverseTemperature = Lanes(repeating: 1 / view.policy.temperature)
+      let inverseA = UnsafeRawPointer(view.inverseTemperatures + j0).loadUnaligned(as: Lanes.self)
+      let inverseB = UnsafeRawPointer(view.inverseTemperatures + j0 + 8).loadUnaligned(
+        as: Lanes.self)
       let rewardCount = view.rewardCount
       let stride = EstimatorSums.stride(grid: view.grid)
       for d in range {
@@ -305,8 +325,8 @@ package enum SweepKernel {
           let eA: Lanes
           let eB: Lanes
           if softmax {
-            eA = VectorExp.exp((s[2 * i] - maxA) * inverseTemperature)
-            eB = VectorExp.exp((s[2 * i + 1] - maxB) * inverseTemperature)
+            eA = VectorExp.exp((s[2 * i] - maxA) * inverseA)
+            eB = VectorExp.exp((s[2 * i + 1] - maxB) * inverseB)
           } else {
             let row = SIMD8<Int64>(repeating: Int64(i))
             eA = share + best.replacing(with: 0, where: argA .!= row)

@@ -68,15 +68,19 @@ package enum TargetPolicy {
     return scores
   }
 
-  /// The target's probabilities and likeliest rows under `preferences`.
+  /// The target's probabilities and likeliest rows under `preferences`, with the log's
+  /// softmax temperature times `temperatureFactor` (the temperature as its own dimension:
+  /// `Tuner`'s greediness; unused by the greedy policies).
   ///
   /// - Complexity: O(rows).
   /// - Precondition: the log passes `LoggedDecisions.checkConsistency()`.
-  package static func evaluate(_ decisions: LoggedDecisions, _ preferences: UserPreferences)
-    -> TargetProbabilities
-  {
+  package static func evaluate(
+    _ decisions: LoggedDecisions, _ preferences: UserPreferences, temperatureFactor: Double = 1
+  ) -> TargetProbabilities {
     let scores = finalScores(decisions, preferences)
-    let policy = SelectionPolicy(decisions.policy)
+    var logging = decisions.policy
+    logging.temperature *= temperatureFactor
+    let policy = SelectionPolicy(logging)
     var probabilities = [Double](repeating: 0, count: decisions.rows)
     var likeliest = [Int](repeating: 0, count: decisions.count)
     for d in 0..<decisions.count {

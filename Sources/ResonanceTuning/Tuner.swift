@@ -32,6 +32,17 @@ package enum Tuner {
     _ history: DecisionHistory, settings: TuningSettings, ledger: [ErrorLedger.Entry]? = nil,
     progress: any StageProgress = SilentProgress()
   ) throws(TuningError) -> TuningReport {
+    var report = try assess(history, settings: settings, ledger: ledger, progress: progress)
+    settleTemperature(&report, settings: settings)
+    return report
+  }
+
+  /// Everything but the temperature's verdict: the replay, the weights' forward chaining and
+  /// decision, the contexts, and the temperature judged apart.
+  private static func assess(
+    _ history: DecisionHistory, settings: TuningSettings, ledger: [ErrorLedger.Entry]?,
+    progress: any StageProgress
+  ) throws(TuningError) -> TuningReport {
     let check = progress.step(
       "tune: replaying \(Format.grouped(history.records.count)) logged decisions", total: nil,
       unit: .items("")
@@ -101,7 +112,10 @@ package enum Tuner {
       settings.byContext
       ? Self.contextsToTry(log, monthOf: monthOfDecision, months: months, settings: settings)
       : []
-    let tests = 1 + contexts.filter(\.tried).count
+    // The temperature judged apart is a test too when the file may take it.
+    let judgesTemperature = log.policy.kind == .softmax
+    let tests =
+      1 + contexts.filter(\.tried).count + (judgesTemperature && settings.tuneTemperature ? 1 : 0)
     // The error rate the run may spend: all of 1 − level without the ledger; with it, the
     // share of its family's budget that the months new since the family's last run bring.
     var alpha = 1 - settings.level
@@ -177,6 +191,16 @@ package enum Tuner {
       }
     }
 
+    if judgesTemperature {
+      report.temperature = try progress.step(
+        "tune: the temperature, judged apart", total: nil, unit: .items("")
+      ) { () throws(TuningError) in
+        try temperature(
+          log: log, monthOf: monthOfDecision, months: months, folds: folds, rewards: rewards,
+          inForce: inForce, settings: settings, level: level)
+      }
+    }
+
     guard let last = chain.last else {
       report.reason =
         "no preferences in the design did clearly better than those in force on the selection "
@@ -244,7 +268,8 @@ package enum Tuner {
 
     init(
       log: LoggedDecisions, monthOf: [Int], months: [CalendarMonth], rewards: [Reward],
-      predictions: [[Double]], points: [ScoringWeights], settings: TuningSettings
+      predictions: [[Double]], points: [ScoringWeights], temperatureFactors: [Double]? = nil,
+      settings: TuningSettings
     ) {
       self.settings = settings
       self.points = points
@@ -260,7 +285,8 @@ package enum Tuner {
         log, rewards: rewards.map { $0.values(log) }, predictions: predictions,
         group: days.map { dayIndex[$0]! }, groups: dayList.count,
         grid: settings.estimator.isTuned)
-      totals = SweepKernel.evaluate(input, weights: points, product: settings.product)
+      totals = SweepKernel.evaluate(
+        input, weights: points, temperatureFactors: temperatureFactors, product: settings.product)
     }
 
     private func days(_ months: Range<Int>) -> [Int] { months.flatMap { daysOfMonth[$0] } }
@@ -347,11 +373,12 @@ package enum Tuner {
   private static func judge(
     _ candidate: UserPreferences, against inForce: UserPreferences, on log: LoggedDecisions,
     month: String, models: [RewardModel], rewards: [Reward], settings: TuningSettings,
-    level: Double, parameter: Int
+    level: Double, parameter: Int, temperatureFactor factor: Double = 1
   ) throws(TuningError) -> HeldOutEvidence {
     let evaluator = try OffPolicyEvaluator(log, reward: rewards[0], rewardModel: models[0])
     let estimator = settings.estimator
-    let chosen = evaluator.estimate(candidate, estimator: estimator, parameter: parameter)
+    let chosen = evaluator.estimate(
+      candidate, estimator: estimator, parameter: parameter, temperatureFactor: factor)
     let current = evaluator.estimate(inForce, estimator: estimator, parameter: parameter)
     let interval = bootstrap(
       chosen, current, days: chosen.decisions.map { CalendarDay(log.time[$0]) },
@@ -360,7 +387,8 @@ package enum Tuner {
       HeldOutEvidence.ClippedGain(
         threshold: threshold,
         gain: evaluator.estimate(
-          candidate, estimator: estimator, clipping: threshold, parameter: parameter
+          candidate, estimator: estimator, clipping: threshold, parameter: parameter,
+          temperatureFactor: factor
         ).value.flatMap { a in
           evaluator.estimate(
             inForce, estimator: estimator, clipping: threshold, parameter: parameter
@@ -370,7 +398,9 @@ package enum Tuner {
     var keepChange: Double?
     if let k = rewards.firstIndex(of: .keep) {
       let keep = try OffPolicyEvaluator(log, reward: .keep, rewardModel: models[k])
-      if let a = keep.estimate(candidate, estimator: estimator, parameter: parameter).value,
+      if let a = keep.estimate(
+        candidate, estimator: estimator, parameter: parameter, temperatureFactor: factor
+      ).value,
         let b = keep.estimate(inForce, estimator: estimator, parameter: parameter).value
       {
         keepChange = 100 * (a - b)
@@ -447,19 +477,28 @@ package enum Tuner {
     log: LoggedDecisions, monthOf: [Int], months: [CalendarMonth], folds: [FoldModels],
     where include: (Int) -> Bool, rewards: [Reward], inForce: UserPreferences,
     design: [ScoringWeights], settings: TuningSettings, level: Double,
-    foldDone: () -> Void = {}
+    temperatures: [Double]? = nil, foldDone: () -> Void = {}
   ) throws(TuningError) -> Chain {
     var chain = Chain()
-    // Every design point is as greedy as the preferences in force on these decisions
-    // (`Greediness`), so that the design compares tastes at the logging policy's greediness.
-    // The match reads the candidates and the logging policy only, never an outcome, so one
-    // match over every month serves every fold.
-    let mine = (0..<log.count).filter(include)
-    let greediness = Greediness(
-      SweepInput(
-        log.subset(mine), rewards: [], predictions: [],
-        group: .init(repeating: 0, count: mine.count), groups: 1))
-    let points = [inForce.weights] + greediness.matched(design, to: inForce.weights)
+    let points: [ScoringWeights]
+    let factors: [Double]?
+    if let temperatures {
+      // The temperature as its own dimension: the weights in force at other temperatures.
+      points = Array(repeating: inForce.weights, count: temperatures.count + 1)
+      factors = [1] + temperatures
+    } else {
+      // Every design point is as greedy as the preferences in force on these decisions
+      // (`Greediness`), so that the design compares tastes at the logging policy's
+      // greediness. The match reads the candidates and the logging policy only, never an
+      // outcome, so one match over every month serves every fold.
+      let mine = (0..<log.count).filter(include)
+      let greediness = Greediness(
+        SweepInput(
+          log.subset(mine), rewards: [], predictions: [],
+          group: .init(repeating: 0, count: mine.count), groups: 1))
+      points = [inForce.weights] + greediness.matched(design, to: inForce.weights)
+      factors = nil
+    }
     var judgedPairs: [(chosen: PolicyEstimate, current: PolicyEstimate, days: [CalendarDay])] = []
     for fold in folds {
       defer { foldDone() }
@@ -473,7 +512,7 @@ package enum Tuner {
         let s = Stage(
           log: log.subset(selection), monthOf: selection.map { monthOf[$0] }, months: months,
           rewards: rewards, predictions: fold.predictions(selection, of: log), points: points,
-          settings: settings)
+          temperatureFactors: factors, settings: settings)
         pick = s.choose(months: 0..<j, judged: judged.count, level: level)
         stage = s
       }
@@ -485,15 +524,18 @@ package enum Tuner {
       let current = evaluator.estimate(
         inForce, estimator: settings.estimator, parameter: parameter)
       var chosen = current
+      let factor = pick.map { factors?[$0.point] ?? 1 } ?? 1
       if let pick, let stage {
-        let candidate = inForce.with(weights: stage.points[pick.point])
+        var candidate = inForce.with(weights: stage.points[pick.point])
+        candidate.policy.temperature *= factor
         chosen = evaluator.estimate(
-          candidate, estimator: settings.estimator, parameter: parameter)
+          candidate, estimator: settings.estimator, parameter: parameter,
+          temperatureFactor: factor)
         if j == months.count - 1 {
           let evidence = try judge(
             candidate, against: inForce, on: judgedLog, month: months[j].description,
             models: models, rewards: rewards, settings: settings, level: level,
-            parameter: parameter)
+            parameter: parameter, temperatureFactor: factor)
           chain.last = (candidate, pick.gain, pick.ess, evidence)
         }
       }
@@ -505,7 +547,7 @@ package enum Tuner {
           estimatorParameter: pick.flatMap { p in
             EstimatorSums.parameters(settings.estimator).dropFirst(p.parameter).first
               .flatMap { $0.isFinite ? $0 : nil }
-          }))
+          }, temperatureFactor: factors == nil || pick == nil ? nil : factor))
       guard chosen.value != nil, current.value != nil else { continue }
       judgedPairs.append(
         (chosen, current, chosen.decisions.map { CalendarDay(judgedLog.time[$0]) }))

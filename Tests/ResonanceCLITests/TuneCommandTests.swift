@@ -146,6 +146,13 @@ struct TuneCommandTests {
         #expect((fold["weights"] as? [String: Any])?.count == 7, "\(fold)")
       }
     }
+    // The temperature is judged apart and reported; without --tune-temperature never written.
+    let temperature = try #require(object["temperature"] as? [String: Any])
+    #expect(temperature["factors"] as? [Double] == [0.5, 0.7, 1.4, 2])
+    #expect(temperature["in_force"] as? Double == 0.05)
+    #expect(temperature["applied"] as? Bool == false)
+    #expect((temperature["folds"] as? [Any])?.count == 3)
+    #expect(file.preferences.policy.temperature == 0.05)
     // The store's first run for these preferences, through four months: 4/7 of the 5%.
     let ledger = try #require(object["ledger"] as? [String: Any])
     #expect(ledger["kind"] as? String == "new" && ledger["months"] as? Int == 4)
@@ -213,9 +220,20 @@ struct TuneCommandTests {
     #expect(ledger(again)["kind"] as? String == "repeated")
     #expect(again["level"] as? Double == august["level"] as? Double)
     #expect(try rows() == 2)
-    // --no-ledger: the level asked, nothing spent or recorded.
+    // --no-ledger: the level asked, nothing spent or recorded; --tune-temperature makes the
+    // temperature a second test.
     let once = try run(["--no-ledger"])
     #expect(once["ledger"] is NSNull && once["level"] as? Double == 0.95)
+    // A range that starts in the middle of a log, after the decision that stated its
+    // preferences, still knows the preferences in force: every decision in it is evaluated.
+    let later = try run(["--no-ledger", "--from", "2022-07-15"])
+    #expect(later["months"] as? [String] == ["2022-07", "2022-08", "2022-09"])
+    #expect((later["excluded"] as? [String: Any])?.isEmpty == true, "\(later["excluded"] ?? "")")
+    let both = try run(["--no-ledger", "--tune-temperature"])
+    #expect(both["level"] as? Double == 1 - 0.05 / 2)
+    let file = try PreferenceFile(
+      data: Data(contentsOf: URL(fileURLWithPath: folder.file("p.json"))))
+    #expect(file.evidence?.command.contains("--tune-temperature --margin") == true)
     #expect(try rows() == 2)
     // The console says what the run spent.
     let text = runResonance(["tune", "--db", db, "--out", folder.file("p.json")] + Self.small)

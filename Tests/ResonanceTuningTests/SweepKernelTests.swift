@@ -60,6 +60,31 @@ struct SweepKernelTests {
     #expect(abs(own.effectiveSampleSize - Double(log.count)) < 1e-6)
   }
 
+  @Test(
+    "with a temperature per vector, every vector's DR equals the evaluator's at that temperature, and a colder one is greedier",
+    arguments: SweepProduct.allCases)
+  func temperatureFactors(product: SweepProduct) throws {
+    let log = Self.log
+    let (input, models) = try Self.input(
+      log, group: .init(repeating: 0, count: log.count), groups: 1)
+    let weights = Array(repeating: UserPreferences.appDefault.weights, count: 5)
+    let factors = [1, 0.5, 0.7, 1.4, 2.0]
+    let totals = SweepKernel.evaluate(
+      input, weights: weights, temperatureFactors: factors, product: product, threads: 2)
+    let evaluator = try OffPolicyEvaluator(log, reward: models[0].reward, rewardModel: models[0])
+    var ess: [Double] = []
+    for (p, factor) in factors.enumerated() {
+      let reference = evaluator.estimate(.appDefault, temperatureFactor: factor)
+      let fused = totals.estimate(point: p, reward: 0, estimator: .dr)
+      let (a, b) = (try #require(reference.value), try #require(fused.value))
+      #expect(abs(a - b) <= 1e-10 * max(1, abs(a)), "factor \(factor): \(a) vs \(b)")
+      ess.append(fused.effectiveSampleSize)
+    }
+    // At the log's own temperature every weight is 1; away from it the log supports it less.
+    #expect(abs(ess[0] - Double(log.count)) < 1e-6)
+    #expect(ess[1] < ess[2] && ess[2] < ess[0] && ess[4] < ess[3] && ess[3] < ess[0], "\(ess)")
+  }
+
   @Test("the sums do not depend on the thread count or the product, and groups add up")
   func deterministic() throws {
     let log = Self.log

@@ -108,6 +108,13 @@ enum TuningWorld {
   /// Outcomes that owe nothing to the songs.
   static func coinFlip(_: ScoringComponents) -> Double { 0.6 }
 
+  /// Songs the logging weights score highly are kept, steeply: the person's taste is the
+  /// DJ's own, so no other weights do better at its greediness, but a colder DJ would.
+  static func scoreMatters(_ c: ScoringComponents) -> Double {
+    let score = SongScorer.baseScore(c, weights: logging.weights)
+    return 1 / (1 + exp(-12 * (score - 0.45)))
+  }
+
   /// The small design the tests use.
   static var settings: TuningSettings {
     var settings = TuningSettings()
@@ -159,6 +166,46 @@ struct TunerTests {
     #expect((heldOut.keepChangePer100 ?? 0) > 0, "kept songs per 100 rise")
     #expect(report.reason.contains("2024-05") && report.reason.contains("interval"))
     #expect((report.selectionGain ?? 0) > 0)
+  }
+
+  @Test(
+    "when the DJ's own scores decide what is kept, the temperature judged apart finds more exploitation; the file takes it only with tuneTemperature, and then as one more test"
+  )
+  func temperatureApart() throws {
+    let history = TuningWorld.history(
+      days: TuningWorld.fiveMonths, perDay: 24, seed: 12, keepChance: TuningWorld.scoreMatters)
+    let report = try Tuner.tune(history, settings: TuningWorld.settings)
+    let t = try #require(report.temperature)
+    #expect(t.inForce == 0.15 && t.factors == Tuner.temperatureFactors)
+    #expect(t.folds.map(\.month) == report.folds.map(\.month))
+    #expect(t.claimed, "\(t.reason)")
+    #expect((t.candidateFactor ?? 1) < 1, "\(t.reason)")
+    #expect(t.reason.contains("more exploitation"), "\(t.reason)")
+    #expect(t.reason.contains("--tune-temperature"), "\(t.reason)")
+    #expect(!t.applied && report.recommended.policy == TuningWorld.logging.policy)
+    #expect(report.level == 0.95, "reported, not tested")
+    var settings = TuningWorld.settings
+    settings.tuneTemperature = true
+    let tuned = try Tuner.tune(history, settings: settings)
+    #expect(tuned.level == 1 - 0.05 / 2, "the temperature is a second test")
+    let applied = try #require(tuned.temperature)
+    if tuned.candidate == nil || tuned.reason.hasPrefix("the weights in force stay") {
+      #expect(applied.applied, "\(applied.reason)")
+      #expect(tuned.recommendation == .change)
+      #expect(tuned.recommended.weights == TuningWorld.logging.weights)
+      let factor = try #require(applied.candidateFactor)
+      #expect(abs(tuned.recommended.policy.temperature - 0.15 * factor) < 1e-15)
+      #expect(tuned.reason.contains("the temperature changes from 0.15 to"), "\(tuned.reason)")
+    } else {
+      #expect(!applied.applied && applied.reason.contains("the weights change"))
+    }
+    // Outcomes that owe nothing to the songs: no temperature is better either.
+    let flat = try Tuner.tune(
+      TuningWorld.history(
+        days: TuningWorld.fiveMonths, perDay: 24, seed: 13, keepChance: TuningWorld.coinFlip),
+      settings: settings)
+    #expect(flat.temperature?.claimed == false, "\(flat.temperature?.reason ?? "")")
+    #expect(flat.recommended.policy == TuningWorld.logging.policy)
   }
 
   @Test(

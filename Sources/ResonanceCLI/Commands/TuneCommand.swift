@@ -47,6 +47,11 @@ struct TuneCommand: ParsableCommand {
       already tested repeats that test; a change of the preferences in force starts a new \
       budget. --no-ledger tests at L itself, for a one-off analysis.
 
+      The temperature is judged apart: the weights are compared at the greediness in force, \
+      and the weights in force at other temperatures are chosen and judged the same way, \
+      reported as what more exploitation (or exploration) would gain. Only with \
+      --tune-temperature, and only when the weights stay, does the file change it.
+
       The preference file (docs/formats.md) holds the preferences to run, the recommendation \
       and the evidence; resonance synth --dj-preferences FILE runs a simulated DJ on it. The \
       report also goes into the store (tuning_runs).
@@ -96,6 +101,13 @@ struct TuneCommand: ParsableCommand {
   var level = TuningSettings().level
 
   @Flag(
+    name: "tune-temperature",
+    help:
+      "Let the file change the softmax temperature too, when the weights in force at ×0.5, ×0.7, ×1.4 or ×2 of it clear the same bar (one more test in the correction); without it the temperature is judged and reported, never written."
+  )
+  var isTuningTemperature: Bool
+
+  @Flag(
     name: "no-ledger",
     help:
       "A one-off analysis: test at --level itself, spending nothing from the store's error ledger and recording nothing there."
@@ -114,11 +126,13 @@ struct TuneCommand: ParsableCommand {
     settings.estimator = tuning.estimator
     settings.product = tuning.product
     settings.byContext = isByContext
+    settings.tuneTemperature = isTuningTemperature
     settings.margin = margin
     settings.level = level
     let command =
       ["resonance", "tune", "--db", location.path] + tuning.spelled
-      + (isByContext ? ["--by-context"] : []) + ["--margin", "\(margin)"]
+      + (isByContext ? ["--by-context"] : []) + (isTuningTemperature ? ["--tune-temperature"] : [])
+      + ["--margin", "\(margin)"]
       + (level == TuningSettings().level ? [] : ["--level", "\(level)"]) + ["--out", path]
       + (encoding == .plist ? ["--format", "plist"] : [])
       + (isWithoutLedger ? ["--no-ledger"] : [])

@@ -118,16 +118,62 @@ package struct TuningFold: Sendable, Equatable, Codable {
   /// `month`; nil for the other estimators, for ∞ (no switching or shrinkage: DR itself), and
   /// when no point cleared the rules.
   package var estimatorParameter: Double?
+  /// For the temperature judged apart (`TemperatureTuning`): the chosen temperature against
+  /// the one in force; nil for the weights' folds and when nothing cleared the rules.
+  package var temperatureFactor: Double?
 
   package init(
     month: String, decisions: Int, gain: Double?, weights: ScoringWeights? = nil,
-    estimatorParameter: Double? = nil
+    estimatorParameter: Double? = nil, temperatureFactor: Double? = nil
   ) {
     self.month = month
     self.decisions = decisions
     self.gain = gain
     self.weights = weights
     self.estimatorParameter = estimatorParameter
+    self.temperatureFactor = temperatureFactor
+  }
+}
+
+/// The softmax temperature judged as its own dimension: the weights in force at other
+/// temperatures, chosen and judged by the same forward chaining as the weights
+/// (`docs/tuning.md`, "Greediness, judged apart").
+package struct TemperatureTuning: Sendable, Equatable, Codable {
+  /// The temperature in force, and the factors tried against it.
+  package var inForce: Double
+  package var factors: [Double]
+  /// Per judged month, the factor chosen on the months before it and its gain there.
+  package var folds: [TuningFold]
+  /// The gain of choosing the temperature on the past, pooled over the judged months.
+  package var forwardGain: TuningEvidence.Interval?
+  /// The factor chosen on every month before the last, with its own interval and effective
+  /// sample size on the last; nil when none cleared the rule there.
+  package var candidateFactor: Double?
+  package var heldOut: TuningEvidence.Interval?
+  package var heldOutESS: Double?
+  /// Whether it clears the weights' bar (the pooled lower end above the margin, its own above
+  /// 0, enough support), and whether the preference file took it (`--tune-temperature`).
+  package var claimed: Bool
+  package var applied: Bool
+  /// What it found, in words.
+  package var reason: String
+
+  package init(
+    inForce: Double, factors: [Double], folds: [TuningFold] = [],
+    forwardGain: TuningEvidence.Interval? = nil, candidateFactor: Double? = nil,
+    heldOut: TuningEvidence.Interval? = nil, heldOutESS: Double? = nil, claimed: Bool = false,
+    applied: Bool = false, reason: String = ""
+  ) {
+    self.inForce = inForce
+    self.factors = factors
+    self.folds = folds
+    self.forwardGain = forwardGain
+    self.candidateFactor = candidateFactor
+    self.heldOut = heldOut
+    self.heldOutESS = heldOutESS
+    self.claimed = claimed
+    self.applied = applied
+    self.reason = reason
   }
 }
 
@@ -280,6 +326,8 @@ package struct TuningReport: Sendable, Equatable, Codable {
   /// What this run spent of its family's error budget (`ErrorLedger`); nil when it made no
   /// test or ran without the ledger (`--no-ledger`).
   package var spending: ErrorLedger.Allowance?
+  /// The temperature judged apart; nil for a greedy or ε-greedy log, or when no test was made.
+  package var temperature: TemperatureTuning?
 
   /// Whether the pooled forward-chaining gain's lower end is above the margin; nil without
   /// the gain.

@@ -11,6 +11,10 @@ package struct TuningSettings: Sendable, Equatable {
   /// Whether each context with enough decisions also tries a profile of its own
   /// (`--by-context`).
   package var byContext = false
+  /// Whether the preference file may change the softmax temperature, when the temperature
+  /// judged apart clears the rule (`--tune-temperature`; one more test in the correction).
+  /// Without it the temperature is judged and reported, never written.
+  package var tuneTemperature = false
   /// The effective sample size the chosen preferences need on the last month.
   package var minimumESS = 200.0
   /// The level of the selection's bound and of every interval (`--level`); `change` needs the
@@ -18,9 +22,8 @@ package struct TuningSettings: Sendable, Equatable {
   /// (the general one and one per context tried) is made at 1 − (1 − level)/k.
   package var level = 0.95
   /// The least gain worth a change, on the reward's 0 … 1 scale: the forward-chaining gain's
-  /// interval must have its lower end above it. Off-policy estimates hold the later history
-  /// fixed; on a simulated person they missed the closed loop's keep rate by 0.015 on average,
-  /// either way (`docs/validation.md`, "Tuning"), so a smaller gain is not evidence.
+  /// interval must have its lower end above it. It is the person's smallest worthwhile gain,
+  /// not an allowance for the estimates' bias (`docs/tuning.md`, "What the margin is").
   package var margin = 0.01
   /// The bootstrap's replicates for the gain's interval.
   package var bootstrapReplicates = 2000

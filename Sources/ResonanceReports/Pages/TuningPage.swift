@@ -50,6 +50,13 @@ package enum TuningPage {
         text += "\(Format.grouped(tuning.judgedDecisions ?? 0)) decisions, each judged by a "
         text += "choice that never saw its month.\n\n"
       }
+      if let t = tuning.temperature {
+        text += "**The temperature, judged apart.** The weights are compared at the greediness "
+        text += "in force; the weights in force at other temperatures (×"
+        text += t.factors.map { Format.trimmed($0) }.joined(separator: ", ×")
+        text += " of \(Format.trimmed(t.inForce))) are chosen and judged the same way: "
+        text += t.reason + (t.reason.hasSuffix(".") ? "" : ".") + "\n\n"
+      }
       if let held = tuning.heldOut {
         text += "### The chosen preferences on the last month, \(held.month)\n\n"
         text += Markdown.table(

@@ -115,6 +115,14 @@ package enum TuningReportText {
         "tune: cross-check: no session of songs you chose yourself has both a kept and a "
           + "skipped play (or resonance analyze has not estimated their features)")
     }
+    if let t = report.temperature {
+      let factors = t.factors.map { "×" + Format.trimmed($0) }
+      lines.append(
+        "tune: the temperature, judged apart (the weights in force at "
+          + factors.dropLast().joined(separator: ", ") + " and \(factors.last ?? "")"
+          + " of their temperature, \(Format.trimmed(t.inForce)), chosen and judged the same "
+          + "way): " + t.reason)
+    }
     if let spending = report.spending { lines.append(ledger(spending, level: report.level)) }
     lines.append(
       "tune: recommendation: \(report.recommendation.rawValue.uppercased()) — \(report.reason)")
@@ -226,6 +234,32 @@ package enum TuningReportText {
       "bootstrap_replicates": .integer(report.bootstrapReplicates),
       "minimum_effective_sample_size": .number(report.minimumESS),
       "level": .number(report.level), "margin": .number(report.margin),
+      "temperature": report.temperature.map { t -> JSONValue in
+        [
+          "in_force": .number(t.inForce), "factors": .array(t.factors.map { .number($0) }),
+          "candidate_factor": .number(t.candidateFactor),
+          "forward_gain": t.forwardGain.map { g -> JSONValue in
+            [
+              "gain": .number(g.estimate), "lower": .number(g.lower), "upper": .number(g.upper),
+              "level": .number(g.level),
+            ]
+          } ?? .null,
+          "held_out": t.heldOut.map { g -> JSONValue in
+            [
+              "gain": .number(g.estimate), "lower": .number(g.lower), "upper": .number(g.upper),
+              "effective_sample_size": .number(t.heldOutESS),
+            ]
+          } ?? .null,
+          "folds": .array(
+            t.folds.map {
+              [
+                "month": .string($0.month), "factor": .number($0.temperatureFactor),
+                "gain": .number($0.gain),
+              ]
+            }),
+          "claimed": .bool(t.claimed), "applied": .bool(t.applied), "reason": .string(t.reason),
+        ]
+      } ?? .null,
       "ledger": report.spending.map { s -> JSONValue in
         [
           "kind": .string(s.kind.rawValue), "spent": .number(s.spent),

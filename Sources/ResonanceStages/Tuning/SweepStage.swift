@@ -35,13 +35,19 @@ package struct SweepStage: Stage {
 }
 
 extension Store {
-  /// The decision history within `days` (every decision when the range is open).
+  /// The decision history within `days` (every decision when the range is open). A log
+  /// states its preferences once, at its first decision: the first decision kept gets the
+  /// preferences in force at it (the last stated at or before it), so that a range starting
+  /// after a log's first decision replays as the whole history does.
   func decisionHistory(in days: DayRange) throws -> DecisionHistory {
     let all = try decisionHistory()
     guard !days.isAll else { return all }
     let keep = all.records.indices.filter { days.contains(all.records[$0].time) }
-    return DecisionHistory(
-      records: keep.map { all.records[$0] }, followUps: keep.map { all.followUps[$0] })
+    var records = keep.map { all.records[$0] }
+    if let first = keep.first, records[0].preferences == nil {
+      records[0].preferences = all.records[...first].last { $0.preferences != nil }?.preferences
+    }
+    return DecisionHistory(records: records, followUps: keep.map { all.followUps[$0] })
   }
 }
 
