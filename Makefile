@@ -191,10 +191,12 @@ bench-sweep: build test-deps
 
 # Tune on fresh simulated people of every kind, from seeds declared in the script, judged
 # against the one-step truth synth plants (docs/validation.md, "Tuning on people it was not
-# built for"). A benchmark-like run, not a test: it prints and writes its summary.
+# built for"). A benchmark-like run, not a test: it prints and writes its summary. RERUNS
+# null and flat people also get tune every month for a year, with the error ledger.
 PER_KIND ?= 15
+RERUNS ?= 6
 validate-tuning: build test-deps
-	python3 scripts/validate-tuning.py --bin $(RELEASE_BIN) --per-kind $(PER_KIND)
+	python3 scripts/validate-tuning.py --bin $(RELEASE_BIN) --per-kind $(PER_KIND) --reruns $(RERUNS)
 
 # Then the architecture rules (docs/architecture.md), after the lint's own self-test.
 lint:
