@@ -28,10 +28,13 @@ package struct DayBlocks: Sendable, Equatable {
   package static func length(span: Int) -> Int { max(1, min(week, span / 3)) }
 
   /// The calendar days from the first of `chosen` to the last.
-  package func span(_ chosen: [Int]) -> Int {
+  package func span(_ chosen: [Int]) -> Int { bounds(chosen)?.span ?? 0 }
+
+  /// The first day of `chosen` and the calendar days from it to the last; nil for none.
+  private func bounds(_ chosen: [Int]) -> (first: Int64, span: Int)? {
     guard let first = chosen.map({ days[$0] }).min(), let last = chosen.map({ days[$0] }).max()
-    else { return 0 }
-    return Int(last - first) + 1
+    else { return nil }
+    return (first, Int(last - first) + 1)
   }
 
   /// Σᵢ Σⱼ (1 − |tᵢ − tⱼ| / L) xᵢ xⱼ over the pairs of `chosen` fewer than L = `length` days
@@ -71,8 +74,7 @@ package struct DayBlocks: Sendable, Equatable {
   /// in `chosen`) is drawn. As many calendar days are drawn as the span has.
   package func resample(_ chosen: [Int], rng: inout SplitMix64) -> [Int] {
     var counts = [Int](repeating: 0, count: chosen.count)
-    let span = span(chosen)
-    guard span > 0, let first = chosen.map({ days[$0] }).min() else { return counts }
+    guard let (first, span) = bounds(chosen) else { return counts }
     var at = [Int](repeating: -1, count: span)
     for (i, g) in chosen.enumerated() { at[Int(days[g] - first)] = i }
     let length = Self.length(span: span)

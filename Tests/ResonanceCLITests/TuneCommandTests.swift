@@ -74,6 +74,14 @@ struct TuneCommandTests {
   /// The small design the tests run, so a run takes seconds.
   static let small = ["--points", "64"]
 
+  /// `tune --json` on `db` with the small design and `extra`, expected to succeed: its report.
+  static func tuneJSON(_ db: String, out: String, _ extra: [String]) throws -> [String: Any] {
+    let result = runResonance(["tune", "--db", db, "--out", out, "--json"] + small + extra)
+    #expect(result.status == .ok, "\(result.err)")
+    return try #require(
+      try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
+  }
+
   @Test("tune and sweep on a store that is not there exit 66, name it, and create nothing")
   func missingStore() throws {
     let folder = try TemporaryFolder()
@@ -191,11 +199,7 @@ struct TuneCommandTests {
     let folder = try TemporaryFolder()
     let db = try stores.copy(stores.analyzed, into: folder)
     func run(_ extra: [String]) throws -> [String: Any] {
-      let result = runResonance(
-        ["tune", "--db", db, "--out", folder.file("p.json"), "--json"] + Self.small + extra)
-      #expect(result.status == .ok, "\(result.err)")
-      return try #require(
-        try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
+      try Self.tuneJSON(db, out: folder.file("p.json"), extra)
     }
     func ledger(_ object: [String: Any]) -> [String: Any] {
       object["ledger"] as? [String: Any] ?? [:]
@@ -245,12 +249,7 @@ struct TuneCommandTests {
     let full = runResonance(
       ["tune", "--db", db2, "--out", other.file("p.json"), "-q"] + Self.small)
     #expect(full.status == .ok, "\(full.err)")
-    let back = runResonance(
-      ["tune", "--db", db2, "--out", other.file("p.json"), "--json", "--to", "2022-09-01"]
-        + Self.small)
-    #expect(back.status == .ok, "\(back.err)")
-    let object = try #require(
-      try JSONSerialization.jsonObject(with: Data(back.out.utf8)) as? [String: Any])
+    let object = try Self.tuneJSON(db2, out: other.file("p.json"), ["--to", "2022-09-01"])
     #expect(object["recommendation"] as? String == "keep")
     #expect((object["reason"] as? String ?? "").contains("can only keep"))
     #expect(ledger(object)["kind"] as? String == "retrospective")
@@ -265,12 +264,7 @@ struct TuneCommandTests {
     let db = try stores.copy(stores.analyzed, into: folder)
     // Without the ledger, so that each run tests at the level it asks for.
     func run(_ extra: [String]) throws -> [String: Any] {
-      let result = runResonance(
-        ["tune", "--db", db, "--out", folder.file("p.json"), "--json", "--no-ledger"]
-          + Self.small + extra)
-      #expect(result.status == .ok, "\(result.err)")
-      return try #require(
-        try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
+      try Self.tuneJSON(db, out: folder.file("p.json"), ["--no-ledger"] + extra)
     }
     let wide = try run([])
     let narrow = try run(["--level", "0.8"])

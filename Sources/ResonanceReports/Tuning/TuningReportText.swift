@@ -140,10 +140,10 @@ package enum TuningReportText {
     case .new:
       let months = s.entry.map { "\($0.firstMonth)…\($0.throughMonth), \($0.months) months" } ?? ""
       return "tune: error rate: "
-        + (s.newestBefore == nil
-          ? "the first run for these preferences"
-          : "runs for these preferences before this one, through \(s.newestBefore!), spent "
-            + Format.fixed(s.spentBefore, 4))
+        + (s.newestBefore.map {
+          "runs for these preferences before this one, through \($0), spent "
+            + Format.fixed(s.spentBefore, 4)
+        } ?? "the first run for these preferences")
         + "; this one (\(months)) spends \(spent) of \(Format.fixed(alpha, 2)), tested at \(tested) "
         + "(docs/tuning.md, \"Running tune every month\")"
     case .repeated:
