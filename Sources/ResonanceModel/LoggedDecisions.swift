@@ -38,13 +38,19 @@ package struct LoggedDecisions: Sendable, Equatable {
   package var response: [Double?]
   /// … and the seed's quality of the session it was in, 0 … 1; nil where there is none.
   package var sessionQuality: [Double?]
+  /// Empty, or per decision the response reward as evaluation reads it when some responses
+  /// were not measured: the missing-response model's doubly robust value (ResonanceTuning's
+  /// `MissingResponses`), nil where the model has nothing to go on. Empty: each decision's
+  /// measured response score, and no reward where none was measured.
+  package var responseReward: [Double?]
 
   package init(
     policy: LoggingPolicy, rowStart: [Int] = [0], components: [Double] = [],
     smoothness: [Double] = [], propensity: [Double] = [], blends: [Bool] = [],
     familiarityBoost: [Double] = [], chosen: [Int] = [], time: [Timestamp] = [],
     context: [ActivityContext] = [], need: [Need] = [], kept: [Bool] = [],
-    listenShare: [Double] = [], response: [Double?] = [], sessionQuality: [Double?] = []
+    listenShare: [Double] = [], response: [Double?] = [], sessionQuality: [Double?] = [],
+    responseReward: [Double?] = []
   ) {
     self.policy = policy
     self.rowStart = rowStart
@@ -61,6 +67,7 @@ package struct LoggedDecisions: Sendable, Equatable {
     self.listenShare = listenShare
     self.response = response
     self.sessionQuality = sessionQuality
+    self.responseReward = responseReward
   }
 
   /// Decisions.

@@ -47,10 +47,13 @@ package enum DecisionLogAssembler {
     }
   }
 
-  /// Assembles the decisions of `history` that evaluation can use.
+  /// Assembles the decisions of `history` that evaluation can use, with the response reward
+  /// of each where some responses were not measured (`MissingResponses`).
   ///
-  /// - Complexity: O(candidates).
-  package static func assemble(_ history: DecisionHistory) -> Assembled {
+  /// - Complexity: O(candidates), plus the missing-response model's fits.
+  /// - Throws: `TuningError` of kind `fitFailed` when the missing-response model cannot be
+  ///   fitted.
+  package static func assemble(_ history: DecisionHistory) throws(TuningError) -> Assembled {
     let records = history.records
     let inForce = DecisionReplay.preferencesInForce(records)
     let policy = inForce.last.flatMap { $0 }?.policy ?? UserPreferences.appDefault.policy
@@ -105,6 +108,7 @@ package enum DecisionLogAssembler {
       used.append(i)
       usedPreferences.append(preferences)
     }
+    decisions.responseReward = try MissingResponses.fill(decisions)
     return Assembled(
       decisions: decisions, recordIndex: used, inForce: usedPreferences, excluded: excluded)
   }

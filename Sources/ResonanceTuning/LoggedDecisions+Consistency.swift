@@ -4,7 +4,8 @@ extension LoggedDecisions {
   /// Checks that the log's arrays fit together and that every chosen row can be weighted:
   /// the row offsets start at 0 and give every decision at least one row; each per-row array
   /// has `rows` elements (`components` seven a row) and each per-decision array `count`; every
-  /// chosen row is one of its decision's; components, smoothness, propensities and familiarity
+  /// chosen row is one of its decision's (`responseReward` is empty or one a decision);
+  /// components, smoothness, propensities and familiarity
   /// boosts are finite, propensities ≥ 0, and the chosen row's propensity > 0.
   ///
   /// Offline evaluation runs this once before reading the log; the scoring functions then
@@ -40,6 +41,10 @@ extension LoggedDecisions {
     ]
     for (name, n) in perDecision where n != count {
       throw TuningError(.inconsistentLog, "\(count) decisions but \(n) in \(name)")
+    }
+    guard responseReward.isEmpty || responseReward.count == count else {
+      throw TuningError(
+        .inconsistentLog, "\(count) decisions but \(responseReward.count) in responseReward")
     }
     guard components.allSatisfy(\.isFinite), smoothness.allSatisfy(\.isFinite) else {
       throw TuningError(.inconsistentLog, "components and smoothness must be finite")

@@ -22,6 +22,7 @@ extension LoggedDecisions {
       result.listenShare.append(listenShare[d])
       result.response.append(response[d])
       result.sessionQuality.append(sessionQuality[d])
+      if !responseReward.isEmpty { result.responseReward.append(responseReward[d]) }
     }
     return result
   }

@@ -19,25 +19,40 @@ extension Reward {
   }
 
   /// The composite reward of one decision's outcome, 0 … 1: the weighted mean of kept, the
-  /// share heard and the response score over those measured (`Reward`'s definition).
+  /// share heard and the response score over those known (`Reward`'s definition).
   ///
   /// - Parameters:
   ///   - kept: whether the chosen song was kept.
   ///   - listenShare: the share heard (clamped to 0 … 1; left out when not finite).
-  ///   - response: the response toward the need (left out when nil or not finite).
-  /// - Returns: the composite, 0 … 1.
-  package static func composite(kept: Bool, listenShare: Double, response: Double?) -> Double {
+  ///   - responseScore: the response's score on 0 … 1 — measured, or the missing-response
+  ///     model's value (`MissingResponses`) — left out when nil or not finite.
+  /// - Returns: the composite (0 … 1 with a measured score; a modelled one may lie outside).
+  package static func composite(kept: Bool, listenShare: Double, responseScore: Double?)
+    -> Double
+  {
     var total = keepWeight * (kept ? 1 : 0)
     var weight = keepWeight
     if listenShare.isFinite {
       total += listenShareWeight * min(1, max(0, listenShare))
       weight += listenShareWeight
     }
-    if let response, response.isFinite {
-      total += responseWeight * responseScore(response)
+    if let responseScore, responseScore.isFinite {
+      total += responseWeight * responseScore
       weight += responseWeight
     }
     return total / weight
+  }
+
+  /// The response reward of decision `d`: the log's `responseReward` when the
+  /// missing-response model filled it, else the measured response's score; nil when neither.
+  ///
+  /// - Complexity: O(1).
+  package static func responseScore(_ decisions: LoggedDecisions, decision d: Int) -> Double? {
+    if !decisions.responseReward.isEmpty {
+      return decisions.responseReward[d].flatMap { $0.isFinite ? $0 : nil }
+    }
+    guard let response = decisions.response[d], response.isFinite else { return nil }
+    return responseScore(response)
   }
 
   /// This reward for decision `d` of `decisions`, 0 … 1, or nil where it was not measured.
@@ -51,15 +66,14 @@ extension Reward {
       let share = decisions.listenShare[d]
       return share.isFinite ? min(1, max(0, share)) : nil
     case .response:
-      guard let response = decisions.response[d], response.isFinite else { return nil }
-      return Reward.responseScore(response)
+      return Reward.responseScore(decisions, decision: d)
     case .sessionQuality:
       guard let quality = decisions.sessionQuality[d], quality.isFinite else { return nil }
       return quality
     case .composite:
       return Reward.composite(
         kept: decisions.kept[d], listenShare: decisions.listenShare[d],
-        response: decisions.response[d])
+        responseScore: Reward.responseScore(decisions, decision: d))
     }
   }
 

@@ -22,7 +22,7 @@ package enum Sweeper {
     product: SweepProduct = .simd, intervals: Bool = false,
     progress: any StageProgress = SilentProgress()
   ) throws(TuningError) -> SweepResult {
-    let assembled = DecisionLogAssembler.assemble(history)
+    let assembled = try DecisionLogAssembler.assemble(history)
     let log = assembled.decisions
     guard log.count > 0 else {
       throw TuningError(

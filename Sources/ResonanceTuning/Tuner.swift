@@ -67,7 +67,7 @@ package enum Tuner {
       report.reason = "the decision log does not replay"
       return report
     }
-    let assembled = DecisionLogAssembler.assemble(history)
+    let assembled = try DecisionLogAssembler.assemble(history)
     let log = assembled.decisions
     let designPoints = settings.design.weights()
     let inForce =

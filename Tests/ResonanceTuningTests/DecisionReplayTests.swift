@@ -343,7 +343,7 @@ struct DecisionLogAssemblerTests {
   @Test("the used decisions' rows, components, propensities and choices are the log's")
   func rows() throws {
     let history = Self.history()
-    let assembled = DecisionLogAssembler.assemble(history)
+    let assembled = try DecisionLogAssembler.assemble(history)
     let log = assembled.decisions
     #expect(assembled.recordIndex == [1, 2, 3, 4, 9])
     let used = assembled.recordIndex.map { history.records[$0] }
@@ -363,9 +363,9 @@ struct DecisionLogAssemblerTests {
   }
 
   @Test("blends and smoothness follow the song before; the boost is the adjuster's")
-  func blendsAndBoost() {
+  func blendsAndBoost() throws {
     let history = Self.history()
-    let log = DecisionLogAssembler.assemble(history).decisions
+    let log = try DecisionLogAssembler.assemble(history).decisions
     #expect(log.blends == [false, true, false, false, false])
     #expect(log.familiarityBoost == [1.25, 1, 1, 1.5, 1], "no adjuster (version 1) is 1")
     let energy = history.records[2].candidates.map {
@@ -379,8 +379,8 @@ struct DecisionLogAssemblerTests {
   @Test(
     "outcomes: kept, share heard, the response toward the need (HRV for calm and focus, heart rate for energy and mood lift) and session quality"
   )
-  func outcomes() {
-    let log = DecisionLogAssembler.assemble(Self.history()).decisions
+  func outcomes() throws {
+    let log = try DecisionLogAssembler.assemble(Self.history()).decisions
     #expect(log.kept == [true, false, true, true, true])
     #expect(log.listenShare[0] == 0.5 && log.listenShare[1] == 0.05)
     #expect(log.listenShare[2].isNaN, "no duration, no share")
@@ -390,8 +390,8 @@ struct DecisionLogAssemblerTests {
   }
 
   @Test("decisions left out are counted by why")
-  func exclusions() {
-    let assembled = DecisionLogAssembler.assemble(Self.history())
+  func exclusions() throws {
+    let assembled = try DecisionLogAssembler.assemble(Self.history())
     #expect(
       assembled.excluded == [
         .otherPolicy: 1, .chosenNotAdmitted: 1, .noOutcome: 1, .notReplayable: 1,
@@ -401,7 +401,7 @@ struct DecisionLogAssemblerTests {
 
   @Test("an empty history assembles to an empty, consistent log under the app's policy")
   func empty() throws {
-    let assembled = DecisionLogAssembler.assemble(DecisionHistory(records: [], followUps: []))
+    let assembled = try DecisionLogAssembler.assemble(DecisionHistory(records: [], followUps: []))
     #expect(assembled.decisions.count == 0)
     #expect(assembled.decisions.policy == UserPreferences.appDefault.policy)
     #expect(assembled.excluded.isEmpty)

@@ -78,7 +78,12 @@ extension ValidateStage {
       throw StageError(.badData, "\(error)")
     }
     let history = try store.decisionHistory(in: days)
-    let assembled = DecisionLogAssembler.assemble(history)
+    let assembled: DecisionLogAssembler.Assembled
+    do {
+      assembled = try DecisionLogAssembler.assemble(history)
+    } catch {
+      throw StageError(.badData, "\(store.path): \(error.detail)")
+    }
     var used: [Int] = []
     var values: [Double] = []
     for (i, index) in assembled.recordIndex.enumerated() {
