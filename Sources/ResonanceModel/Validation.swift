@@ -351,16 +351,36 @@ package struct OneStepTruth: Sendable, Equatable {
   /// Per estimator, the gain it estimates from the log alone on the same decisions (reward
   /// models cross-fitted by month over them): what the truth judges each estimator by.
   package var estimatedGains: [Estimator: Double]
+  /// With `--best-point`: the design point of greatest one-step value, each point made as
+  /// greedy as the preferences in force on the decisions, as `resonance tune` makes them.
+  package var bestPoint: BestPoint?
+
+  /// The point of tune's design with the greatest true one-step value.
+  package struct BestPoint: Sendable, Equatable {
+    /// Its weights, after the greediness match.
+    package var weights: ScoringWeights
+    /// Its one-step value.
+    package var value: Double
+    /// The design's points searched.
+    package var points: Int
+
+    package init(weights: ScoringWeights, value: Double, points: Int) {
+      self.weights = weights
+      self.value = value
+      self.points = points
+    }
+  }
 
   package init(
     reward: Reward, decisions: Int, inForce: Double, preferences: Double,
-    estimatedGains: [Estimator: Double] = [:]
+    estimatedGains: [Estimator: Double] = [:], bestPoint: BestPoint? = nil
   ) {
     self.reward = reward
     self.decisions = decisions
     self.inForce = inForce
     self.preferences = preferences
     self.estimatedGains = estimatedGains
+    self.bestPoint = bestPoint
   }
 
   /// What the file's preferences gain over those in force.

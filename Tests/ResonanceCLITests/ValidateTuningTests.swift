@@ -109,6 +109,40 @@ struct ValidateTuningTests {
   }
 
   @Test(
+    "--best-point: the design point of greatest one-step value, which the same weights in a file reproduce"
+  )
+  func bestPoint() throws {
+    let stores = try stores()
+    let folder = try TemporaryFolder()
+    let app = try Self.file(.appDefault, in: folder, named: "app.json")
+    let run = runResonance([
+      "validate", "--truth", stores.data + "/truth.json", "--db", stores.analyzed,
+      "--preferences", app, "--best-point", "--json", "-q",
+    ])
+    let json = try #require(
+      try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any], "\(run.err)")
+    let found = try #require(json["tuning"] as? [String: Any])
+    let best = try #require(found["best_point"] as? [String: Any])
+    #expect(best["points"] as? Int == TuningSettings().design.points)
+    let gain = try #require(best["gain"] as? Double)
+    // A person whose taste is not the app's: some point of tune's design does better.
+    #expect(gain > 0, "\(best)")
+    let weights = try #require(best["weights"] as? [String: Double])
+    let vector = ScoringWeights.componentNames.map { weights[$0] ?? .nan }
+    let same = try tuning(
+      Self.file(ScoringWeights(vector: vector), in: folder, named: "best.json"))
+    let oneStep = try #require(same["one_step"] as? [String: Double])
+    #expect(abs((oneStep["gain"] ?? 0) - gain) < 1e-12, "\(oneStep) against \(best)")
+    // Without it, null; and it needs a preference file.
+    #expect(try tuning(app)["best_point"] is NSNull)
+    let alone = runResonance([
+      "validate", "--truth", stores.data + "/truth.json", "--db", stores.analyzed,
+      "--best-point",
+    ])
+    #expect(alone.status == .usage && alone.err.contains("--preferences"))
+  }
+
+  @Test(
     "no decisions-truth beside the truth is exit 66; one that does not parse, another person's, or a session-quality file is 65"
   )
   func refusals() throws {

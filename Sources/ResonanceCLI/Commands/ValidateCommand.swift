@@ -8,23 +8,16 @@ struct ValidateCommand: ParsableCommand {
     abstract: "Compare the store's analyses with the truth a simulated person planted.",
     discussion: """
       Reads truth.json (written by resonance synth beside the files it made) and the store the \
-      files were ingested into and analysed (resonance analyze; the store must exist), and \
-      reports how well the analyses recover the truth, each figure beside its goal:
-
-      breathing: Spearman's correlation of the Resonance Score and of the phase-locking value \
-      with the planted adherence (goal ≥ 0.8), and for sessions that followed the pacer \
-      throughout, the largest breathing-rate error (goal ≤ 0.5 breaths/min).
-
-      sessions: the share of plays whose reconstructed session has the context they were lived \
-      in.
-
-      song effects on heart rate and HRV: how often the 90% intervals cover the planted effect \
-      (goal 0.85–0.95), how many songs differ from the average song, and Spearman's \
-      correlation with the planted effects over songs with at least 8 plays (goal ≥ 0.8 at \
-      --effect-scale 3).
-
-      song features: the error of the tempo, energy and valence estimates per source, and how \
-      often the planted value lies within their intervals.
+      files were ingested into and analysed (it must exist), and reports how well the analyses \
+      recover the truth, each figure beside its goal. Breathing: Spearman's correlation of the \
+      Resonance Score and of phase locking with the planted adherence (goal ≥ 0.8), and the \
+      largest breathing-rate error of sessions that followed the pacer (goal ≤ 0.5 \
+      breaths/min). Sessions: the share of plays whose reconstructed session has the context \
+      they were lived in. Song effects on heart rate and HRV: how often the 90% intervals cover \
+      the planted effect (goal 0.85–0.95), how many songs differ from the average song, and \
+      Spearman's correlation with the planted effects over songs with at least 8 plays (goal \
+      ≥ 0.8 at --effect-scale 3). Song features: each source's error, and how often the \
+      planted value lies within the intervals.
 
       With --preferences FILE, also the one-step truth of a preference file (as resonance \
       tune writes it) for the file's reward: the mean over the store's logged decisions of the \
@@ -33,7 +26,9 @@ struct ValidateCommand: ParsableCommand {
       (decisions-truth.jsonl.gz beside truth.json), beside the same under the preferences in \
       force, and the gain between them: the 'tuning' object of --json, with 'one_step' = \
       in_force, preferences, gain. --from and --to limit the decisions it averages over (the \
-      month a tuned file was judged on, say); the other figures are the whole history's.
+      month a tuned file was judged on, say); the other figures are the whole history's. \
+      --best-point adds the best that tune could find: the point of tune's design, each made as \
+      greedy as the preferences in force, with the greatest one-step value ('best_point').
 
       A missed goal is marked 'goal NOT met' and makes the exit status 1, with --json too; \
       all goals met is exit 0. docs/validation.md holds its output for the sample and two \
@@ -60,21 +55,26 @@ struct ValidateCommand: ParsableCommand {
     parser: .nonEmpty)
   var preferencesPath: String?
 
+  @Flag(
+    name: "best-point",
+    help: "With --preferences: also the design point of greatest one-step value.")
+  var isBestPoint: Bool
+
   @OptionGroup var days: DayOptions
 
   @OptionGroup var store: StoreOptions
   @OptionGroup var output: OutputOptions
 
   func validate() throws(UsageError) {
-    if preferencesPath == nil, !days.days.isAll {
-      throw UsageError("--from and --to limit the one-step truth: give --preferences FILE too")
+    if preferencesPath == nil, !days.days.isAll || isBestPoint {
+      throw UsageError("--from, --to and --best-point need --preferences FILE")
     }
   }
 
   func run(in context: CommandContext) throws -> ExitCode {
     let request = ValidateRequest(
       truthPath: truthPath, store: try store.location(context.environment),
-      preferencesPath: preferencesPath, days: days.days)
+      preferencesPath: preferencesPath, days: days.days, bestPoint: isBestPoint)
     let result = try ValidateStage(request).run(progress: context.progress(output))
     context.show(result, output)
     guard let missed = result.missedGoalsLine else { return .ok }

@@ -107,15 +107,19 @@ package struct ValidateRequest: Sendable, Equatable {
   package var preferencesPath: String?
   /// The days whose decisions the one-step truth averages over.
   package var days: DayRange
+  /// Whether to search tune's design for the point of greatest one-step value too
+  /// (`--best-point`).
+  package var bestPoint: Bool
 
   package init(
     truthPath: String, store: StoreLocation, preferencesPath: String? = nil,
-    days: DayRange = DayRange()
+    days: DayRange = DayRange(), bestPoint: Bool = false
   ) {
     self.truthPath = truthPath
     self.store = store
     self.preferencesPath = preferencesPath
     self.days = days
+    self.bestPoint = bestPoint
   }
 }
 

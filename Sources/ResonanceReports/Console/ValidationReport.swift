@@ -23,6 +23,13 @@ extension ValidationReport {
           + "preferences in force \(Format.fixed(tuning.inForce, 4)), the file's "
           + "\(Format.fixed(tuning.preferences, 4)), gain \(tuning.gain >= 0 ? "+" : "")\(Format.fixed(tuning.gain, 4))"
       )
+      if let best = tuning.bestPoint {
+        let gain = best.value - tuning.inForce
+        lines.append(
+          "  best of \(Format.grouped(best.points)) design points, as greedy as those in force: "
+            + "\(TuningReportText.weights(best.weights)), one-step \(Format.fixed(best.value, 4)), "
+            + "gain \(gain >= 0 ? "+" : "")\(Format.fixed(gain, 4))")
+      }
     }
     return lines
   }
@@ -79,8 +86,18 @@ extension ValidationReport {
             Dictionary(
               uniqueKeysWithValues: $0.estimatedGains.map { ($0.key.rawValue, .number($0.value)) }
             )),
+          "best_point": Self.json($0.bestPoint, inForce: $0.inForce),
         ]
       } ?? .null,
+    ]
+  }
+
+  /// The best design point as `--json` gives it, or null without `--best-point`.
+  static func json(_ best: OneStepTruth.BestPoint?, inForce: Double) -> JSONValue {
+    guard let best else { return .null }
+    return [
+      "weights": TuningReportText.json(best.weights), "value": .number(best.value),
+      "gain": .number(best.value - inForce), "points": .integer(best.points),
     ]
   }
 

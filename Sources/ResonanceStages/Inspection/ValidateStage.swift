@@ -24,7 +24,7 @@ package struct ValidateStage: Stage {
       report.tuning = try Self.oneStep(
         of: try PreferenceFile.read(at: path), path: path, store: store, days: request.days,
         truthPath: (request.truthPath as NSString).deletingLastPathComponent + "/"
-          + SynthWriter.decisionTruth)
+          + SynthWriter.decisionTruth, bestPoint: request.bestPoint)
     }
     guard !report.isEmpty else {
       throw StageError(
@@ -58,7 +58,8 @@ extension ValidateStage {
   ///   whose candidates differ from the truth's, or a file tuned for `session-quality` (a
   ///   session's, not a decision's, outcome).
   static func oneStep(
-    of file: PreferenceFile, path: String, store: Store, days: DayRange, truthPath: String
+    of file: PreferenceFile, path: String, store: Store, days: DayRange, truthPath: String,
+    bestPoint: Bool = false
   ) throws -> OneStepTruth {
     let reward = file.evidence?.reward ?? .composite
     guard reward != .sessionQuality else {
@@ -122,7 +123,32 @@ extension ValidateStage {
       inForce: OneStepValue.mean(decisions, probabilities: decisions.propensity, values: values),
       preferences: OneStepValue.mean(decisions, probabilities: probabilities, values: values),
       estimatedGains: try Self.estimatedGains(
-        decisions, probabilities: probabilities, reward: reward))
+        decisions, probabilities: probabilities, reward: reward),
+      bestPoint: bestPoint
+        ? Self.bestPoint(
+          decisions, values: values, inForce: assembled.inForce.last ?? .appDefault) : nil)
+  }
+
+  /// The point of tune's default design (`TuningSettings`) with the greatest one-step value
+  /// on `decisions`, each point first made as greedy as `inForce` on them (`Greediness`), as
+  /// `resonance tune` compares points: the best that tune's search could find.
+  static func bestPoint(
+    _ decisions: LoggedDecisions, values: [Double], inForce: UserPreferences
+  ) -> OneStepTruth.BestPoint {
+    let greediness = Greediness(
+      SweepInput(
+        decisions, rewards: [], predictions: [],
+        group: .init(repeating: 0, count: decisions.count), groups: 1))
+    let design = TuningSettings().design
+    let points = greediness.matched(design.weights(), to: inForce.weights)
+    var best = OneStepTruth.BestPoint(weights: inForce.weights, value: -.infinity, points: 0)
+    for point in points {
+      let p = TargetPolicy.evaluate(decisions, inForce.with(weights: point)).probabilities
+      let value = OneStepValue.mean(decisions, probabilities: p, values: values)
+      if value > best.value { best = .init(weights: point, value: value, points: 0) }
+    }
+    best.points = points.count
+    return best
   }
 
   /// Every estimator's estimate of the gain of the target `probabilities` over the logging
