@@ -8,14 +8,17 @@
 /// - `response`: the physiological response toward the need on the session-quality HRV scale,
 ///   `responseScore(Δ)` = clamp(0.5 + Δ / 20, 0, 1), Δ in the signal's units with the sign
 ///   that means better (ms of SDNN for calm, bpm of heart rate for energy): +10 → 1, 0 → 0.5,
-///   −10 → 0. Nil when unmeasured or not finite.
+///   −10 → 0. Where some responses went unmeasured, every decision's is the missing-response
+///   model's doubly robust value instead (ResonanceTuning's `MissingResponses`); nil only where
+///   that model has nothing to go on.
 /// - `sessionQuality`: the seed's quality of the session the decision was in; nil when none
 ///   or not finite.
 /// - `composite` (the default):
 ///   `composite = 0.4·kept + 0.3·share + 0.3·responseScore(response)`, with kept 1 or 0,
-///   share the share heard clamped to 0 … 1, and responseScore as above. A missing (nil or not
-///   finite) share or response is left out and the remaining weights renormalised to sum to 1:
-///   without the response, (0.4·kept + 0.3·share) / 0.7; without both, kept. Always measured.
+///   share the share heard clamped to 0 … 1, and responseScore as above (modelled where
+///   missing). A share or response still missing (nil or not finite) is left out and the
+///   remaining weights renormalised to sum to 1: without the response, (0.4·kept + 0.3·share)
+///   / 0.7; without both, kept. Always measured.
 ///
 /// ResonanceTuning computes each reward from a decision's outcome.
 package enum Reward: String, CaseIterable, Sendable, Codable {

@@ -156,6 +156,11 @@ package enum TuningReportText {
     }
   }
 
+  /// What every interval of `--json` estimates (`estimand`): the one-step value on the
+  /// decisions judged, not the value of a history lived under the new preferences
+  /// (`docs/tuning.md`, "What the intervals estimate").
+  static let oneStep = "one-step"
+
   package static func json(_ report: TuningReport, outPath: String?) -> JSONValue {
     let r = report.replay
     var heldOut: JSONValue = .null
@@ -165,7 +170,7 @@ package enum TuningReportText {
         "in_force": .number(h.inForceValue), "candidate": .number(h.chosenValue),
         "gain": .number(h.gain.estimate), "lower": .number(h.gain.lower),
         "upper": .number(h.gain.upper), "level": .number(h.gain.level),
-        "effective_sample_size": .number(h.effectiveSampleSize),
+        "estimand": .string(oneStep), "effective_sample_size": .number(h.effectiveSampleSize),
         "largest_weight": .number(h.largestWeight), "agreement_share": .number(h.agreementShare),
         "keep_change_per_100": .number(h.keepChangePer100),
         "clipping": .array(
@@ -199,6 +204,7 @@ package enum TuningReportText {
         [
           "gain": .number(g.estimate), "lower": .number(g.lower), "upper": .number(g.upper),
           "level": .number(g.level), "decisions": .integer(report.judgedDecisions ?? 0),
+          "estimand": .string(oneStep),
         ]
       } ?? .null,
       "selection_effective_sample_size": .number(report.selectionESS),
@@ -218,7 +224,7 @@ package enum TuningReportText {
             "held_out_decisions": .integer(c.heldOutDecisions),
             "weights": c.weights.map(json) ?? .null, "gain": .number(c.gain?.estimate),
             "lower": .number(c.gain?.lower), "upper": .number(c.gain?.upper),
-            "level": .number(c.gain?.level),
+            "level": .number(c.gain?.level), "estimand": .string(oneStep),
             "effective_sample_size": .number(c.effectiveSampleSize), "claimed": .bool(c.claimed),
             "reason": .string(c.reason),
           ]
@@ -241,13 +247,13 @@ package enum TuningReportText {
           "forward_gain": t.forwardGain.map { g -> JSONValue in
             [
               "gain": .number(g.estimate), "lower": .number(g.lower), "upper": .number(g.upper),
-              "level": .number(g.level),
+              "level": .number(g.level), "estimand": .string(oneStep),
             ]
           } ?? .null,
           "held_out": t.heldOut.map { g -> JSONValue in
             [
               "gain": .number(g.estimate), "lower": .number(g.lower), "upper": .number(g.upper),
-              "effective_sample_size": .number(t.heldOutESS),
+              "estimand": .string(oneStep), "effective_sample_size": .number(t.heldOutESS),
             ]
           } ?? .null,
           "folds": .array(

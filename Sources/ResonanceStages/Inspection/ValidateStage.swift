@@ -135,16 +135,17 @@ extension ValidateStage {
   static func bestPoint(
     _ decisions: LoggedDecisions, values: [Double], inForce: UserPreferences
   ) -> OneStepTruth.BestPoint {
-    let greediness = Greediness(
-      SweepInput(
-        decisions, rewards: [], predictions: [],
-        group: .init(repeating: 0, count: decisions.count), groups: 1))
+    // The sweep kernel's direct-method sum with the planted expectations as the "model" is
+    // Σ_d Σ_r π(r) · E[reward | r]: the one-step value of every point in one pass.
+    let input = SweepInput(
+      decisions, rewards: [.init(repeating: 0, count: decisions.count)], predictions: [values],
+      group: .init(repeating: 0, count: decisions.count), groups: 1)
     let design = TuningSettings().design
-    let points = greediness.matched(design.weights(), to: inForce.weights)
+    let points = Greediness(input).matched(design.weights(), to: inForce.weights)
+    let totals = SweepKernel.evaluate(input, weights: points)
     var best = OneStepTruth.BestPoint(weights: inForce.weights, value: -.infinity, points: 0)
-    for point in points {
-      let p = TargetPolicy.evaluate(decisions, inForce.with(weights: point)).probabilities
-      let value = OneStepValue.mean(decisions, probabilities: p, values: values)
+    for (p, point) in points.enumerated() {
+      let value = totals.estimate(point: p, reward: 0, form: EstimatorForm(.dm)).value ?? -.infinity
       if value > best.value { best = .init(weights: point, value: value, points: 0) }
     }
     best.points = points.count
