@@ -197,6 +197,7 @@ package struct SynthWriter {
           : djPlays.reduce(0) {
             $0 + min(1, Double($1.playedMs) / Double(history.songs[$1.song].durationMs))
           } / Double(djPlays.count)),
+      djMonths: djMonths(),
       sessions: history.sessions.map {
         .init(startMs: $0.startMs, endMs: $0.endMs, context: $0.context.rawValue, byDj: $0.byDJ)
       },
@@ -204,6 +205,32 @@ package struct SynthWriter {
         appleIdNumber: ListeningWriters.appleIDNumber,
         deviceIdentifier: ListeningWriters.deviceIdentifier, clientIp: ListeningWriters.clientIP,
         spotifyUsername: ListeningWriters.spotifyUsername))
+  }
+
+  /// The closed-loop value of the DJ's policy in each month of the decision log
+  /// (`SynthTruth.DJMonth`), from the full-precision truth and propensities the log's lines
+  /// and `decisions-truth.jsonl.gz` round.
+  private func djMonths() -> [SynthTruth.DJMonth] {
+    TraceWriters(history: history).months.compactMap { month in
+      let decisions = history.decisions.filter {
+        $0.moment.nowMs >= month.start && $0.moment.nowMs < month.end
+      }
+      guard !decisions.isEmpty else { return nil }
+      let n = Double(decisions.count)
+      func mean(_ value: KeyPath<CandidateTruth, Double>) -> Double {
+        var total = 0.0
+        for decision in decisions {
+          for (scored, truth) in zip(decision.scored, decision.truth) {
+            total += scored.propensity * truth[keyPath: value]
+          }
+        }
+        return total / n
+      }
+      let skipped = decisions.filter { history.plays[$0.play].isSkipped }.count
+      return SynthTruth.DJMonth(
+        month: month.label, decisions: decisions.count, skip: mean(\.skip),
+        share: mean(\.share), response: mean(\.response), skipped: Double(skipped) / n)
+    }
   }
 
   /// The one-step truth of every logged decision, beside truth.json (`DecisionTruthFile`).
