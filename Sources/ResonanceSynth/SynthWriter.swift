@@ -149,13 +149,15 @@ package struct SynthWriter {
     let c = history.configuration
     let plays = history.plays
     let djPlays = plays.filter(\.byDJ)
+    // The settings from `dj_from` on, the whole period's without it (`SynthTruth.App`).
+    let dj = history.djFilePreferences
     return SynthTruth(
       generator: .init(
         command: "resonance synth", seed: c.seed, months: c.months, songs: c.songs, scale: c.scale,
         start: String(format: "%04d-%02d-%02d", c.start.year, c.start.month, c.start.day),
         person: c.person.rawValue, tasteContrast: c.tasteContrast, effectScale: c.effectScale,
-        zip: c.writesZip,
-        djPreferences: c.djPreferencesSource),
+        zip: c.writesZip, djPreferences: c.djPreferencesSource,
+        djFrom: c.djFromDay.map { String(iso($0 * 86_400_000).prefix(10)) }),
       person: .init(
         birthYear: history.person.birthYear, restingHrStart: history.person.restingHRStart,
         restingHrDriftPerYear: history.person.restingHRDriftPerYear,
@@ -163,9 +165,8 @@ package struct SynthWriter {
         preferences: history.person.preferences, traits: history.person.traits,
         targetSkipShare: history.person.targetSkipShare),
       app: .init(
-        weights: history.djPreferences.weights, policy: history.djPreferences.policy.kind.rawValue,
-        temperature: history.djPreferences.policy.temperature,
-        epsilon: history.djPreferences.policy.epsilon),
+        weights: dj.weights, policy: dj.policy.kind.rawValue, temperature: dj.policy.temperature,
+        epsilon: dj.policy.epsilon),
       genrePriors: GenrePrior.table,
       contextGain: Dictionary(
         uniqueKeysWithValues: LibraryGenerator.contextGain.map { ($0.key.rawValue, $0.value) }),

@@ -23,6 +23,31 @@ package struct SynthTruth: Sendable, Equatable, Codable {
     var zip: Bool
     /// The DJ's settings: `app` for the app's defaults, else the preference file given.
     var djPreferences: String
+    /// The first day the DJ ran `djPreferences` (`--dj-from`, `YYYY-MM-DD`, the first of a
+    /// month), the app's defaults before it; nil (`null`) when it ran them throughout.
+    var djFrom: String?
+
+    /// Encodes every field by the synthesized coding keys, `djFrom` as `null` when it is nil
+    /// (the synthesized encoding would leave the key out).
+    package func encode(to encoder: any Encoder) throws {
+      var c = encoder.container(keyedBy: CodingKeys.self)
+      try c.encode(command, forKey: .command)
+      try c.encode(seed, forKey: .seed)
+      try c.encode(months, forKey: .months)
+      try c.encode(songs, forKey: .songs)
+      try c.encode(scale, forKey: .scale)
+      try c.encode(start, forKey: .start)
+      try c.encode(person, forKey: .person)
+      try c.encode(tasteContrast, forKey: .tasteContrast)
+      try c.encode(effectScale, forKey: .effectScale)
+      try c.encode(zip, forKey: .zip)
+      try c.encode(djPreferences, forKey: .djPreferences)
+      if let djFrom {
+        try c.encode(djFrom, forKey: .djFrom)
+      } else {
+        try c.encodeNil(forKey: .djFrom)
+      }
+    }
   }
 
   /// The simulated person: physiology and musical preferences.
@@ -41,7 +66,8 @@ package struct SynthTruth: Sendable, Equatable, Codable {
   }
 
   /// The simulated app's DJ: its seven weights and selection policy (the rest of its
-  /// settings are in every decision log's header).
+  /// settings are in every decision log's header). With `generator.djFrom` these are the
+  /// settings it ran from that day on; before it, it ran the app's defaults.
   package struct App: Sendable, Equatable, Codable {
     var weights: ScoringWeights
     var policy: String
