@@ -17,11 +17,14 @@ package enum LifeSimulator {
   ]
 
   /// Simulates the whole period. `progress` is called with (days done, days in all).
+  ///
+  /// `configuration.djFromProblem` must be nil (the command line checks it).
   package static func run(
     _ configuration: SynthConfiguration, progress: (Int, Int) -> Void = { _, _ in }
   )
     -> SynthHistory
   {
+    precondition(configuration.djFromProblem == nil, configuration.djFromProblem ?? "")
     let seed = configuration.seed
     let dayCount = configuration.dayCount
     let calendar = SynthCalendar(
@@ -37,7 +40,10 @@ package enum LifeSimulator {
       person: SynthPerson.make(
         seed: seed, kind: configuration.person, tasteContrast: configuration.tasteContrast),
       songs: songs,
-      playlists: playlists(songs, seed: seed), djPreferences: configuration.djPreferences,
+      playlists: playlists(songs, seed: seed), djFilePreferences: configuration.djPreferences,
+      djFromMs: configuration.djFromDay.map {
+        calendar.utcMs(day: Int($0 - configuration.firstDay), localMinutes: 0)
+      },
       t0Ms: t0,
       days: [],
       baseHR: [Float](repeating: 0, count: minutes), baseHRV: [Float](repeating: 0, count: minutes),

@@ -111,7 +111,6 @@ struct Listener {
     let sessionID = sessionCount
     sessionCount += 1
     let playlist = LifeSimulator.playlist(for: context)
-    let preferences = history.djPreferences
     var adjuster = RealTimeGuardAdjuster.start(
       heartRate: byDJ ? WatchSensor.heartRate(history, at: startMs) : nil)
     var t = startMs
@@ -152,8 +151,10 @@ struct Listener {
       let chosen: Int
       var decision: SynthDecision?
       if byDJ {
+        // The settings in force at the decision: a session across the switch's midnight
+        // changes settings mid-session, as the decision log's files do.
         let scored = DecisionEngine.score(
-          candidates, at: moment, preferences: preferences, adjuster: adjuster)
+          candidates, at: moment, preferences: history.djPreferences(atMs: t), adjuster: adjuster)
         let pick = DecisionEngine.choose(scored, uniform: choiceRNG.uniform())
         chosen = scored[pick].index
         let need = moment.need

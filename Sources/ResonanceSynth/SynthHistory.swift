@@ -190,8 +190,13 @@ package struct SynthHistory: Sendable {
   package var person: SynthPerson
   package var songs: [SynthSong]
   package var playlists: [[Int]]
-  /// The settings the simulated DJ runs (the app's defaults unless `--dj-preferences`).
-  package var djPreferences: UserPreferences
+  /// The settings `--dj-preferences` gives the simulated DJ (the app's defaults without it),
+  /// in force from `djFromMs` on; `djPreferences(atMs:)` says which ran a decision.
+  package var djFilePreferences: UserPreferences
+  /// The UTC instant the DJ switches from the app's defaults to `djFilePreferences`
+  /// (`--dj-from`: local midnight of the first of a month, where a decision log file
+  /// starts); nil when it runs them throughout.
+  package var djFromMs: Int64?
   /// UTC milliseconds of minute 0 of the physiology series.
   package var t0Ms: Int64
   package var days: [DayPlan]
@@ -211,6 +216,13 @@ package struct SynthHistory: Sendable {
   package var nights: [SynthNight] = []
 
   package var minuteCount: Int { baseHR.count }
+
+  /// The settings the DJ runs at `utcMs`: the app's defaults before `djFromMs`, else
+  /// `djFilePreferences`.
+  package func djPreferences(atMs utcMs: Int64) -> UserPreferences {
+    if let djFromMs, utcMs < djFromMs { return .appDefault }
+    return djFilePreferences
+  }
 
   /// The minute index of an instant (clamped into the series).
   package func minute(_ utcMs: Int64) -> Int {

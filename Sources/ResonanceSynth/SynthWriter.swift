@@ -149,13 +149,15 @@ package struct SynthWriter {
     let c = history.configuration
     let plays = history.plays
     let djPlays = plays.filter(\.byDJ)
+    // The settings from `dj_from` on, the whole period's without it (`SynthTruth.App`).
+    let dj = history.djFilePreferences
     return SynthTruth(
       generator: .init(
         command: "resonance synth", seed: c.seed, months: c.months, songs: c.songs, scale: c.scale,
         start: String(format: "%04d-%02d-%02d", c.start.year, c.start.month, c.start.day),
         person: c.person.rawValue, tasteContrast: c.tasteContrast, effectScale: c.effectScale,
-        zip: c.writesZip,
-        djPreferences: c.djPreferencesSource),
+        zip: c.writesZip, djPreferences: c.djPreferencesSource,
+        djFrom: c.djFromDay.map { String(iso($0 * 86_400_000).prefix(10)) }),
       person: .init(
         birthYear: history.person.birthYear, restingHrStart: history.person.restingHRStart,
         restingHrDriftPerYear: history.person.restingHRDriftPerYear,
@@ -163,9 +165,8 @@ package struct SynthWriter {
         preferences: history.person.preferences, traits: history.person.traits,
         targetSkipShare: history.person.targetSkipShare),
       app: .init(
-        weights: history.djPreferences.weights, policy: history.djPreferences.policy.kind.rawValue,
-        temperature: history.djPreferences.policy.temperature,
-        epsilon: history.djPreferences.policy.epsilon),
+        weights: dj.weights, policy: dj.policy.kind.rawValue, temperature: dj.policy.temperature,
+        epsilon: dj.policy.epsilon),
       genrePriors: GenrePrior.table,
       contextGain: Dictionary(
         uniqueKeysWithValues: LibraryGenerator.contextGain.map { ($0.key.rawValue, $0.value) }),
@@ -197,6 +198,7 @@ package struct SynthWriter {
           : djPlays.reduce(0) {
             $0 + min(1, Double($1.playedMs) / Double(history.songs[$1.song].durationMs))
           } / Double(djPlays.count)),
+      djMonths: djMonths(),
       sessions: history.sessions.map {
         .init(startMs: $0.startMs, endMs: $0.endMs, context: $0.context.rawValue, byDj: $0.byDJ)
       },
@@ -204,6 +206,32 @@ package struct SynthWriter {
         appleIdNumber: ListeningWriters.appleIDNumber,
         deviceIdentifier: ListeningWriters.deviceIdentifier, clientIp: ListeningWriters.clientIP,
         spotifyUsername: ListeningWriters.spotifyUsername))
+  }
+
+  /// The closed-loop value of the DJ's policy in each month of the decision log
+  /// (`SynthTruth.DJMonth`), from the full-precision truth and propensities the log's lines
+  /// and `decisions-truth.jsonl.gz` round.
+  private func djMonths() -> [SynthTruth.DJMonth] {
+    TraceWriters(history: history).months.compactMap { month in
+      let decisions = history.decisions.filter {
+        $0.moment.nowMs >= month.start && $0.moment.nowMs < month.end
+      }
+      guard !decisions.isEmpty else { return nil }
+      let n = Double(decisions.count)
+      func mean(_ value: KeyPath<CandidateTruth, Double>) -> Double {
+        var total = 0.0
+        for decision in decisions {
+          for (scored, truth) in zip(decision.scored, decision.truth) {
+            total += scored.propensity * truth[keyPath: value]
+          }
+        }
+        return total / n
+      }
+      let skipped = decisions.filter { history.plays[$0.play].isSkipped }.count
+      return SynthTruth.DJMonth(
+        month: month.label, decisions: decisions.count, skip: mean(\.skip),
+        share: mean(\.share), response: mean(\.response), skipped: Double(skipped) / n)
+    }
   }
 
   /// The one-step truth of every logged decision, beside truth.json (`DecisionTruthFile`).

@@ -99,12 +99,12 @@ struct TraceWriters {
   /// line the moment, the heart rate and the adjuster's state, each admitted candidate's
   /// inputs, seven component values, scores and propensity, the rejected candidates with
   /// their inputs and the filter, the chosen song and the outcome. Every number is the
-  /// shortest that reads back exactly. One file per month.
+  /// shortest that reads back exactly. One file per month, so that a switch of settings at a
+  /// month's start (`--dj-from`) shows in the header of the first file it governs.
   func writeDecisions(to folder: String) throws -> [String] {
     var files: [String] = []
-    let preferences = history.djPreferences
-    let settings = Self.preferencesJSON(preferences)
     for month in months {
+      let settings = Self.preferencesJSON(history.djPreferences(atMs: month.start))
       let decisions = history.decisions.filter {
         $0.moment.nowMs >= month.start && $0.moment.nowMs < month.end
       }
@@ -181,7 +181,8 @@ struct TraceWriters {
           if !first { line.add(",") }
           first = false
           let reason =
-            GuardFilters.rejection(of: c, at: m, preferences: preferences, adjuster: a)?
+            GuardFilters.rejection(
+              of: c, at: m, preferences: history.djPreferences(atMs: m.nowMs), adjuster: a)?
             .rawValue ?? "none"
           inputs(&line, c)
           line.add(",\"reason\":\"\(reason)\"}")

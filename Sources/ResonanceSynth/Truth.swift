@@ -23,6 +23,31 @@ package struct SynthTruth: Sendable, Equatable, Codable {
     var zip: Bool
     /// The DJ's settings: `app` for the app's defaults, else the preference file given.
     var djPreferences: String
+    /// The first day the DJ ran `djPreferences` (`--dj-from`, `YYYY-MM-DD`, the first of a
+    /// month), the app's defaults before it; nil (`null`) when it ran them throughout.
+    var djFrom: String?
+
+    /// Encodes every field by the synthesized coding keys, `djFrom` as `null` when it is nil
+    /// (the synthesized encoding would leave the key out).
+    package func encode(to encoder: any Encoder) throws {
+      var c = encoder.container(keyedBy: CodingKeys.self)
+      try c.encode(command, forKey: .command)
+      try c.encode(seed, forKey: .seed)
+      try c.encode(months, forKey: .months)
+      try c.encode(songs, forKey: .songs)
+      try c.encode(scale, forKey: .scale)
+      try c.encode(start, forKey: .start)
+      try c.encode(person, forKey: .person)
+      try c.encode(tasteContrast, forKey: .tasteContrast)
+      try c.encode(effectScale, forKey: .effectScale)
+      try c.encode(zip, forKey: .zip)
+      try c.encode(djPreferences, forKey: .djPreferences)
+      if let djFrom {
+        try c.encode(djFrom, forKey: .djFrom)
+      } else {
+        try c.encodeNil(forKey: .djFrom)
+      }
+    }
   }
 
   /// The simulated person: physiology and musical preferences.
@@ -41,7 +66,8 @@ package struct SynthTruth: Sendable, Equatable, Codable {
   }
 
   /// The simulated app's DJ: its seven weights and selection policy (the rest of its
-  /// settings are in every decision log's header).
+  /// settings are in every decision log's header). With `generator.djFrom` these are the
+  /// settings it ran from that day on; before it, it ran the app's defaults.
   package struct App: Sendable, Equatable, Codable {
     var weights: ScoringWeights
     var policy: String
@@ -109,6 +135,27 @@ package struct SynthTruth: Sendable, Equatable, Codable {
     var djListenShare: Double
   }
 
+  /// One calendar month of the DJ's decisions (the local month the person lived in, as the
+  /// decision log's `decisions-YYYY-MM.jsonl` names it) with the closed-loop value of the
+  /// DJ's own policy along the path lived: the mean over the month's decisions of
+  /// Σ_s p_s · E[x | s] over each decision's admitted candidates s, p_s the logged propensity
+  /// and E[x | s] the candidate's planted expectation (`CandidateTruth`, what
+  /// `decisions-truth.jsonl.gz` holds), free of the noise of the outcomes drawn.
+  package struct DJMonth: Sendable, Equatable, Codable {
+    /// `YYYY-MM`.
+    var month: String
+    /// The DJ's decisions that month, at least one.
+    var decisions: Int
+    /// The expected skip chance, 0 … 1.
+    var skip: Double
+    /// The expected share of a song heard, 0 … 1.
+    var share: Double
+    /// The expected response score, 0 … 1.
+    var response: Double
+    /// The share of the month's DJ plays the person did skip, 0 … 1: what the draws gave.
+    var skipped: Double
+  }
+
   /// A listening session as lived: when, and the context that scaled its songs' effects.
   package struct Session: Sendable, Equatable, Codable {
     var startMs: Int64
@@ -135,6 +182,8 @@ package struct SynthTruth: Sendable, Equatable, Codable {
   var nights: [Night]
   var breathing: [Breathing]
   var plays: Plays
+  /// The closed-loop value of the DJ's policy in each month that has DJ decisions, in order.
+  var djMonths: [DJMonth] = []
   var sessions: [Session]
   /// Values the real files carry that the store must never hold.
   var privacy: Privacy
@@ -167,6 +216,8 @@ extension SynthTruth {
     nights = try c.decode([Night].self, forKey: .nights)
     breathing = try c.decode([Breathing].self, forKey: .breathing)
     plays = try c.decode(Plays.self, forKey: .plays)
+    // A truth.json written before the closed-loop value was planted has none.
+    djMonths = try c.decodeIfPresent([DJMonth].self, forKey: .djMonths) ?? []
     sessions = try c.decode([Session].self, forKey: .sessions)
     privacy = try c.decode(Privacy.self, forKey: .privacy)
   }

@@ -7,33 +7,23 @@ struct SynthCommand: ParsableCommand {
     name: "synth",
     abstract: "Write months of a simulated person's history in the real export formats.",
     discussion: """
-      The laboratory for every later stage: a simulated person whose Apple Health export, \
-      Apple Music and Spotify histories, Resonance DJ decision log, Watch and Mac traces, mood \
-      inputs and breathing-pacer recordings come out as the real files do, quirks included, \
-      with everything planted (song features and effects, preferences, adherence) written to \
-      truth.json beside them.
-
-      The same arguments always give byte-identical files: every default is fixed, and no \
-      default depends on today's date. docs/formats.md describes each file.
+      The laboratory for every later stage: a simulated person's Apple Health export, Apple \
+      Music and Spotify histories, DJ decision log, Watch and Mac traces, mood inputs and \
+      breathing-pacer recordings, written as the real files are (docs/formats.md), quirks and \
+      all, with what was planted (song features and effects, preferences, adherence) in \
+      truth.json. The same arguments give byte-identical files: no default depends on today's date.
       """,
     examples: [
       Example("resonance synth --out /tmp/person", "One month at the default density."),
       Example(
-        "resonance synth --out Datasets/generated/year --months 12 --zip",
-        "A realistic year, with the Health export zipped as the app writes it."),
-      Example(
         "resonance synth --out /tmp/shipped --months 4 --scale 0.2 --songs 160 --compress",
         "Four months written as the files ship, zips and .jsonl.gz: under a tenth of the size."),
       Example(
-        "resonance synth --out /tmp/null --months 6 --person null",
-        "A null person for the tuning stage's null test: the app's weights are their best."),
-      Example(
         "resonance synth --out /tmp/apart --months 6 --person app-model --taste-contrast 3",
-        "A person built like the app's scorer whose taste lies three times as far from its weights."
-      ),
+        "A person built like the app's scorer, their taste three times as far from its weights."),
       Example(
-        "resonance synth --out /tmp/tried --start 2023-06-01 --months 3 --dj-preferences Reports/preferences.json",
-        "The same life as with the app's settings, the DJ running a tuned preference file."),
+        "resonance synth --out /tmp/tried --months 3 --dj-preferences p.json --dj-from 2022-08-01",
+        "The same life, the DJ running the app's settings for two months, then p.json's."),
     ])
 
   @Option(
@@ -46,8 +36,7 @@ struct SynthCommand: ParsableCommand {
     parser: .integer(in: 1...120))
   var months = SynthConfiguration().months
 
-  @Option(
-    name: "seed", placeholder: "S", help: "Seed of the simulation. Default: 1.", parser: .natural)
+  @Option(name: "seed", placeholder: "S", help: "Seed of every draw. Default: 1.", parser: .natural)
   var seed = SynthConfiguration().seed
 
   @Option(
@@ -63,18 +52,15 @@ struct SynthCommand: ParsableCommand {
 
   @Option(
     name: "start", placeholder: "DATE",
-    help: "First day, YYYY-MM-DD (day 1–28). Default: 2022-06-01.", parser: .synthStart)
+    help: "First day, YYYY-MM-DD (day 1–28). Default: 2022-06-01.", parser: .synthDay(upTo: 28))
   var start: SynthDate?
 
-  @Flag(
-    name: "zip", help: "Write export.zip as the Health app does, instead of apple_health_export/.")
+  @Flag(name: "zip", help: "Write export.zip as the Health app does, not apple_health_export/.")
   var writesZip: Bool
 
   @Flag(
     name: "compress",
-    help:
-      "Write every file compressed as it ships: the Health export as export.zip (what --zip does), the Apple Media Services folder as Apple_Media_Services.zip, the Spotify folder as my_spotify_data.zip, and the apps' recordings as .jsonl.gz."
-  )
+    help: "Write files as shipped: export.zip (as --zip), service zips, recordings as .jsonl.gz.")
   var compresses: Bool
 
   @Option(
@@ -86,8 +72,7 @@ struct SynthCommand: ParsableCommand {
 
   @Option(
     name: "taste-contrast", placeholder: "X",
-    help:
-      "How far the person's drawn weights lie from the app's, 0–10: the spread of each draw is multiplied by X. Default: 1.",
+    help: "How far the person's drawn weights lie from the app's, 0–10 (spread × X). Default: 1.",
     parser: .number(in: 0...10))
   var tasteContrast = SynthConfiguration().tasteContrast
 
@@ -99,6 +84,13 @@ struct SynthCommand: ParsableCommand {
   var djPreferencesPath: String?
 
   @Option(
+    name: "dj-from", placeholder: "DATE",
+    help:
+      "With --dj-preferences: the DJ runs the app's settings before DATE, the first of a month in the period (YYYY-MM-01), and the file's from it on, its learning carried over.",
+    parser: .synthDay(upTo: 1))
+  var djFrom: SynthDate?
+
+  @Option(
     name: "effect-scale", placeholder: "X",
     help: "Multiplies every song's true effect on heart rate and HRV, 0–20. Default: 1.",
     parser: .number(in: 0...20))
@@ -106,7 +98,8 @@ struct SynthCommand: ParsableCommand {
 
   @OptionGroup var output: OutputOptions
 
-  func run(in context: CommandContext) throws -> ExitCode {
+  /// The simulation the options ask for.
+  var request: SynthRequest {
     var configuration = SynthConfiguration()
     configuration.months = months
     configuration.seed = seed
@@ -114,19 +107,26 @@ struct SynthCommand: ParsableCommand {
     configuration.scale = scale
     configuration.effectScale = effectScale
     configuration.writesZip = writesZip
-    // Setting it also sets writesZip: the Health export is one of the files compressed.
-    if compresses { configuration.compresses = true }
+    configuration.compresses = compresses
     configuration.person = person
     configuration.tasteContrast = tasteContrast
     if let start { configuration.start = (start.year, start.month, start.day) }
-    let request = SynthRequest(
+    configuration.djFromMonth = djFrom.map { ($0.year, $0.month) }
+    return SynthRequest(
       configuration: configuration, djPreferencesPath: djPreferencesPath, folder: folder)
+  }
+
+  func validate() throws(UsageError) {
+    if let problem = request.usageProblem { throw UsageError(problem) }
+  }
+
+  func run(in context: CommandContext) throws -> ExitCode {
     context.show(try SynthStage(request).run(progress: context.progress(output)), output)
     return .ok
   }
 }
 
-/// The first day `--start` names.
+/// A day `--start` or `--dj-from` names.
 struct SynthDate: Sendable {
   var year: Int
   var month: Int
@@ -134,12 +134,13 @@ struct SynthDate: Sendable {
 }
 
 extension ValueParser where Value == SynthDate {
-  /// `YYYY-MM-DD` with a year from 1900 to 2100 and a day from 1 to 28 (every month has it).
-  static var synthStart: ValueParser<SynthDate> {
-    ValueParser(expected: "YYYY-MM-DD with a year from 1900 to 2100 and a day from 1 to 28") {
+  /// `YYYY-MM-DD`, a year from 1900 to 2100 and a day to `last` (≤ 28: every month has it).
+  static func synthDay(upTo last: Int) -> ValueParser<SynthDate> {
+    let day = last == 1 ? "day 01, the first of a month" : "a day from 1 to \(last)"
+    return ValueParser(expected: "YYYY-MM-DD with a year from 1900 to 2100 and \(day)") {
       let parts = $0.split(separator: "-").compactMap { Int($0) }
       guard parts.count == 3, (1900...2100).contains(parts[0]), (1...12).contains(parts[1]),
-        (1...28).contains(parts[2])
+        (1...last).contains(parts[2])
       else { return nil }
       return SynthDate(year: parts[0], month: parts[1], day: parts[2])
     }

@@ -137,7 +137,8 @@ package struct ValidateResult: Sendable, Equatable {
 /// What `resonance synth` asks: a simulated person and where to write their files.
 package struct SynthRequest: Sendable, Equatable {
   package var configuration: SynthConfiguration
-  /// A preference file for the simulated DJ to run, instead of the app's settings.
+  /// A preference file for the simulated DJ to run, instead of the app's settings (from
+  /// `configuration.djFromMonth` on, when it is set).
   package var djPreferencesPath: String?
   package var folder: String
 
@@ -145,6 +146,16 @@ package struct SynthRequest: Sendable, Equatable {
     self.configuration = configuration
     self.djPreferencesPath = djPreferencesPath
     self.folder = folder
+  }
+
+  /// Why the request cannot run, in lower case as a usage error says it: `--dj-from` without
+  /// a preference file to switch to, or a month outside the period
+  /// (`SynthConfiguration.djFromProblem`); nil when it can.
+  package var usageProblem: String? {
+    if configuration.djFromMonth != nil && djPreferencesPath == nil {
+      return "'--dj-from' needs '--dj-preferences FILE', the settings the DJ switches to"
+    }
+    return configuration.djFromProblem
   }
 }
 

@@ -42,10 +42,16 @@ package struct SynthConfiguration: Sendable, Equatable {
   package var tasteContrast: Double = 1
   /// Multiplies every song's true effect on heart rate and HRV.
   package var effectScale: Double = 1
-  /// The settings the simulated DJ runs (`--dj-preferences`), and where they came from
-  /// (`app` for the app's defaults, else the file's name), for `truth.json`.
+  /// The settings the simulated DJ runs (`--dj-preferences`; from `djFromMonth` on when it is
+  /// set), and where they came from (`app` for the app's defaults, else the file's name), for
+  /// `truth.json`.
   package var djPreferences: UserPreferences = .appDefault
   package var djPreferencesSource = "app"
+  /// The month from whose first day the DJ runs `djPreferences` (`--dj-from`): a month, not
+  /// any day, since the decision log is one file a month and each file's header states the
+  /// settings in force. Before it the DJ runs the app's defaults; nil when it runs
+  /// `djPreferences` throughout.
+  package var djFromMonth: (year: Int, month: Int)?
 
   package init() {}
 
@@ -55,6 +61,7 @@ package struct SynthConfiguration: Sendable, Equatable {
       && a.tasteContrast == b.tasteContrast
       && a.effectScale == b.effectScale && a.djPreferences == b.djPreferences
       && a.compresses == b.compresses && a.djPreferencesSource == b.djPreferencesSource
+      && a.djFromDay == b.djFromDay
   }
 
   /// Days from `start` through `months` calendar months later.
@@ -74,5 +81,25 @@ package struct SynthConfiguration: Sendable, Equatable {
   /// Days since 1970-01-01 of the first simulated day.
   package var firstDay: Int64 {
     Timestamp.days(fromYear: Int64(start.year), month: Int64(start.month), day: Int64(start.day))
+  }
+
+  /// Days since 1970-01-01 of `djFromMonth`'s first day, the day the DJ switches settings.
+  package var djFromDay: Int64? {
+    djFromMonth.map { Timestamp.days(fromYear: Int64($0.year), month: Int64($0.month), day: 1) }
+  }
+
+  /// Why the DJ cannot switch settings on `djFromDay`, in lower case as a usage error says it:
+  /// the day lies outside the period; nil when it can, or no switch is set.
+  package var djFromProblem: String? {
+    guard let day = djFromDay else { return nil }
+    func text(_ day: Int64) -> String {
+      String(Timestamp.iso8601UTC(millisecondsSinceEpoch: day * 86_400_000).prefix(10))
+    }
+    let last = firstDay + Int64(dayCount) - 1
+    guard day >= firstDay && day <= last else {
+      return "'--dj-from' \(text(day)) is outside the simulated period, \(text(firstDay)) to"
+        + " \(text(last))"
+    }
+    return nil
   }
 }
