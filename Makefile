@@ -40,7 +40,7 @@ help:
 	@echo "make bench-analyze    resonance analyze over a 12-month history, beside a numpy reference checked against it"
 	@echo "make bench-demo       make demo's wall time after the build (resonance demo and the notebooks) against the 60 s goal"
 	@echo "make bench-sweep      resonance sweep's kernel on 10^4 weight vectors beside a numpy reference checked against it; tune on 12 months"
-	@echo "make validate-tuning  tune on simulated people of every kind (PER_KIND each, default 15), judged against the one-step truth synth plants: coverage, false changes, bias (scripts/validate-tuning.py)"
+	@echo "make validate-tuning  tune on simulated people of every kind, judged against the truth synth plants: coverage, false changes over a year of reruns, power, the closed loop, the estimators' bias (scripts/validate-tuning.py)"
 	@echo "make clean        remove .build and the demo's outputs"
 
 deps:
@@ -190,13 +190,16 @@ bench-sweep: build test-deps
 	bench/sweep.sh
 
 # Tune on fresh simulated people of every kind, from seeds declared in the script, judged
-# against the one-step truth synth plants (docs/validation.md, "Tuning on people it was not
-# built for"). A benchmark-like run, not a test: it prints and writes its summary. RERUNS
-# null and flat people also get tune every month for a year, with the error ledger.
+# against the truth synth plants (docs/validation.md, "Tuning on people it was not built for"):
+# PER_KIND coverage people of each kind, NULLS null histories rerun monthly for a year with the
+# error ledger, POWER mixed people at taste contrast 3, every change run forward three months.
+# A benchmark-like run, not a test (about an hour here, two people at a time): it prints and
+# writes its summary into .bench/validate-tuning.
 PER_KIND ?= 15
-RERUNS ?= 6
+NULLS ?= 60
+POWER ?= 30
 validate-tuning: build test-deps
-	python3 scripts/validate-tuning.py --bin $(RELEASE_BIN) --per-kind $(PER_KIND) --reruns $(RERUNS)
+	python3 scripts/validate-tuning.py --bin $(RELEASE_BIN) --per-kind $(PER_KIND) --nulls $(NULLS) --power $(POWER)
 
 # Then the architecture rules (docs/architecture.md), after the lint's own self-test.
 lint:

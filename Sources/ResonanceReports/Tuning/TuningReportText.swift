@@ -75,6 +75,10 @@ package enum TuningReportText {
           + "choosing on the past gained \(interval(gain))"
       }
       lines.append(line)
+      lines.append(
+        "tune: every gain here is one step at a time: what the DJ's choice at each logged "
+          + "moment would have earned, the history before it as it was (docs/tuning.md, "
+          + "\"What the intervals estimate\")")
     }
     if let candidate = report.candidate {
       lines.append("tune: candidate: \(weights(candidate.weights))")
