@@ -231,7 +231,7 @@ struct ValidationReportTests {
         == [
           "reward": "keep", "decisions": 4_210,
           "one_step": ["in_force": 0.55, "preferences": 0.5625, "gain": .double(0.5625 - 0.55)],
-          "estimated_gain": ["dr": 0.01, "switch-dr": 0.02],
+          "estimated_gain": ["dr": 0.01, "switch-dr": 0.02], "best_point": nil,
         ])
     #expect(
       report.lines(truthPath: "t")
