@@ -1,6 +1,7 @@
 // GSL, the GNU Scientific Library (Debian: libgsl-dev, GPL-3.0, as resonance): its
 // quasi-random sequences, for the Sobol designs of `resonance sweep` and `resonance tune`,
-// and the normal distribution's quantiles, for the levels of `resonance tune`'s bounds.
+// and the normal and Student t distributions' quantiles, for the levels of `resonance tune`'s
+// intervals and bounds.
 // Reached only from ResonanceLinear. libgsl.so brings GSL's own CBLAS (libgslcblas) as a
 // dependency; the executable links OpenBLAS directly, so the dynamic linker resolves every
 // cblas_* symbol to OpenBLAS first.

@@ -1,18 +1,21 @@
+import ResonanceLinear
 import ResonanceModel
 
 /// Days in calendar order, for uncertainty that respects how a person's days hang together:
 /// the DJ's learned penalties and credits, the play counts and the week's rhythm carry from
-/// one day into the next, so neighbouring days are not independent draws.
-///
-/// Both the interval and the standard error treat a run of consecutive calendar days (a
-/// **block**, a week long; `length(span:)`) as the unit of independence:
+/// one day into the next, so neighbouring days are not independent draws. Both the interval
+/// of `tune` and the bootstrap of `sweep --intervals` treat a run of consecutive calendar days
+/// about a week long as the unit of independence:
+/// - `spread` is the **week-batch** standard error of a sum over days (the batch means of
+///   time series, equivalently the cluster-robust variance with weeks as clusters): each
+///   calendar month's days are cut into `batches(span:)` runs of consecutive days, each run's
+///   sum is one observation, and the months are strata. It comes with Welch–Satterthwaite
+///   degrees of freedom, so that a month of four weeks is read as the four observations it is
+///   (Student's t, not the normal, as Cameron & Miller 2015 advise for few clusters).
 /// - `resample` is the circular block bootstrap (Politis & Romano 1992): lay the span's
 ///   calendar days on a circle, draw block starts uniformly, take each block's consecutive
 ///   days, until as many calendar days are drawn as the span has. A day without decisions is
 ///   drawn like any other and adds nothing.
-/// - `longRunSquares` is the Bartlett-weighted sum of products (Newey & West 1987) with the
-///   same length: the variance a block bootstrap of that length estimates, in closed form.
-/// With a block of one day both reduce to resampling days independently.
 package struct DayBlocks: Sendable, Equatable {
   /// The block length when the span allows it: a week, the period of the strongest cycle a
   /// listening history has.
@@ -37,37 +40,73 @@ package struct DayBlocks: Sendable, Equatable {
     return (first, Int(last - first) + 1)
   }
 
-  /// Σᵢ Σⱼ (1 − |tᵢ − tⱼ| / L) xᵢ xⱼ over the pairs of `chosen` fewer than L = `length` days
-  /// apart (a pair once each way; a group with itself at weight 1): the long-run sum of
-  /// squares of the per-group values `x` (aligned with `chosen`). A day with no group counts
-  /// as 0, so the weights are those of an evenly spaced daily series and the sum is never
-  /// negative.
-  package func longRunSquares(_ chosen: [Int], _ x: [Double], length: Int) -> Double {
-    precondition(chosen.count == x.count, "one value per chosen group")
-    let order = chosen.indices.sorted { days[chosen[$0]] < days[chosen[$1]] }
-    var total = 0.0
-    for (a, i) in order.enumerated() {
-      total += x[i] * x[i]
-      var b = a + 1
-      while b < order.count {
-        let j = order[b]
-        let apart = Int(days[chosen[j]] - days[chosen[i]])
-        guard apart < length else { break }
-        total += 2 * (1 - Double(apart) / Double(length)) * x[i] * x[j]
-        b += 1
-      }
+  /// A standard error with the degrees of freedom its variance estimate has.
+  package struct Spread: Sendable, Equatable {
+    /// Infinite when no month has two batches.
+    package var standardError: Double
+    /// Welch–Satterthwaite's: (Σ Vₘ)² / Σ Vₘ² / (bₘ − 1) over the months' variances Vₘ and
+    /// batch counts bₘ; 0 when no month has two batches.
+    package var degreesOfFreedom: Double
+
+    /// The half-width of a two-sided interval at `level`: t at 1 − (1 − level)/2 times the
+    /// standard error; nil without one.
+    package func halfWidth(level: Double) -> Double? {
+      guard standardError.isFinite, degreesOfFreedom > 0 else { return nil }
+      return StudentDistribution.quantile(1 - (1 - level) / 2, degreesOfFreedom: degreesOfFreedom)
+        * standardError
     }
-    return total
+
+    /// The distance below an estimate of its one-sided lower bound at `level`; infinite
+    /// without a standard error.
+    package func lowerDistance(level: Double) -> Double {
+      guard standardError.isFinite, degreesOfFreedom > 0 else { return .infinity }
+      return StudentDistribution.quantile(level, degreesOfFreedom: degreesOfFreedom)
+        * standardError
+    }
   }
 
-  /// The long-run standard error of the sum of `x` over `chosen`, with the block length the
-  /// span calls for and the small-sample factor n / (n − 1) of its groups; infinite for fewer
-  /// than two groups.
+  /// How many batches a month's `span` calendar days (first day with a group to last) are cut
+  /// into: one a week, at least two; none for a single day.
+  package static func batches(span: Int) -> Int { span < 2 ? 0 : max(2, span / week) }
+
+  /// The week-batch standard error of Σ `x` over `chosen` (`x` aligned with `chosen`). Each
+  /// calendar month of the chosen days is a stratum; its span is cut into b = `batches(span:)`
+  /// runs of equal length (day t in run ⌊(t − first)·b / span⌋); with Sₖ a run's sum of x and S̄
+  /// their mean, the month's variance is Vₘ = b/(b − 1) · Σₖ (Sₖ − S̄)², and the sum's is Σ Vₘ.
+  /// A run with no chosen day counts as a sum of 0; a month with one day adds nothing.
+  package func spread(_ chosen: [Int], _ x: [Double]) -> Spread {
+    precondition(chosen.count == x.count, "one value per chosen group")
+    var months: [Int64: [Int]] = [:]  // year·12 + month → positions in chosen
+    for (i, g) in chosen.enumerated() {
+      let date = Timestamp.civil(fromDays: days[g])
+      months[date.year * 12 + date.month, default: []].append(i)
+    }
+    var variance = 0.0
+    var squares = 0.0  // Σ Vₘ² / (bₘ − 1)
+    var dof = 0  // Σ (bₘ − 1), for a variance of 0
+    for key in months.keys.sorted() {
+      let positions = months[key]!
+      let first = positions.map { days[chosen[$0]] }.min()!
+      let span = Int(positions.map { days[chosen[$0]] }.max()! - first) + 1
+      let b = Self.batches(span: span)
+      guard b >= 2 else { continue }
+      var sums = [Double](repeating: 0, count: b)
+      for i in positions { sums[Int(days[chosen[i]] - first) * b / span] += x[i] }
+      let mean = sums.reduce(0, +) / Double(b)
+      let v = sums.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } * Double(b) / Double(b - 1)
+      variance += v
+      squares += v * v / Double(b - 1)
+      dof += b - 1
+    }
+    guard dof > 0 else { return Spread(standardError: .infinity, degreesOfFreedom: 0) }
+    return Spread(
+      standardError: variance.squareRoot(),
+      degreesOfFreedom: squares > 0 ? variance * variance / squares : Double(dof))
+  }
+
+  /// `spread`'s standard error alone.
   package func standardError(_ chosen: [Int], _ x: [Double]) -> Double {
-    guard chosen.count > 1 else { return .infinity }
-    let n = Double(chosen.count)
-    let squares = longRunSquares(chosen, x, length: Self.length(span: span(chosen)))
-    return (max(0, squares) * n / (n - 1)).squareRoot()
+    spread(chosen, x).standardError
   }
 
   /// One circular block resample of `chosen`: how many times each of its groups (by position

@@ -1,37 +1,34 @@
 import ResonanceBrain
 import ResonanceModel
 
-/// The intervals of `tune`: paired gains with a block bootstrap over their days.
+/// The intervals of `tune`: paired gains with the week-batch standard error of their days.
 extension Tuner {
-  /// The paired gain `a − b` with a percentile interval from the circular block bootstrap of
-  /// its days (`DayBlocks`).
-  package static func bootstrap(
-    _ a: PolicyEstimate, _ b: PolicyEstimate, days: [CalendarDay], settings: TuningSettings,
-    level: Double
+  /// The paired gain `a − b` with its interval from the week batches of its days
+  /// (`pooledInterval`).
+  package static func interval(
+    _ a: PolicyEstimate, _ b: PolicyEstimate, days: [CalendarDay], level: Double
   ) -> TuningEvidence.Interval {
     precondition(a.decisions == b.decisions, "paired estimates cover the same decisions")
-    return pooledBootstrap([(a, b, days)], settings: settings, level: level)
+    return pooledInterval([(a, b, days)], level: level)
   }
 
   /// The pooled paired gain — each estimate's parts (`EstimatorForm`), Σ numerators /
   /// Σ denominators over every judged month, added — of the choices less the same of the
-  /// preferences in force; its percentile interval from the circular block bootstrap of each
-  /// judged month's days (`DayBlocks`: blocks of a week of consecutive calendar days, drawn
-  /// until the month's span is covered once). Month by month, because the months are judged
-  /// under different choices: a resample keeps each month's share of the evidence, as the
-  /// estimate does.
-  static func pooledBootstrap(
+  /// preferences in force, with a two-sided interval at `level`: estimate ± t·se, se the
+  /// week-batch standard error of the days' first-order contributions (`EstimatorForm.influence`
+  /// at the pooled totals, chosen less in force; `DayBlocks.spread`, the judged months its
+  /// strata) and t Student's quantile at its degrees of freedom. No interval (NaN ends) when no
+  /// month spans two days.
+  static func pooledInterval(
     _ months: [(chosen: PolicyEstimate, current: PolicyEstimate, days: [CalendarDay])],
-    settings: TuningSettings, level: Double
+    level: Double
   ) -> TuningEvidence.Interval {
     // Each month's estimates may read different slots (Switch-DR's and DRos's parameter is
     // chosen fold by fold), but every one has the same parts: pooled, part by part, each
-    // part's numerator and denominator sums run over every month's decisions. They are kept
-    // per day, so that a resample is a weighted sum of days.
+    // part's numerator and denominator sums run over every month's decisions, kept per day.
     let parts = months.first?.chosen.form.parts.count ?? 0
     var dayList: [CalendarDay] = []
     var dayIndex: [CalendarDay: Int] = [:]
-    var monthDays: [[Int]] = []  // per month, its days' indices into dayList
     var chosen: [Double] = []  // per day, per part: numerator, denominator
     var current: [Double] = []
     func add(_ e: PolicyEstimate, position i: Int, day g: Int, to sums: inout [Double]) {
@@ -42,7 +39,6 @@ extension Tuner {
       }
     }
     for month in months {
-      monthDays.append([])
       for (i, day) in month.days.enumerated() {
         let g: Int
         if let known = dayIndex[day] {
@@ -51,7 +47,6 @@ extension Tuner {
           g = dayList.count
           dayIndex[day] = g
           dayList.append(day)
-          monthDays[monthDays.count - 1].append(g)
           chosen += repeatElement(0, count: 2 * parts)
           current += repeatElement(0, count: 2 * parts)
         }
@@ -59,42 +54,34 @@ extension Tuner {
         add(month.current, position: i, day: g, to: &current)
       }
     }
-    func gain(_ counts: [Int]) -> Double? {
-      var total = 0.0
-      for (sums, sign) in [(chosen, 1.0), (current, -1.0)] {
-        for p in 0..<parts {
-          var n = 0.0
-          var d = 0.0
-          for (g, c) in counts.enumerated() where c > 0 {
-            n += Double(c) * sums[(g * parts + p) * 2]
-            d += Double(c) * sums[(g * parts + p) * 2 + 1]
-          }
-          guard d != 0 else { return nil }
-          total += sign * n / d
+    // Per part, the totals over every day, and the ratio they give.
+    func totals(_ sums: [Double]) -> [(n: Double, d: Double)] {
+      (0..<parts).map { p in
+        dayList.indices.reduce((0.0, 0.0)) { t, g in
+          (t.0 + sums[(g * parts + p) * 2], t.1 + sums[(g * parts + p) * 2 + 1])
         }
       }
-      return total
     }
-    let all = Array(dayList.indices)
-    let estimate = gain(all.map { _ in 1 }) ?? .nan
-    guard monthDays.contains(where: { $0.count > 1 }) else {
+    let a = totals(chosen)
+    let b = totals(current)
+    guard !dayList.isEmpty, (a + b).allSatisfy({ $0.d != 0 }) else {
+      return .init(estimate: .nan, lower: .nan, upper: .nan, level: level)
+    }
+    let estimate =
+      a.reduce(0) { $0 + $1.n / $1.d } - b.reduce(0) { $0 + $1.n / $1.d }
+    // A day's first-order contribution: Σ parts (nᵍ − V·dᵍ) / D, chosen less in force.
+    let influences = dayList.indices.map { g in
+      (0..<parts).reduce(0.0) { sum, p in
+        let i = (g * parts + p) * 2
+        return sum + (chosen[i] - a[p].n / a[p].d * chosen[i + 1]) / a[p].d
+          - (current[i] - b[p].n / b[p].d * current[i + 1]) / b[p].d
+      }
+    }
+    let spread = DayBlocks(dayList).spread(Array(dayList.indices), influences)
+    guard let half = spread.halfWidth(level: level) else {
       return .init(estimate: estimate, lower: .nan, upper: .nan, level: level)
     }
-    let blocks = DayBlocks(dayList)
-    var rng = SplitMix64(seed: settings.bootstrapSeed, stream: "tune-bootstrap")
-    var gains: [Double] = []
-    gains.reserveCapacity(settings.bootstrapReplicates)
-    var counts = [Int](repeating: 0, count: dayList.count)
-    for _ in 0..<settings.bootstrapReplicates {
-      for days in monthDays {
-        for (i, c) in blocks.resample(days, rng: &rng).enumerated() { counts[days[i]] = c }
-      }
-      if let g = gain(counts) { gains.append(g) }
-    }
-    gains.sort()
-    let tail = (1 - level) / 2
     return .init(
-      estimate: estimate, lower: Statistics.quantile(gains, tail),
-      upper: Statistics.quantile(gains, 1 - tail), level: level)
+      estimate: estimate, lower: estimate - half, upper: estimate + half, level: level)
   }
 }

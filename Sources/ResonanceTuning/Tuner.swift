@@ -60,8 +60,8 @@ package enum Tuner {
       design: settings.design, decisions: 0, months: [], from: nil, to: nil, excluded: [:],
       replay: replay,
       selectionGain: nil, selectionESS: nil, folds: [], heldOut: nil, contexts: [],
-      pairwise: nil, bootstrapReplicates: settings.bootstrapReplicates,
-      minimumESS: settings.minimumESS, level: settings.level, margin: settings.margin)
+      pairwise: nil, minimumESS: settings.minimumESS, level: settings.level,
+      margin: settings.margin)
     guard check.passed else {
       // A log the engine does not reproduce cannot be evaluated: nothing further is run.
       report.reason = "the decision log does not replay"
@@ -293,17 +293,18 @@ package enum Tuner {
 
     /// Point p's paired gain over point 0 on `months` by `form`, with its standard error from
     /// the days' contributions (the estimator's linearisation, `EstimatorForm.influence`, for
-    /// both points), summed over neighbouring days as well as each day with itself
-    /// (`DayBlocks.standardError`): days a few apart share what the DJ had learned.
-    func gain(point p: Int, months: Range<Int>, form: EstimatorForm) -> (gain: Double?, se: Double)
-    {
+    /// both points), summed in week-long runs of days (`DayBlocks.spread`): days a few apart
+    /// share what the DJ had learned.
+    func gain(point p: Int, months: Range<Int>, form: EstimatorForm) -> (
+      gain: Double?, spread: DayBlocks.Spread
+    ) {
       let chosen = days(months)
       let tp = totals.sums(point: p, groups: chosen)
       let t0 = totals.sums(point: 0, groups: chosen)
       let field = { (slot: Int) in totals.field(reward: 0, slot: slot) }
       guard chosen.count > 1, let vp = form.value({ tp[field($0)] }),
         let v0 = form.value({ t0[field($0)] })
-      else { return (nil, .infinity) }
+      else { return (nil, DayBlocks.Spread(standardError: .infinity, degreesOfFreedom: 0)) }
       let fields = totals.fields
       let influences = chosen.map { g in
         let a = (p * totals.groups + g) * fields
@@ -311,31 +312,31 @@ package enum Tuner {
         return form.influence({ totals.values[a + field($0)] }, total: { tp[field($0)] })
           - form.influence({ totals.values[b + field($0)] }, total: { t0[field($0)] })
       }
-      return (vp - v0, blocks.standardError(chosen, influences))
+      return (vp - v0, blocks.spread(chosen, influences))
     }
 
-    /// Point p's paired gain and standard error on `months`, with the form it used: for
+    /// Point p's paired gain and its spread on `months`, with the form it used: for
     /// Switch-DR and DRos the grid's value SLOPE chooses for the gain (each candidate's width
     /// z·se at `level`), the estimator's one form otherwise.
     func gain(point p: Int, months: Range<Int>, level: Double) -> (
-      gain: Double?, se: Double, parameter: Int
+      gain: Double?, spread: DayBlocks.Spread, parameter: Int
     ) {
       let estimator = settings.estimator
       let k =
         estimator.isTuned
         ? SLOPE.parameter(estimator, z: NormalDistribution.quantile(level)) { form in
-          let (value, se) = gain(point: p, months: months, form: form)
-          return (value, se)
+          let (value, spread) = gain(point: p, months: months, form: form)
+          return (value, spread.standardError)
         } : 0
       let chosen = gain(point: p, months: months, form: EstimatorForm(estimator, parameter: k))
-      return (chosen.gain, chosen.se, k)
+      return (chosen.gain, chosen.spread, k)
     }
 
     /// The rule: among the points whose effective sample size is at least `minimumESS` in
     /// every month of `months` (scaled by that month's decisions against `judged`, the
     /// decisions of the month the choice will be judged on), the one whose gain's lower
-    /// one-sided bound at `level` (gain − z·se, z the normal quantile at `level`: 1.645 at
-    /// 95%) is largest, when that bound is above the margin.
+    /// one-sided bound at `level` (gain − t·se, t Student's quantile at `level` and the
+    /// spread's degrees of freedom) is largest, when that bound is above the margin.
     /// Choosing by the bound, not the gain, prefers a point that did better steadily over one
     /// that did better by luck on a few heavy weights. For Switch-DR and DRos, each point's
     /// gain is at the parameter SLOPE chooses for it on these months; the choice carries it to
@@ -343,12 +344,11 @@ package enum Tuner {
     func choose(months range: Range<Int>, judged: Int, level: Double) -> (
       point: Int, gain: Double, ess: Double, parameter: Int
     )? {
-      let z = NormalDistribution.quantile(level)
       var best: (point: Int, gain: Double, ess: Double, bound: Double, parameter: Int)?
       for p in 1..<points.count {
-        let (gain, se, parameter) = gain(point: p, months: range, level: level)
+        let (gain, spread, parameter) = gain(point: p, months: range, level: level)
         guard let gain else { continue }
-        let bound = gain - z * se
+        let bound = gain - spread.lowerDistance(level: level)
         guard bound > (best?.bound ?? settings.margin) else { continue }
         let supported = range.allSatisfy { m in
           let ess = totals.estimate(
@@ -380,9 +380,8 @@ package enum Tuner {
     let chosen = evaluator.estimate(
       candidate, estimator: estimator, parameter: parameter, temperatureFactor: factor)
     let current = evaluator.estimate(inForce, estimator: estimator, parameter: parameter)
-    let interval = bootstrap(
-      chosen, current, days: chosen.decisions.map { CalendarDay(log.time[$0]) },
-      settings: settings, level: level)
+    let interval = interval(
+      chosen, current, days: chosen.decisions.map { CalendarDay(log.time[$0]) }, level: level)
     let clipping = OffPolicyEvaluator.clippingThresholds.map { threshold in
       HeldOutEvidence.ClippedGain(
         threshold: threshold,
@@ -555,7 +554,7 @@ package enum Tuner {
       chain.judgedDecisions += chosen.decisions.count
     }
     if !judgedPairs.isEmpty {
-      chain.gain = pooledBootstrap(judgedPairs, settings: settings, level: level)
+      chain.gain = pooledInterval(judgedPairs, level: level)
     }
     return chain
   }

@@ -19,13 +19,12 @@ struct TuneCommand: ParsableCommand {
       before it alone, every point of the design (the same as resonance sweep's, each \
       rescaled to the entropy of the policy in force, so that points differ in taste, not \
       greediness) is estimated there against the preferences in force, and the point whose \
-      gain has the largest lower one-sided bound at the level (--level, 95%; from the spread \
-      of its days, neighbouring days counted as related), among those with \
-      an effective sample size of 200 in every month, is judged on the month itself. \
+      gain has the largest lower one-sided bound at the level (--level, 95%), among those \
+      with an effective sample size of 200 in every month, is judged on the month itself. \
       Pooled over the judged months, that is what choosing on the past gains on months it \
-      never saw; a bootstrap over blocks of a week of their days (seeded: the same store \
-      gives the same interval) gives its interval at the same level. The candidate is the point chosen on \
-      every month \
+      never saw, with its interval at the same level. Bounds and intervals take each \
+      month's weeks as its independent pieces: Student's t times the spread of the days' \
+      contributions summed week by week. The candidate is the point chosen on every month \
       before the last.
 
       The recommendation is change only when that interval's lower end is above the margin \

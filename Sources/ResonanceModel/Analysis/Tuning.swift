@@ -317,8 +317,7 @@ package struct TuningReport: Sendable, Equatable, Codable {
   package var heldOut: HeldOutEvidence?
   package var contexts: [ContextTuning]
   package var pairwise: PairwiseCheck?
-  /// Bootstrap replicates and the rule's thresholds.
-  package var bootstrapReplicates: Int
+  /// The rule's thresholds.
   package var minimumESS: Double
   package var level: Double
   /// The least gain worth a change: the interval's lower end must clear it.
@@ -345,7 +344,7 @@ package struct TuningReport: Sendable, Equatable, Codable {
     from: String?, to: String?, excluded: [String: Int], replay: ReplaySummary,
     selectionGain: Double?, selectionESS: Double?, folds: [TuningFold],
     heldOut: HeldOutEvidence?, contexts: [ContextTuning], pairwise: PairwiseCheck?,
-    bootstrapReplicates: Int, minimumESS: Double, level: Double, margin: Double = 0
+    minimumESS: Double, level: Double, margin: Double = 0
   ) {
     self.recommendation = recommendation
     self.reason = reason
@@ -368,7 +367,6 @@ package struct TuningReport: Sendable, Equatable, Codable {
     self.heldOut = heldOut
     self.contexts = contexts
     self.pairwise = pairwise
-    self.bootstrapReplicates = bootstrapReplicates
     self.minimumESS = minimumESS
     self.level = level
     self.margin = margin

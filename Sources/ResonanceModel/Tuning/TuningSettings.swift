@@ -25,10 +25,6 @@ package struct TuningSettings: Sendable, Equatable {
   /// interval must have its lower end above it. It is the person's smallest worthwhile gain,
   /// not an allowance for the estimates' bias (`docs/tuning.md`, "What the margin is").
   package var margin = 0.01
-  /// The bootstrap's replicates for the gain's interval.
-  package var bootstrapReplicates = 2000
-  /// The bootstrap's seed: fixed, so a store always gives the same interval.
-  package var bootstrapSeed: UInt64 = 0x7E57_5EED
   /// Calendar months of decisions tuning needs: two to choose on, one to judge on.
   package var minimumMonths = 3
   /// How the sweep kernel computes its scores.

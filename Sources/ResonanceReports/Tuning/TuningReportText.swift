@@ -241,7 +241,6 @@ package enum TuningReportText {
           "cosine_with_recommended": .number(p.agreementWithRecommended),
         ]
       } ?? .null,
-      "bootstrap_replicates": .integer(report.bootstrapReplicates),
       "minimum_effective_sample_size": .number(report.minimumESS),
       "level": .number(report.level), "margin": .number(report.margin),
       "temperature": report.temperature.map { t -> JSONValue in
