@@ -40,7 +40,7 @@ help:
 	@echo "make bench-analyze    resonance analyze over a 12-month history, beside a numpy reference checked against it"
 	@echo "make bench-demo       make demo's wall time after the build (resonance demo and the notebooks) against the 60 s goal"
 	@echo "make bench-sweep      resonance sweep's kernel on 10^4 weight vectors beside a numpy reference checked against it; tune on 12 months"
-	@echo "make validate-tuning  tune on simulated people of every kind, judged against the truth synth plants: coverage, false changes over a year of reruns, power, the closed loop, the estimators' bias (scripts/validate-tuning.py)"
+	@echo "make validate-tuning  tune on simulated people of every kind, judged against the truth synth plants: coverage, false changes over a year of reruns, power, the closed loop, the estimators' bias (scripts/validate-tuning.py); then people from an independent generator (scripts/validate-tuning-independent.py)"
 	@echo "make clean        remove .build and the demo's outputs"
 
 deps:
@@ -193,13 +193,17 @@ bench-sweep: build test-deps
 # against the truth synth plants (docs/validation.md, "Tuning on people it was not built for"):
 # PER_KIND coverage people of each kind, NULLS null histories rerun monthly for a year with the
 # error ledger, POWER mixed people at taste contrast 3, every change run forward three months.
-# A benchmark-like run, not a test (about an hour here, two people at a time): it prints and
-# writes its summary into .bench/validate-tuning.
+# Then INDEPENDENT people from a generator written apart from synth's
+# (scripts/independent_person.py), judged against the truth it knows.
+# A benchmark-like run, not a test (over an hour here, two synth people at a time): it prints
+# and writes its summaries into .bench/validate-tuning and .bench/validate-tuning-independent.
 PER_KIND ?= 15
 NULLS ?= 60
 POWER ?= 30
+INDEPENDENT ?= 30
 validate-tuning: build test-deps
 	python3 scripts/validate-tuning.py --bin $(RELEASE_BIN) --per-kind $(PER_KIND) --nulls $(NULLS) --power $(POWER)
+	python3 scripts/validate-tuning-independent.py --bin $(RELEASE_BIN) --persons $(INDEPENDENT)
 
 # Then the architecture rules (docs/architecture.md), after the lint's own self-test.
 lint:
