@@ -63,7 +63,7 @@ package struct EstimateDiagnostics: Sendable, Equatable {
 }
 
 /// A target policy's estimated mean reward per decision, with the per-decision terms behind it
-/// (so a caller can bootstrap days or blocks of them, paired against another estimate on the same log)
+/// (so a caller can sum them by day or week, paired against another estimate on the same log)
 /// and its diagnostics.
 ///
 /// Every estimator is a sum of ratios of sums over the decisions used (`form` over `terms`,

@@ -16,11 +16,11 @@ import ResonanceModel
 ///    at least `minimumESS`. The choice (or the preferences in force, when none clears the
 ///    rule) is estimated on the month itself, paired decision by decision.
 /// 3. Pooled over the judged months, that is the gain of choosing on the past; its interval is
-///    a block bootstrap over the judged days (`DayBlocks`, seeded). The candidate is the choice
-///    made on every month before the last. `change` when the interval's lower end is above
-///    `margin`, the candidate's own interval on the last month (the month it was not chosen
-///    on: `heldOut`) has its lower end above 0, and its effective sample size there is at
-///    least `minimumESS`; otherwise `keep`, with the reason.
+///    the pooled gain ± Student's t times its week-batch standard error (`DayBlocks.spread`).
+///    The candidate is the choice made on every month before the last. `change` when the
+///    interval's lower end is above `margin`, the candidate's own interval on the last month
+///    (the month it was not chosen on: `heldOut`) has its lower end above 0, and its effective
+///    sample size there is at least `minimumESS`; otherwise `keep`, with the reason.
 package enum Tuner {
   ///
   /// - Parameters:
@@ -369,7 +369,7 @@ package enum Tuner {
 
   /// The candidate against the preferences in force on one held-out log: paired estimates
   /// (Switch-DR and DRos at the grid's `parameter`-th value, chosen before this month), the
-  /// day bootstrap, the diagnostics and the clipping table.
+  /// interval from the weeks' spread, the diagnostics and the clipping table.
   private static func judge(
     _ candidate: UserPreferences, against inForce: UserPreferences, on log: LoggedDecisions,
     month: String, models: [RewardModel], rewards: [Reward], settings: TuningSettings,
@@ -470,8 +470,8 @@ package enum Tuner {
   /// greediness of the preferences in force on them): for every fold, the rule chooses on the
   /// months before the fold's month, and the choice — or the preferences in force, when no
   /// point clears the rule — is estimated on the fold's month, paired decision by decision
-  /// with the preferences in force. The gain pooled over the judged months gets a block bootstrap
-  /// interval over their days (`DayBlocks`, seeded).
+  /// with the preferences in force. The gain pooled over the judged months gets its interval
+  /// from the week batches of their days (`pooledInterval`).
   static func chain(
     log: LoggedDecisions, monthOf: [Int], months: [CalendarMonth], folds: [FoldModels],
     where include: (Int) -> Bool, rewards: [Reward], inForce: UserPreferences,
