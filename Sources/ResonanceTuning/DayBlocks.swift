@@ -30,9 +30,6 @@ package struct DayBlocks: Sendable, Equatable {
   /// shorter (at least one day), so that a resample is made of at least three blocks.
   package static func length(span: Int) -> Int { max(1, min(week, span / 3)) }
 
-  /// The calendar days from the first of `chosen` to the last.
-  package func span(_ chosen: [Int]) -> Int { bounds(chosen)?.span ?? 0 }
-
   /// The first day of `chosen` and the calendar days from it to the last; nil for none.
   private func bounds(_ chosen: [Int]) -> (first: Int64, span: Int)? {
     guard let first = chosen.map({ days[$0] }).min(), let last = chosen.map({ days[$0] }).max()
