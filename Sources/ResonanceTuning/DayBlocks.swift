@@ -73,10 +73,10 @@ package struct DayBlocks: Sendable, Equatable {
   /// A run with no chosen day counts as a sum of 0; a month with one day adds nothing.
   package func spread(_ chosen: [Int], _ x: [Double]) -> Spread {
     precondition(chosen.count == x.count, "one value per chosen group")
-    var months: [Int64: [Int]] = [:]  // year·12 + month → positions in chosen
+    var months: [CalendarMonth: [Int]] = [:]  // positions in chosen
     for (i, g) in chosen.enumerated() {
       let date = Timestamp.civil(fromDays: days[g])
-      months[date.year * 12 + date.month, default: []].append(i)
+      months[CalendarMonth(year: date.year, month: date.month), default: []].append(i)
     }
     var variance = 0.0
     var squares = 0.0  // Σ Vₘ² / (bₘ − 1)

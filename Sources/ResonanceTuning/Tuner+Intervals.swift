@@ -15,9 +15,10 @@ extension Tuner {
   /// The pooled paired gain — each estimate's parts (`EstimatorForm`), Σ numerators /
   /// Σ denominators over every judged month, added — of the choices less the same of the
   /// preferences in force, with a two-sided interval at `level`: estimate ± t·se, se the
-  /// week-batch standard error of the days' first-order contributions (`EstimatorForm.influence`
-  /// at the pooled totals, chosen less in force; `DayBlocks.spread`, the judged months its
-  /// strata) and t Student's quantile at its degrees of freedom. No interval (NaN ends) when no
+  /// week-batch standard error of the days' first-order contributions (the delta method's, as
+  /// `EstimatorForm.influence` gives them, here part by part because the months' forms may
+  /// read different slots; chosen less in force, at the pooled totals; `DayBlocks.spread`, the
+  /// judged months its strata) and t Student's quantile at its degrees of freedom. No interval (NaN ends) when no
   /// month spans two days.
   static func pooledInterval(
     _ months: [(chosen: PolicyEstimate, current: PolicyEstimate, days: [CalendarDay])],
