@@ -1,24 +1,25 @@
 import ResonanceLinear
 import ResonanceModel
 
-/// Days in calendar order, for uncertainty that respects how a person's days hang together:
-/// the DJ's learned penalties and credits, the play counts and the week's rhythm carry from
-/// one day into the next, so neighbouring days are not independent draws. Both the interval
-/// of `tune` and the bootstrap of `sweep --intervals` treat a run of consecutive calendar days
-/// about a week long as the unit of independence:
-/// - `spread` is the **week-batch** standard error of a sum over days (the batch means of
-///   time series, equivalently the cluster-robust variance with weeks as clusters): each
-///   calendar month's days are cut into `batches(span:)` runs of consecutive days, each run's
-///   sum is one observation, and the months are strata. It comes with Welch–Satterthwaite
-///   degrees of freedom, so that a month of four weeks is read as the four observations it is
-///   (Student's t, not the normal, as Cameron & Miller 2015 advise for few clusters).
-/// - `resample` is the circular block bootstrap (Politis & Romano 1992): lay the span's
-///   calendar days on a circle, draw block starts uniformly, take each block's consecutive
-///   days, until as many calendar days are drawn as the span has. A day without decisions is
-///   drawn like any other and adds nothing.
+/// Days in calendar order, for uncertainty that respects how a person's days hang together.
+/// - `spread` is the **day-batch** standard error of a sum over days, the one every interval of
+///   `tune` uses: each calendar month is a stratum, each calendar day from the month's first
+///   day with a group to its last is one observation (its groups' sum of x), and the variance
+///   is the months' sample variances of those day sums added, with Welch–Satterthwaite degrees
+///   of freedom. It is valid for the sums `tune` forms because their errors are martingale
+///   differences: the judged month's preferences and reward model are fixed before it, and the
+///   propensities are the log's own, so each decision's error has mean zero given everything
+///   before it, whatever the DJ carried over from earlier days. The errors of a time series
+///   whose noise itself persists across days are not: for those it is too narrow (the tests
+///   show by how much), and `docs/tuning.md` says why `tune`'s are not of that kind.
+/// - `resample` is the circular block bootstrap (Politis & Romano 1992) that `sweep
+///   --intervals` uses for its exploratory view of a whole log: lay the span's calendar days on
+///   a circle, draw block starts uniformly, take each block's consecutive days, until as many
+///   calendar days are drawn as the span has. A day without decisions is drawn like any other
+///   and adds nothing.
 package struct DayBlocks: Sendable, Equatable {
-  /// The block length when the span allows it: a week, the period of the strongest cycle a
-  /// listening history has.
+  /// The bootstrap's block length when the span allows it: a week, the period of the strongest
+  /// cycle a listening history has.
   package static let week = 7
 
   /// Each group's day, as days since 1970-01-01 (not necessarily sorted).
@@ -42,7 +43,7 @@ package struct DayBlocks: Sendable, Equatable {
     /// Infinite when no month has two batches.
     package var standardError: Double
     /// Welch–Satterthwaite's: (Σ Vₘ)² / Σ Vₘ² / (bₘ − 1) over the months' variances Vₘ and
-    /// batch counts bₘ; 0 when no month has two batches.
+    /// batch (day) counts bₘ; 0 when no month has two.
     package var degreesOfFreedom: Double
 
     /// The half-width of a two-sided interval at `level`: t at 1 − (1 − level)/2 times the
@@ -63,14 +64,15 @@ package struct DayBlocks: Sendable, Equatable {
   }
 
   /// How many batches a month's `span` calendar days (first day with a group to last) are cut
-  /// into: one a week, at least two; none for a single day.
-  package static func batches(span: Int) -> Int { span < 2 ? 0 : max(2, span / week) }
+  /// into: one a day; none for a single day, which says nothing about its own spread.
+  package static func batches(span: Int) -> Int { span < 2 ? 0 : span }
 
-  /// The week-batch standard error of Σ `x` over `chosen` (`x` aligned with `chosen`). Each
+  /// The day-batch standard error of Σ `x` over `chosen` (`x` aligned with `chosen`). Each
   /// calendar month of the chosen days is a stratum; its span is cut into b = `batches(span:)`
-  /// runs of equal length (day t in run ⌊(t − first)·b / span⌋); with Sₖ a run's sum of x and S̄
-  /// their mean, the month's variance is Vₘ = b/(b − 1) · Σₖ (Sₖ − S̄)², and the sum's is Σ Vₘ.
-  /// A run with no chosen day counts as a sum of 0; a month with one day adds nothing.
+  /// runs of equal length (day t in run ⌊(t − first)·b / span⌋: one day each); with Sₖ a run's
+  /// sum of x and S̄ their mean, the month's variance is Vₘ = b/(b − 1) · Σₖ (Sₖ − S̄)², and the
+  /// sum's is Σ Vₘ. A day with no chosen group counts as a sum of 0; a month with one day adds
+  /// nothing.
   package func spread(_ chosen: [Int], _ x: [Double]) -> Spread {
     precondition(chosen.count == x.count, "one value per chosen group")
     var months: [CalendarMonth: [Int]] = [:]  // positions in chosen

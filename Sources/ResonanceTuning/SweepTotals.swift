@@ -73,7 +73,7 @@ package struct SweepTotals: Sendable {
 
   /// The form `estimator` takes for one point's value over `groups`: for Switch-DR and DRos,
   /// the grid's value SLOPE chooses with each candidate's width 1.645 standard errors from the
-  /// groups' influences (`SLOPE.delta`) — summed in week batches when the groups are the days
+  /// groups' influences (`SLOPE.delta`) — summed in day batches, month by month, when the groups are the days
   /// `days` lists (`DayBlocks.standardError`), independent ones otherwise;
   /// the estimator's one form otherwise. Needs the grid's sums and, to choose, more than one
   /// group.

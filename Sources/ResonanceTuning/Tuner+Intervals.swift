@@ -1,9 +1,9 @@
 import ResonanceBrain
 import ResonanceModel
 
-/// The intervals of `tune`: paired gains with the week-batch standard error of their days.
+/// The intervals of `tune`: paired gains with the day-batch standard error of their days.
 extension Tuner {
-  /// The paired gain `a − b` with its interval from the week batches of its days
+  /// The paired gain `a − b` with its interval from the day batches of its days
   /// (`pooledInterval`).
   package static func interval(
     _ a: PolicyEstimate, _ b: PolicyEstimate, days: [CalendarDay], level: Double
@@ -15,7 +15,7 @@ extension Tuner {
   /// The pooled paired gain — each estimate's parts (`EstimatorForm`), Σ numerators /
   /// Σ denominators over every judged month, added — of the choices less the same of the
   /// preferences in force, with a two-sided interval at `level`: estimate ± t·se, se the
-  /// week-batch standard error of the days' first-order contributions (the delta method's, as
+  /// day-batch standard error of the days' first-order contributions (the delta method's, as
   /// `EstimatorForm.influence` gives them, here part by part because the months' forms may
   /// read different slots; chosen less in force, at the pooled totals; `DayBlocks.spread`, the
   /// judged months its strata) and t Student's quantile at its degrees of freedom. No interval (NaN ends) when no

@@ -16,7 +16,7 @@ import ResonanceModel
 ///    at least `minimumESS`. The choice (or the preferences in force, when none clears the
 ///    rule) is estimated on the month itself, paired decision by decision.
 /// 3. Pooled over the judged months, that is the gain of choosing on the past; its interval is
-///    the pooled gain ± Student's t times its week-batch standard error (`DayBlocks.spread`).
+///    the pooled gain ± Student's t times its day-batch standard error (`DayBlocks.spread`).
 ///    The candidate is the choice made on every month before the last. `change` when the
 ///    interval's lower end is above `margin`, the candidate's own interval on the last month
 ///    (the month it was not chosen on: `heldOut`) has its lower end above 0, and its effective
@@ -293,8 +293,7 @@ package enum Tuner {
 
     /// Point p's paired gain over point 0 on `months` by `form`, with its standard error from
     /// the days' contributions (the estimator's linearisation, `EstimatorForm.influence`, for
-    /// both points), summed in week-long runs of days (`DayBlocks.spread`): days a few apart
-    /// share what the DJ had learned.
+    /// both points), summed by day and compared within each month (`DayBlocks.spread`).
     func gain(point p: Int, months: Range<Int>, form: EstimatorForm) -> (
       gain: Double?, spread: DayBlocks.Spread
     ) {
@@ -369,7 +368,7 @@ package enum Tuner {
 
   /// The candidate against the preferences in force on one held-out log: paired estimates
   /// (Switch-DR and DRos at the grid's `parameter`-th value, chosen before this month), the
-  /// interval from the weeks' spread, the diagnostics and the clipping table.
+  /// interval from the days' spread, the diagnostics and the clipping table.
   private static func judge(
     _ candidate: UserPreferences, against inForce: UserPreferences, on log: LoggedDecisions,
     month: String, models: [RewardModel], rewards: [Reward], settings: TuningSettings,
@@ -471,7 +470,7 @@ package enum Tuner {
   /// months before the fold's month, and the choice — or the preferences in force, when no
   /// point clears the rule — is estimated on the fold's month, paired decision by decision
   /// with the preferences in force. The gain pooled over the judged months gets its interval
-  /// from the week batches of their days (`pooledInterval`).
+  /// from the day batches of their days (`pooledInterval`).
   static func chain(
     log: LoggedDecisions, monthOf: [Int], months: [CalendarMonth], folds: [FoldModels],
     where include: (Int) -> Bool, rewards: [Reward], inForce: UserPreferences,

@@ -184,7 +184,7 @@ package struct HeldOutEvidence: Sendable, Equatable, Codable {
   /// The estimated reward of the preferences in force and of the chosen ones.
   package var inForceValue: Double
   package var chosenValue: Double
-  /// The paired gain with its interval (week batches, Student's t).
+  /// The paired gain with its interval (day batches, Student's t).
   package var gain: TuningEvidence.Interval
   package var effectiveSampleSize: Double
   package var largestWeight: Double
