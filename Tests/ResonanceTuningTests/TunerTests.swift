@@ -391,7 +391,7 @@ struct TunerTests {
   }
 }
 
-@Suite("Tuner's interval from week batches, and quantiles")
+@Suite("Tuner's interval from day batches, and quantiles")
 struct TunerBootstrapTests {
   /// A DR estimate whose per-decision terms are `values`: its value is their mean.
   static func estimate(_ values: [Double]) -> PolicyEstimate {
@@ -445,20 +445,21 @@ struct TunerBootstrapTests {
     #expect(abs(interval.lower - (0.5 - 12.706_204_736 * 0.5)) < 1e-8)
   }
 
-  @Test("a month of daily gains: estimate ± t(3) times the four weeks' spread, worked by hand")
-  func fourWeeks() {
+  @Test("a month of daily gains: estimate ± t(27) times the days' spread, worked by hand")
+  func aMonthOfDays() {
     // 28 days from 2024-01-01 (day 19,723), one decision a day gaining 1 in the first week,
-    // 0 in the second, 2 in the third, 1 in the fourth: estimate 1; the weeks' sums of the
-    // contributions (gain − 1)/28 are 0, −7/28, 7/28, 0, so se = √(4/3 · 2 · (1/4)²).
+    // 0 in the second, 2 in the third, 1 in the fourth: estimate 1; the days' contributions
+    // (gain − 1)/28 are 0, −1/28, 1/28 and 0 a week at a time, so
+    // se = √(28/27 · 14 · (1/28)²) = √(1/54), on 27 degrees of freedom.
     let gains = (0..<28).map { [1.0, 0, 2, 1][$0 / 7] }
     let days = (0..<28).map { CalendarDay(daysSinceEpoch: 19_723 + Int64($0)) }
     let interval = Tuner.interval(
       Self.estimate(gains), Self.estimate(Array(repeating: 0, count: 28)), days: days,
       level: 0.9)
-    let se = (4.0 / 3 * 2 / 16).squareRoot()
+    let se = (1.0 / 54).squareRoot()
     #expect(interval.estimate == 1)
-    #expect(abs(interval.upper - (1 + 2.353_363_435 * se)) < 1e-8)
-    #expect(abs(interval.lower - (1 - 2.353_363_435 * se)) < 1e-8)
+    #expect(abs(interval.upper - (1 + 1.703_288_446 * se)) < 1e-8)
+    #expect(abs(interval.lower - (1 - 1.703_288_446 * se)) < 1e-8)
   }
 
   @Test("a single day gives no interval, only the estimate")

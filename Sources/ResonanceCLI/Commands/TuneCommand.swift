@@ -23,9 +23,9 @@ struct TuneCommand: ParsableCommand {
       with an effective sample size of 200 in every month, is judged on the month itself. \
       Pooled over the judged months, that is what choosing on the past gains on months it \
       never saw, with its interval at the same level. Bounds and intervals take each \
-      month's weeks as its independent pieces: Student's t times the spread of the days' \
-      contributions summed week by week. The candidate is the point chosen on every month \
-      before the last.
+      month's days as its pieces: Student's t times the spread of the days' contributions, \
+      compared within each month. The candidate is the point chosen on every month before \
+      the last.
 
       The recommendation is change only when that interval's lower end is above the margin \
       (--margin, 0.01: the smallest gain worth a change), the candidate's own interval on the \
