@@ -11,6 +11,8 @@ BUILD_PACKAGES := pkg-config libsqlite3-dev libssl-dev libarchive-dev libxml2-de
 BUILD_PACKAGES += libopenblas-dev
 # GSL: the Sobol sequence of the sweep designs (CGSL target, for ResonanceLinear).
 BUILD_PACKAGES += libgsl-dev
+# cmark-gfm: the report's HTML pages (CCmark target, for ResonanceIO).
+BUILD_PACKAGES += libcmark-gfm-dev libcmark-gfm-extensions-dev
 # What `make render-check` shows the report with: GitHub's Markdown renderer and a browser.
 RENDER_PACKAGES := cmark-gfm chromium fonts-dejavu-core python3
 # What the tests check generated files with: standard parsers, not ours.
@@ -19,7 +21,7 @@ TEST_PACKAGES := libxml2-utils python3 time
 FIXTURES ?= $(abspath ../shared/fixtures)
 RELEASE_BIN := .build/release/resonance
 
-.PHONY: help deps test-deps build test conformance fuzz fuzz-ci fuzz-build demo notebooks-check render-check report-golden report-golden-check sample sample-check validate-tuning lint bench bench-ingest bench-synth bench-listening bench-analyze bench-sweep bench-demo clean
+.PHONY: help deps test-deps build test conformance fuzz fuzz-ci fuzz-build demo notebooks-check render-check readme-check report-golden report-golden-check sample sample-check validate-tuning lint bench bench-ingest bench-synth bench-listening bench-analyze bench-sweep bench-demo clean
 
 help:
 	@echo "make demo         build in release mode, run the whole pipeline on Datasets/sample into Reports/, re-run notebooks-md/"
@@ -27,6 +29,7 @@ help:
 	@echo "make report-golden    copy the demo's report pages into Tests/Golden/report (review, then commit)"
 	@echo "make report-golden-check  the demo's report pages against Tests/Golden/report (after make demo)"
 	@echo "make render-check     every report page through cmark-gfm and headless Chromium, light and dark (after make demo)"
+	@echo "make readme-check     run the README's command block as shown and find every figure it quotes in their output"
 	@echo "make test         build and run the unit tests (no network, no ../shared needed)"
 	@echo "make conformance  tests over the real public files in ../shared/fixtures"
 	@echo "make lint         swift format lint --strict over Sources and Tests, then the architecture rules (scripts/lint-architecture.py, docs/architecture.md)"
@@ -97,6 +100,11 @@ demo: build
 # After `make demo`: each page of Reports/ through cmark-gfm and headless Chromium, in a light
 # and a dark colour scheme; fails on a broken link or image, an SVG without its marks, or a
 # table row whose cells do not match its header. Screenshots in Reports/screenshots/.
+# The README's command block run as shown, and every figure its paragraph quotes found in what
+# the commands printed (scripts/readme_check.py).
+readme-check: build
+	python3 scripts/readme_check.py README.md
+
 render-check:
 	@scripts/require-packages.sh $(RENDER_PACKAGES)
 	@test -s Reports/index.md || { echo "error: Reports/index.md not found: run make demo first" >&2; exit 1; }

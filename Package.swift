@@ -63,6 +63,9 @@ let package = Package(
     .systemLibrary(
       name: "CGSL",
       providers: [.apt(["libgsl-dev"])]),
+    .systemLibrary(
+      name: "CCmark", pkgConfig: "libcmark-gfm",
+      providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]),
 
     .target(name: "ResonanceModel"),
     // The readers' per-element state lives in class properties, and the run-time exclusivity
@@ -70,7 +73,8 @@ let package = Package(
     // the compile-time checks still apply, and debug builds (the tests) keep the run-time ones.
     // IO's XML event recorder, called per element on the parsing thread, is the same case.
     .target(
-      name: "ResonanceIO", dependencies: ["ResonanceModel", "CCrypto", "CArchive", "CXML"],
+      name: "ResonanceIO",
+      dependencies: ["ResonanceModel", "CCrypto", "CArchive", "CXML", "CCmark"],
       swiftSettings: perElementSettings),
     .target(
       name: "ResonanceIngest", dependencies: ["ResonanceModel", "ResonanceIO"],
@@ -87,7 +91,7 @@ let package = Package(
       name: "ResonanceTuning",
       dependencies: ["ResonanceModel", "ResonanceBrain", "ResonanceLinear"],
       swiftSettings: kernelSettings),
-    .target(name: "ResonanceReports", dependencies: ["ResonanceModel"]),
+    .target(name: "ResonanceReports", dependencies: ["ResonanceModel", "ResonanceIO"]),
     // The use cases: the only target that wires Store, Brain, Tuning and Reports together.
     .target(
       name: "ResonanceStages",

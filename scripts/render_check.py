@@ -11,7 +11,14 @@ GitHub's do, and checked:
     (GitHub's renderer drops a row's extra cells silently, so an unescaped | in a cell would
     lose data without the source check).
 Then headless Chromium screenshots each page in a light and in a dark colour scheme into
-SCREENSHOTS (not committed). Exit 1 when a check fails. Standard library only.
+SCREENSHOTS (not committed).
+
+The HTML pages `resonance report --html` wrote (`*.html` beside the Markdown) are checked as
+they are: every link names a file in the folder, every table row has its header's cells, every
+inline <svg> parses as XML, nothing is fetched (no src= at all, no <link>, no <script>) and the
+page names a Content-Security-Policy; each is screenshot light and dark too. A Markdown page
+without its HTML twin fails when the folder has any HTML page. Exit 1 when a check fails.
+Standard library only.
 
 usage: render_check.py REPORT_DIR SCREENSHOTS_DIR
 """
@@ -118,6 +125,21 @@ def check_svg(path):
     return problems
 
 
+def screenshot(chromium, page, name, stem):
+    """Screenshots `page` light and dark into STEM-light.png and STEM-dark.png."""
+    problems = []
+    for scheme, flags in (("light", []), ("dark", ["--force-dark-mode"])):
+        out = f"{stem}-{scheme}.png"
+        result = subprocess.run(
+            [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+             "--window-size=1100,1600", f"--screenshot={out}", *flags,
+             "file://" + os.path.abspath(page)],
+            capture_output=True, text=True, timeout=120)
+        if result.returncode != 0 or not os.path.exists(out):
+            problems.append(f"{name}: chromium could not screenshot it ({scheme}): {result.stderr.strip()[-200:]}")
+    return problems
+
+
 def main():
     folder, shots = sys.argv[1], sys.argv[2]
     os.makedirs(shots, exist_ok=True)
@@ -154,22 +176,53 @@ def main():
                     if cells != table[0]:
                         problems.append(
                             f"{name}: Markdown table {t}, line {r}: {cells} cells, the header has {table[0]}")
-        page = os.path.join(folder, name[:-3] + ".html")
+        # Beside the page, so that its relative images resolve; a name no report file has.
+        page = os.path.join(folder, ".render-check-" + name[:-3] + ".html")
         with open(page, "w", encoding="utf-8") as f:
             f.write(PAGE.format(title=html.escape(name), body=body))
         if chromium:
-            for scheme, flags in (("light", []), ("dark", ["--force-dark-mode"])):
-                out = os.path.join(shots, f"{name[:-3]}-{scheme}.png")
-                result = subprocess.run(
-                    [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-                     "--window-size=1100,1600", f"--screenshot={out}", *flags,
-                     "file://" + os.path.abspath(page)],
-                    capture_output=True, text=True, timeout=120)
-                if result.returncode != 0 or not os.path.exists(out):
-                    problems.append(f"{name}: chromium could not screenshot it ({scheme}): {result.stderr.strip()[-200:]}")
+            problems += screenshot(chromium, page, name, os.path.join(shots, name[:-3]))
         os.remove(page)
-    print(f"render-check: {len(pages)} pages, {len(svgs)} charts, {rows_checked} table rows checked; "
-          f"screenshots in {shots}/ (light and dark)")
+    written = sorted(name for name in os.listdir(folder)
+                     if name.endswith(".html") and not name.startswith("."))
+    if written:
+        for name in pages:
+            if name[:-3] + ".html" not in written:
+                problems.append(f"{name}: no HTML twin beside it")
+    for name in written:
+        path = os.path.join(folder, name)
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        parser = PageParser()
+        parser.feed(text)
+        for kind, target in parser.targets:
+            if kind == "image":
+                problems.append(f"{name}: fetches an image ({target}); charts must be inline")
+            elif not ("://" in target or target.startswith("#") or target.startswith("mailto:")):
+                if not os.path.exists(os.path.join(folder, target.split("#")[0])):
+                    problems.append(f"{name}: broken link {target}")
+        for t, table in enumerate(parser.tables, 1):
+            rows_checked += len(table)
+            for r, cells in enumerate(table[1:], 2):
+                if cells != table[0]:
+                    problems.append(f"{name}: table {t}, row {r}: {cells} cells, the header has {table[0]}")
+        for forbidden in ("<script", "<link", " src="):
+            if forbidden in text:
+                problems.append(f"{name}: holds {forbidden.strip()}: a page must fetch nothing")
+        if "Content-Security-Policy" not in text:
+            problems.append(f"{name}: no Content-Security-Policy")
+        start = 0
+        while (start := text.find("<svg", start)) >= 0:
+            end = text.find("</svg>", start)
+            try:
+                ET.fromstring(text[start:end + 6])
+            except ET.ParseError as error:
+                problems.append(f"{name}: an inline chart is not XML: {error}")
+            start = end
+        if chromium:
+            problems += screenshot(chromium, path, name, os.path.join(shots, name[:-5] + "-html"))
+    print(f"render-check: {len(pages)} pages, {len(written)} HTML pages, {len(svgs)} charts, "
+          f"{rows_checked} table rows checked; screenshots in {shots}/ (light and dark)")
     for problem in problems:
         print("render-check: " + problem, file=sys.stderr)
     return 1 if problems else 0

@@ -2,7 +2,7 @@
 package enum Markdown {
   /// A pipe table; `alignments` uses `l` or `r` per column (left by default).
   ///
-  /// Cells have `|` escaped and newlines flattened, so any text is safe in a cell.
+  /// Cells are escaped (`escape`), so any text is safe in a cell.
   package static func table(
     header: [String], rows: [[String]], alignments: [Character] = []
   ) -> String {
@@ -16,14 +16,24 @@ package enum Markdown {
       .joined(separator: "\n") + "\n"
   }
 
-  /// Escapes a table cell.
+  /// Escapes a table cell: a `|` would end it, a line break would end the row, and a `<`
+  /// that could open an HTML tag (before a letter, `/`, `!` or `?`) would be markup to a
+  /// renderer — a song called `<b>Intro</b>` stays text.
   package static func escape(_ cell: String) -> String {
-    cell.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
-  }
-}
-
-extension String {
-  fileprivate func replacingOccurrences(of target: String, with replacement: String) -> String {
-    split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+    var out = ""
+    var previous: Character?
+    for c in cell {
+      if let p = previous, p == "<", c.isLetter || c == "/" || c == "!" || c == "?" {
+        out.removeLast()
+        out += "\\<"
+      }
+      switch c {
+      case "|": out += "\\|"
+      case "\n": out += " "
+      default: out.append(c)
+      }
+      previous = c
+    }
+    return out
   }
 }

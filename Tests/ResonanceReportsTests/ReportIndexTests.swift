@@ -63,10 +63,11 @@ struct ReportIndexTests {
     #expect(!text.contains("Pipeline"))
   }
 
-  @Test("table cells escape pipes and flatten newlines")
+  @Test("table cells escape pipes, flatten newlines, and keep what looks like a tag as text")
   func escaping() {
     let table = Markdown.table(header: ["a"], rows: [["x|y\nz"]])
     #expect(table == "| a |\n|---|\n| x\\|y z |\n")
+    #expect(Markdown.escape("<b>Intro</b> <3 a<2") == "\\<b>Intro\\</b> <3 a<2")
     #expect(Format.grouped(1_234_567) == "1,234,567")
     #expect(Format.grouped(-1000) == "-1,000")
   }

@@ -23,9 +23,6 @@ struct ReportCommand: ParsableCommand {
         "resonance report --db Reports/demo.sqlite --only sleep --only sessions --out /tmp/r",
         "Write only the sleep and sessions pages (and the index) into /tmp/r."),
       Example(
-        "resonance report --from 2022-07-01 --to 2022-08-31",
-        "Report on two months of sessions, nights and breathing."),
-      Example(
         "resonance report --db Reports/demo.sqlite --truth Datasets/sample/truth.json",
         "Add validation.md, the analyses against the simulated person's truth."),
     ])
@@ -52,6 +49,9 @@ struct ReportCommand: ParsableCommand {
     help: "A simulated person's truth.json: adds validation.md.", parser: .nonEmpty)
   var truthPath: String?
 
+  @Flag(name: "html", help: "Also write each page as HTML (index.html): charts inline, offline.")
+  var html: Bool
+
   @OptionGroup var output: OutputOptions
 
   func validate() throws(UsageError) {
@@ -68,7 +68,7 @@ struct ReportCommand: ParsableCommand {
     }
     let request = ReportRequest(
       store: try store.location(context.environment), folder: folder, days: days.days,
-      pages: pages, truthPath: truthPath)
+      pages: pages, truthPath: truthPath, html: html)
     context.show(try ReportStage(request).run(progress: context.progress(output)), output)
     return .ok
   }

@@ -17,11 +17,15 @@ package struct ReportRequest: Sendable, Equatable {
   package var truthPath: String?
   /// The run that made the store, for the index (the demo's stages); nil for a plain report.
   package var pipeline: ReportPipeline?
+  /// Whether every Markdown page also gets a self-contained HTML twin (`index.html` too).
+  package var html: Bool
 
   package init(
     store: StoreLocation, folder: String = "Reports", days: DayRange = DayRange(),
-    pages: [ReportPageName], truthPath: String? = nil, pipeline: ReportPipeline? = nil
+    pages: [ReportPageName], truthPath: String? = nil, pipeline: ReportPipeline? = nil,
+    html: Bool = false
   ) {
+    self.html = html
     self.store = store
     self.folder = folder
     self.days = days

@@ -47,10 +47,14 @@ package struct DemoStage: Stage {
         "analyze", try AnalyzeStage(AnalyzeRequest(store: location)).run(progress: progress).outcome
       )
     }
-    let breathing = try store.breathingRecordings().map {
-      BreathingSummary.analyse($0.recording, file: $0.file)
-    }
+    // As resonance breathing runs over the store: each session's results saved beside it, where
+    // the notebooks read them.
+    let recordings = try store.breathingRecordings()
+    let breathing = recordings.map { BreathingSummary.analyse($0.recording, file: $0.file) }
     if !breathing.isEmpty {
+      try store.saveBreathingResults(
+        Dictionary(uniqueKeysWithValues: zip(recordings.map(\.id), breathing.map(\.result))),
+        now: Clock.nowMilliseconds())
       record("breathing", DemoSummary.breathing(breathing, BreathingSummary.byPattern(breathing)))
     }
 
@@ -88,13 +92,14 @@ package struct DemoStage: Stage {
         store: location, folder: reports,
         pages: ReportPageName.allCases.filter { $0 != .validation || hasTruth },
         truthPath: hasTruth ? truthPath : nil,
-        pipeline: ReportPipeline(dataPath: data, storePath: request.storePath, stages: stages))
+        pipeline: ReportPipeline(dataPath: data, storePath: request.storePath, stages: stages),
+        html: true)
     ).run(progress: progress)
     lines.append("report: \(report.pages.count) pages, \(report.fileCount) files")
     written.insert(
       contentsOf: (["index"] + report.pages.map(\.name)).map {
         (reports as NSString).appendingPathComponent($0 + ".md")
-      }, at: 0)
+      } + [(reports as NSString).appendingPathComponent("index.html")], at: 0)
     lines.append("wrote \(written.joined(separator: ", "))")
     return DemoResult(
       stages: stages, storePath: request.storePath, written: written, lines: lines,

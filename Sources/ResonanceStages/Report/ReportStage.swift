@@ -11,7 +11,8 @@ package struct ReportStage: Stage {
   package init(_ request: ReportRequest) { self.request = request }
 
   /// Builds the pages asked for, in the index's order, and writes them, the index and the
-  /// Datasette metadata into the folder.
+  /// Datasette metadata into the folder; with `html`, each page's and the index's HTML twin
+  /// too.
   ///
   /// - Throws: `StageError.missingInput` when there is no store; the truth file's errors;
   ///   `StageError.io` for a file that cannot be written; `StoreError`.
@@ -38,8 +39,10 @@ package struct ReportStage: Stage {
     let database = ((store.path as NSString).lastPathComponent as NSString).deletingPathExtension
     let metadata = ReportFile(
       name: "metadata.json", text: DatasetteMetadata.json(database: database).text)
+    let markdown = [index] + pages.flatMap(\.files)
+    let html = request.html ? HTMLReport.pages(markdown) : []
     var count = 0
-    for file in [index] + pages.flatMap(\.files) + [metadata] {
+    for file in markdown + html + [metadata] {
       try OutputFiles.write(
         file.text, to: (request.folder as NSString).appendingPathComponent(file.name))
       count += 1
