@@ -235,7 +235,9 @@ struct ReportStatisticsTests {
     #expect(filled.overnightHRV == nil)
   }
 
-  @Test("rankings: songs with three plays in a context or more, by calm and by energy")
+  @Test(
+    "rankings: songs with three plays in a context or more, by calm and by energy, each song in one list at most and only with a positive score"
+  )
   func rankings() {
     let songs = (1...4).map {
       SongRecord(id: Int64($0), title: "s\($0)", artist: "a", genre: "g", plays: 10, skips: 1)
@@ -249,12 +251,16 @@ struct ReportStatisticsTests {
     let ranked = ReportStatistics.rankings(
       effects: [
         effect(1, 0.9, -0.5, 2), effect(2, 0.5, 0.1, 3), effect(3, 0.7, 0.6, 8),
-        effect(4, -0.2, 0.9, 4),
+        effect(4, -0.2, 0.9, 4), effect(5, -0.1, -0.3, 9), effect(6, 0.2, 0.8, 5),
       ],
-      songs: songs, count: 2)
+      songs: songs
+        + [5, 6].map {
+          SongRecord(id: $0, title: "s\($0)", artist: "a", genre: "g", plays: 10, skips: 1)
+        }, count: 2)
     #expect(ranked.count == 1)
     #expect(ranked[0].context == .relax)
+    // Song 1 has too few plays; 3 leans calm, 6 energy; 5 scores below 0 on both.
     #expect(ranked[0].calming.map(\.song.id) == [3, 2])
-    #expect(ranked[0].energising.map(\.song.id) == [4, 3])
+    #expect(ranked[0].energising.map(\.song.id) == [4, 6])
   }
 }

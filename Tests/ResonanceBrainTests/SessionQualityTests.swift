@@ -138,4 +138,52 @@ struct SessionQualityTests {
     #expect(q[1].basis == [.skip, .engagement])
     #expect(Self.close(q[1].score, 0.65))
   }
+
+  @Test(
+    "a missing part is predicted from the person's sessions in the same context, else from all of them, else left out"
+  )
+  func completedPredictsMissingParts() {
+    func q(_ hrv: Double?, sleep: Double? = nil) -> SessionQuality {
+      SessionQualityScorer.quality(
+        skipRate: 0.2, hrvDeltaMs: hrv, engagement: 0.9, sleepScore: sleep)
+    }
+    // Five relax sessions with HRV changes 0, 2, 4, 6, 8 ms (components 0.5 … 0.9, mean 0.7),
+    // one relax session without; one workout session without (workout has no HRV at all).
+    let relax = [0.0, 2, 4, 6, 8].map { q($0) }
+    let qualities = relax + [q(nil), q(nil)]
+    let contexts: [ActivityContext] = Array(repeating: .relax, count: 6) + [.workout]
+    let done = SessionQualityScorer.completed(qualities, contexts: contexts)
+    #expect(done.prefix(5).map(\.score) == relax.map(\.score), "measured sessions keep theirs")
+    #expect(done[5].basis == [.skip, .engagement], "the basis is what was measured")
+    #expect(Self.close(done[5].predicted[.hrv], 0.7))
+    // (0.25·0.8 + 0.30·0.7 + 0.25·0.9) / 0.8: sleep is predicted for no one (never measured).
+    #expect(Self.close(done[5].score, (0.2 + 0.21 + 0.225) / 0.8))
+    // The workout falls back on all five measured sessions: the same mean here.
+    #expect(Self.close(done[6].predicted[.hrv], 0.7))
+    #expect(done[6].predicted[.sleep] == nil)
+    // Fewer than five sessions measured it: nothing to predict from, so renormalised.
+    let few = SessionQualityScorer.completed(
+      [q(4), q(nil)], contexts: [.relax, .relax])
+    #expect(few[1].predicted.isEmpty && few[1].score == q(nil).score)
+  }
+
+  @Test(
+    "hiding HRV on sessions that measured it barely moves their mean quality under prediction, and moves it under renormalising"
+  )
+  func maskingShift() throws {
+    // Ten relax sessions: skip 0.2 and engagement 0.9 (0.8 and 0.9), HRV components 0.1 … 0.19
+    // — lower than the other parts, as a person whose HRV rarely rises would have.
+    let qualities = (0..<10).map { i in
+      SessionQualityScorer.quality(
+        skipRate: 0.2, hrvDeltaMs: -8 + 0.2 * Double(i), engagement: 0.9, sleepScore: nil)
+    }
+    let contexts = Array(repeating: ActivityContext.relax, count: 10)
+    let shift = try #require(
+      SessionQualityScorer.maskingShift(qualities, contexts: contexts, component: .hrv))
+    #expect(shift.sessions == 10)
+    // Leave-one-out means average to the mean itself: the shift is 0 to rounding.
+    #expect(abs(shift.predicted) < 1e-12, "\(shift.predicted)")
+    // Renormalised, the score is (0.2 + 0.225) / 0.5 = 0.85 against a mean of about 0.55.
+    #expect(shift.renormalised > 0.25, "\(shift.renormalised)")
+  }
 }

@@ -100,9 +100,13 @@ struct ReportCommandTests {
     )
     let script = #"""
       import csv, sys
+      from datetime import datetime
       rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+      def same(local, utc):
+          return utc.endswith("Z") and datetime.fromisoformat(local) == datetime.fromisoformat(utc[:-1] + "+00:00")
       for r in rows:
-          print(r["session_id"], r["quality"] or "nan", r["skip_rate"], r["hr_delta_bpm"] or "nan", r["start"][19:])
+          twins = same(r["start"], r["start_utc"]) and same(r["end"], r["end_utc"])
+          print(r["session_id"], r["quality"] or "nan", r["skip_rate"], r["hr_delta_bpm"] or "nan", r["start"][19:], twins)
       """#
     let (status, output) = try TuningStores.python(script, [out + "/sessions.csv"])
     #expect(status == 0, "\(output)")
@@ -117,8 +121,9 @@ struct ReportCommandTests {
         #expect(
           written == value || (written.isNaN && value.isNaN), "session \(line[0]) column \(column)")
       }
-      // ISO 8601 with the offset the moment was lived in.
+      // ISO 8601 with the offset the moment was lived in, and its UTC twin the same instant.
       #expect(line[4].hasPrefix("+") || line[4].hasPrefix("-"))
+      #expect(line[5] == "True", "session \(line[0])")
     }
     // Only the page asked for, the index and the Datasette metadata.
     let files = try FileManager.default.contentsOfDirectory(atPath: out).sorted()

@@ -148,10 +148,12 @@ struct ChartAndPageTests {
     }
   }
 
-  @Test("CSV times carry the offset the moment was lived in, with the local date and hour beside")
+  @Test(
+    "CSV times carry the offset the moment was lived in, a UTC twin, and the local date and hour")
   func times() {
-    let t = Timestamp(millisecondsSinceEpoch: 1_654_095_780_000, utcOffsetSeconds: 7200)
+    let t = Timestamp(millisecondsSinceEpoch: 1_654_095_780_250, utcOffsetSeconds: 7200)
     #expect(ReportTime.iso8601(t) == "2022-06-01T17:03:00+02:00")
+    #expect(ReportTime.utc(t) == "2022-06-01T15:03:00Z", "seconds, as the local time keeps them")
     #expect(ReportTime.date(t) == "2022-06-01")
     #expect(ReportTime.hour(t) == 17)
     let west = Timestamp(millisecondsSinceEpoch: 1_654_095_780_000, utcOffsetSeconds: -25200)
@@ -178,10 +180,20 @@ struct ChartAndPageTests {
       outcome: "asleep_h", label: "time asleep", unit: "h", nightsWith: 6, nightsWithout: 6,
       meanWith: 8, meanWithout: 7, difference: 1, low90: 0.8, high90: 1.2, adjusted: 1,
       adjustedLow90: 0.7, adjustedHigh90: 1.3)
+    // An unfavourable outcome on the same page, and one too thin to compare.
+    let heart = GroupComparison(
+      outcome: "overnight_hr_bpm", label: "overnight heart rate", unit: "bpm", nightsWith: 6,
+      nightsWithout: 6, meanWith: 60, meanWithout: 57, difference: 3, low90: 2, high90: 4)
+    let deep = GroupComparison(
+      outcome: "deep_share_pct", label: "deep sleep", unit: "% of staged sleep", nightsWith: 2,
+      nightsWithout: 3, meanWith: 18, meanWithout: 17)
     let page = SleepPage.make(
-      evenings: evenings, comparisons: [comparison], range: ReportRange(DayRange()),
+      evenings: evenings, comparisons: [comparison, deep, heart], range: ReportRange(DayRange()),
       eveningHours: 4, eveningMinutes: 10)
-    #expect(page.headline.contains("+60 min"))
+    #expect(
+      page.headline
+        == "after evening music (90% intervals): asleep +60 min (+48 … +72), overnight heart "
+        + "rate +3.0 bpm (+2.0 … +4.0) against other nights")
     let text = page.files[0].text
     #expect(text.contains("association, not a cause"))
     #expect(text.contains("+1.00 (+0.80 … +1.20)"))
@@ -203,5 +215,118 @@ struct HRVTableTests {
       metrics: metrics, frequency: HRVFrequency(lf: nil, hf: nil, lfhf: nil, reason: nil))
     let table = HRVReport.table([series], mean: metrics, artefacts: "off")
     #expect(table.contains("19565.6 27670.1 50.0"), "\(table)")
+  }
+}
+
+@Suite("songs.md: one source of truth, ranked by effect")
+struct SongsPageTests {
+  /// Songs 1…14: ids 1–12 lower heart rate with 90% confidence by 1…12 bpm (song 1 the
+  /// least), 13 reaches 0 but is below it with a chance of 0.92, 14 (whose long title tests
+  /// labels) raises it, 15 cannot be told from 0.
+  static let songs = (1...15).map {
+    SongRecord(
+      id: Int64($0),
+      title: $0 == 14 ? "A Very Long Title That Goes On And On Past The Chart" : "Song \($0)",
+      artist: "Artist", genre: "pop", plays: 20, skips: 2)
+  }
+
+  static func hr(_ id: Int64, _ estimate: Double, sd: Double) -> SongEffectEstimate {
+    SongEffectEstimate(
+      songID: id, signal: .heartRate, plays: 20, minutes: 60, unpooled: estimate,
+      genreMean: 0, estimate: estimate, sd: sd, low90: estimate - 1.645 * sd,
+      high90: estimate + 1.645 * sd)
+  }
+
+  static let estimates: [SongEffectEstimate] =
+    (1...12).map { hr(Int64($0), -Double($0), sd: 0.3) } + [
+      hr(13, -1, sd: 0.7), hr(14, 2, sd: 0.5), hr(15, 0.1, sd: 2),
+    ]
+
+  @Test(
+    "calming songs are those whose interval lies below 0, strongest first, ten at most; likely calming ones are apart and none sits in two lists"
+  )
+  func calmingLists() throws {
+    // The learning loop calls song 14 calming in relax; the model says it raises heart rate.
+    let effects = [
+      SongEffect(
+        songID: 14, context: .relax,
+        effect: LearnedSongEffect(calm: 0.8, energy: 0.1, focus: 0, mood: 0, sampleCount: 6),
+        updatedAtMs: 0)
+    ]
+    let page = SongsPage.make(
+      songs: Self.songs, estimates: Self.estimates, features: [],
+      rankings: [
+        (
+          .relax,
+          [RankedSong(song: Self.songs[13], context: .relax, calm: 0.8, energy: 0.1, samples: 6)],
+          []
+        )
+      ], effects: effects, range: ReportRange(DayRange()))
+    let text = try #require(page.files.first { $0.name == "songs.md" }?.text)
+    #expect(page.headline.hasSuffix("the most calming: Song 12 — Artist (−12.0 bpm)"))
+    let calming = try #require(text.range(of: "#### Calming songs"))
+    let likely = try #require(text.range(of: "Likely calming"))
+    let energising = try #require(text.range(of: "#### Energising songs"))
+    let calmingTable = String(text[calming.upperBound..<likely.lowerBound])
+    let rows = calmingTable.split(separator: "\n").filter { $0.hasPrefix("| Song") }
+    // Strongest first, ten of twelve, and the page says how many there are.
+    #expect(
+      rows.first?.hasPrefix("| Song 12 ") == true && rows.last?.hasPrefix("| Song 3 ") == true)
+    #expect(rows.count == 10)
+    #expect(calmingTable.contains("the 10 strongest of 12"))
+    let likelyTable = String(text[likely.lowerBound..<energising.lowerBound])
+    #expect(likelyTable.contains("| Song 13 "))
+    #expect(!likelyTable.contains("| Song 12 ") && !likelyTable.contains("| A Very Long"))
+    #expect(likelyTable.contains("0.92"))
+    #expect(
+      text[energising.upperBound...].contains(
+        "| A Very Long Title That Goes On And On Past The Chart | Artist |"))
+    // The DJ's own scores are labelled as its own, and their disagreement is stated.
+    #expect(text.contains("These are the DJ's own learned scores"))
+    #expect(text.contains("has the sign the model's effect implies for 0 (0%)"))
+    #expect(!text.contains("most calming |"))
+    // Titles in full in the tables; a chart's shortened label keeps the full one as its title.
+    let svg = try #require(page.files.first { $0.name == "songs-hr.svg" }?.text)
+    let full = "A Very Long Title That Goes On And On Past The Chart — Artist"
+    #expect(svg.contains("<title>\(full)</title>"))
+    #expect(text.contains("| \(full) | 0.80 | 6 |"), "the DJ's table, in full")
+  }
+}
+
+@Suite("report --html: pages any browser opens, fetching nothing")
+struct HTMLReportTests {
+  @Test(
+    "a page's tables, links and charts: tables rendered, page links to their twins, CSV links kept, the chart inline, markup in text escaped, no script and nothing fetched"
+  )
+  func page() throws {
+    var chart = SVGChart(title: "Effect", xLabel: "x", yLabel: "y")
+    chart.marks = [.points([.init(0, 1), .init(1, 2)], series: 0)]
+    let files = [
+      ReportFile(
+        name: "songs.md",
+        text: "# Songs: what each one does\n\n"
+          + Markdown.table(
+            header: ["song", "effect"], rows: [["<script>alert(1)</script>", "−5.6"]],
+            alignments: ["l", "r"])
+          + "\n![Effect of the songs](songs-hr.svg)\n\n"
+          + "Back to [the index](index.md); every song: [songs.csv](songs.csv).\n"),
+      ReportFile(name: "songs-hr.svg", text: chart.svg()),
+      ReportFile(name: "songs.csv", text: "song_id\r\n1\r\n"),
+      ReportFile(name: "index.md", text: "# Index\n\n[Songs](songs.md)\n"),
+    ]
+    let pages = HTMLReport.pages(files)
+    #expect(pages.map(\.name) == ["songs.html", "index.html"])
+    let songs = pages[0].text
+    #expect(songs.hasPrefix("<!DOCTYPE html>"))
+    #expect(songs.contains("<title>Songs: what each one does</title>"))
+    #expect(songs.contains("<table>") && songs.contains("<td align=\"right\">−5.6</td>"))
+    // The title Markdown.table escaped reaches the page as text.
+    #expect(!songs.contains("<script") && songs.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
+    #expect(songs.contains("href=\"index.html\"") && songs.contains("href=\"songs.csv\""))
+    #expect(!songs.contains("<img") && !songs.contains(" src="))
+    #expect(songs.contains("<figure class=\"chart\" aria-label=\"Effect of the songs\"><svg"))
+    #expect(songs.contains("Content-Security-Policy"))
+    #expect(songs.contains("prefers-color-scheme: dark"))
+    #expect(pages[1].text.contains("<a href=\"songs.html\">Songs</a>"))
   }
 }

@@ -141,9 +141,14 @@ package enum HistoryStage {
       uniqueKeysWithValues: nights.enumerated().map { ($1.eveningDay, $0) })
     let next = SleepNights.nextNights(for: sessions.map(\.session), in: nights)
     results.nights = nights
-    results.outcomes = zip(sessions, next).map { s, night in
-      let quality = SessionQualityScorer.quality(
+    let measured = zip(sessions, next).map { s, night in
+      SessionQualityScorer.quality(
         s.session, hrvDeltaMs: s.hrv.delta, nextNight: night, baseline: baseline)
+    }
+    let qualities = SessionQualityScorer.completed(
+      measured, contexts: sessions.map(\.session.context))
+    results.outcomes = zip(zip(sessions, next), qualities).map { pair, quality in
+      let night = pair.1
       return SessionOutcome(
         nextNight: night.flatMap { indexOfEvening[$0.eveningDay] },
         sleepScore: night.flatMap { SessionQualityScorer.sleepScore($0, baseline: baseline) },

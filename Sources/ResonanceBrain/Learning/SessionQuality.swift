@@ -14,22 +14,27 @@ extension QualityComponent {
 }
 
 extension SessionQuality {
-  /// The quality of the available component values: their weighted mean, the weights
-  /// renormalised over them; no score when none is available.
-  package init(values: [QualityComponent: Double]) {
+  /// The quality of the measured component values and the predicted ones: their weighted mean,
+  /// the weights renormalised over those present; no score when none is.
+  package init(
+    values: [QualityComponent: Double], predicted: [QualityComponent: Double] = [:]
+  ) {
     // Summed in the seed's order, not the dictionary's (which changes from run to run), so
     // the same session scores the same to the last bit.
-    let present = QualityComponent.allCases.filter { values[$0] != nil }
+    let all = values.merging(predicted) { measured, _ in measured }
+    let present = QualityComponent.allCases.filter { all[$0] != nil }
     let total = present.reduce(0) { $0 + $1.weight }
     self.init(
-      score: present.isEmpty ? nil : present.reduce(0) { $0 + $1.weight * values[$1]! } / total,
-      values: values)
+      score: present.isEmpty ? nil : present.reduce(0) { $0 + $1.weight * all[$1]! } / total,
+      values: values, predicted: predicted)
   }
 
-  /// A component's share of the score after renormalising (0 when it is missing).
+  /// A component's share of the score after renormalising (0 when it is neither measured nor
+  /// predicted).
   package func weight(of component: QualityComponent) -> Double {
-    guard values[component] != nil else { return 0 }
-    return component.weight / basis.reduce(0) { $0 + $1.weight }
+    guard values[component] != nil || predicted[component] != nil else { return 0 }
+    let present = QualityComponent.allCases.filter { values[$0] != nil || predicted[$0] != nil }
+    return component.weight / present.reduce(0) { $0 + $1.weight }
   }
 }
 
@@ -119,8 +124,9 @@ package enum SessionQualityScorer {
       sleepScore: nextNight.flatMap { sleepScore($0, baseline: baseline) })
   }
 
-  /// Every analysed session's quality, in order: each matched to its next night
-  /// (`SleepNights.nextNights`), the nights scored against the medians of all of them.
+  /// Every analysed session's quality from its measured parts, in order: each matched to its
+  /// next night (`SleepNights.nextNights`), the nights scored against the medians of all of
+  /// them. `completed` predicts the parts a session lacks.
   ///
   /// - Complexity: O((s + n) log n) for s sessions and n nights.
   package static func qualities(_ sessions: [SessionBiometrics], nights: [NightSleep])
@@ -133,5 +139,96 @@ package enum SessionQualityScorer {
     }
   }
 
+  /// The fewest of the person's sessions with a component whose mean may stand in for it.
+  package static let minimumForPrediction = 5
+
+  /// The qualities with every component a session lacks predicted from the person's own
+  /// sessions, so that sessions with and without an HRV reading (or a next night) are scored
+  /// on the same four parts: a missing component is the mean of that component over the
+  /// person's sessions in the same context that measured it, or over all their sessions that
+  /// did when the context has fewer than `minimumForPrediction`; with fewer than that overall
+  /// it stays missing and the weights are renormalised over the rest. A session with no
+  /// measured component keeps no score.
+  ///
+  /// - Complexity: O(s) for s sessions.
+  package static func completed(_ qualities: [SessionQuality], contexts: [ActivityContext])
+    -> [SessionQuality]
+  {
+    precondition(qualities.count == contexts.count, "one context per session")
+    let means = ComponentMeans(qualities, contexts: contexts)
+    return zip(qualities, contexts).map { q, context in
+      guard !q.values.isEmpty else { return q }
+      var predicted: [QualityComponent: Double] = [:]
+      for component in QualityComponent.allCases where q.values[component] == nil {
+        predicted[component] = means.prediction(component, context: context)
+      }
+      return SessionQuality(values: q.values, predicted: predicted)
+    }
+  }
+
+  /// How far the rule moves the mean quality of the sessions that measured `component` when
+  /// their measurement is hidden: each such session scored again with the component predicted
+  /// from the *other* sessions (leave-one-out, by the rule of `completed`), against its score
+  /// as measured; and the same shift under the seed's own rule (the component left out, the
+  /// weights renormalised), for comparison. Nil when no session measured it.
+  package static func maskingShift(
+    _ qualities: [SessionQuality], contexts: [ActivityContext], component: QualityComponent
+  ) -> (sessions: Int, predicted: Double, renormalised: Double)? {
+    precondition(qualities.count == contexts.count, "one context per session")
+    let means = ComponentMeans(qualities, contexts: contexts)
+    var count = 0
+    var predictedShift = 0.0
+    var renormalisedShift = 0.0
+    for (q, context) in zip(qualities, contexts) {
+      guard let value = q.values[component], let score = q.score else { continue }
+      var hidden = q.values
+      hidden[component] = nil
+      var predicted = q.predicted
+      predicted[component] = means.prediction(component, context: context, leavingOut: value)
+      guard let masked = SessionQuality(values: hidden, predicted: predicted).score,
+        let renormalised = SessionQuality(values: hidden, predicted: q.predicted).score
+      else { continue }
+      count += 1
+      predictedShift += masked - score
+      renormalisedShift += renormalised - score
+    }
+    guard count > 0 else { return nil }
+    return (count, predictedShift / Double(count), renormalisedShift / Double(count))
+  }
+
   private static func clamp(_ x: Double) -> Double { min(1, max(0, x)) }
+}
+
+/// Per component, the sums and counts of its measured values, by context and overall: what
+/// a missing component is predicted from.
+private struct ComponentMeans {
+  var byContext: [QualityComponent: [ActivityContext: (sum: Double, count: Int)]] = [:]
+  var overall: [QualityComponent: (sum: Double, count: Int)] = [:]
+
+  init(_ qualities: [SessionQuality], contexts: [ActivityContext]) {
+    for (q, context) in zip(qualities, contexts) {
+      for component in QualityComponent.allCases {
+        guard let v = q.values[component] else { continue }
+        byContext[component, default: [:]][context, default: (0, 0)].sum += v
+        byContext[component, default: [:]][context, default: (0, 0)].count += 1
+        overall[component, default: (0, 0)].sum += v
+        overall[component, default: (0, 0)].count += 1
+      }
+    }
+  }
+
+  /// The context's mean of `component`, else the overall one, each over at least
+  /// `minimumForPrediction` sessions, with one measured `value` taken out of both when given.
+  func prediction(
+    _ component: QualityComponent, context: ActivityContext, leavingOut value: Double? = nil
+  )
+    -> Double?
+  {
+    let minimum = SessionQualityScorer.minimumForPrediction
+    for (sum, count) in [byContext[component]?[context], overall[component]].compactMap({ $0 }) {
+      let n = count - (value == nil ? 0 : 1)
+      if n >= minimum { return (sum - (value ?? 0)) / Double(n) }
+    }
+    return nil
+  }
 }

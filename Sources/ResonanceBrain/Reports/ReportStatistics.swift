@@ -231,6 +231,25 @@ package enum ReportStatistics {
       })
   }
 
+  /// How far hiding HRV moves the mean quality of the sessions that measured it
+  /// (`SessionQualityScorer.maskingShift`, over `sessions` alone), with the parts rebuilt from
+  /// the stored figures; nil when no session measured HRV.
+  package static func hrvMasking(_ sessions: [SessionRecord]) -> QualityMasking? {
+    let measured = sessions.map { s in
+      SessionQualityScorer.quality(
+        skipRate: s.skipRate, hrvDeltaMs: s.hrvChange, engagement: s.engagement,
+        sleepScore: s.sleepScore)
+    }
+    let contexts = sessions.map(\.context)
+    return SessionQualityScorer.maskingShift(
+      SessionQualityScorer.completed(measured, contexts: contexts), contexts: contexts,
+      component: .hrv
+    ).map {
+      QualityMasking(
+        sessions: $0.sessions, predictedShift: $0.predicted, renormalisedShift: $0.renormalised)
+    }
+  }
+
   /// The days in a few figures: counts, means, and the first four weeks against the last four
   /// when the days span at least eight weeks.
   package static func overview(_ days: [DailyVitals]) -> VitalsOverview {
@@ -309,9 +328,12 @@ package enum ReportStatistics {
 
   // MARK: Songs
 
-  /// Per context (in the app's order), the songs the learning loop found most calming and
-  /// most energising there, among those with at least `minimumSamples` plays in it: the top
-  /// `count` by calm score and by energy score, ties by more plays, then by id.
+  /// Per context (in the app's order), the songs the learning loop scores highest for calm and
+  /// for energy there, among those with at least `minimumSamples` plays in it: the top `count`
+  /// by calm score among songs whose calm score is above 0 and at least their energy score, and
+  /// by energy score among those whose energy score is above 0 and above their calm score —
+  /// so no song is in both lists, and none with a score of 0 or less. Ties by more plays, then
+  /// by id.
   package static func rankings(
     effects: [SongEffect], songs: [SongRecord], minimumSamples: Int = 3, count: Int = 5
   ) -> [(context: ActivityContext, calming: [RankedSong], energising: [RankedSong])] {
@@ -326,13 +348,13 @@ package enum ReportStatistics {
           }
         }
       guard !rows.isEmpty else { return nil }
-      func top(_ key: (RankedSong) -> Double) -> [RankedSong] {
+      func top(_ key: (RankedSong) -> Double, _ isIn: (RankedSong) -> Bool) -> [RankedSong] {
         Array(
-          rows.sorted {
+          rows.filter { key($0) > 0 && isIn($0) }.sorted {
             (key($0), $0.samples, -$0.song.id) > (key($1), $1.samples, -$1.song.id)
           }.prefix(count))
       }
-      return (context, top(\.calm), top(\.energy))
+      return (context, top(\.calm) { $0.calm >= $0.energy }, top(\.energy) { $0.energy > $0.calm })
     }
   }
 

@@ -82,20 +82,28 @@ package enum QualityComponent: String, Sendable, Equatable, CaseIterable, Codabl
 }
 
 /// A session's quality, 0…1, with the components that stood behind it. The Brain's
-/// `SessionQualityScorer` computes it; `docs/brain.md` gives the weights.
+/// `SessionQualityScorer` computes it; `docs/brain.md` gives the weights and the rule for a
+/// component that was not measured.
 package struct SessionQuality: Sendable, Equatable {
-  /// The weighted mean of the available components, weights renormalised over them; `nil`
-  /// when none is available.
+  /// The weighted mean of the measured and predicted components, weights renormalised over
+  /// them; `nil` when none is available.
   package var score: Double?
-  /// Each available component's value, 0…1.
+  /// Each measured component's value, 0…1.
   package var values: [QualityComponent: Double]
+  /// Each component that was not measured but predicted from the person's own sessions,
+  /// 0…1 (`SessionQualityScorer.completed`); empty for a quality of measured parts alone.
+  package var predicted: [QualityComponent: Double]
 
-  package init(score: Double?, values: [QualityComponent: Double]) {
+  package init(
+    score: Double?, values: [QualityComponent: Double],
+    predicted: [QualityComponent: Double] = [:]
+  ) {
     self.score = score
     self.values = values
+    self.predicted = predicted
   }
 
-  /// The components behind the score, in the seed's order.
+  /// The measured components behind the score, in the seed's order.
   package var basis: [QualityComponent] { QualityComponent.allCases.filter { values[$0] != nil } }
 }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What the app has learned about one song in one context: four EMA-updated scores in −1 … 1
 /// and how many plays stand behind them.
 package struct LearnedSongEffect: Sendable, Equatable, Codable {
@@ -86,6 +88,13 @@ package struct SongEffectEstimate: Sendable, Equatable {
 
   /// Whether the 90% interval leaves out zero (the person's average music).
   package var isDistinguishableFromZero: Bool { low90 > 0 || high90 < 0 }
+
+  /// The chance the effect is below 0 under the model's normal empirical-Bayes posterior
+  /// (mean `estimate`, standard deviation `sd`): Φ(−estimate / sd).
+  package var probabilityBelowZero: Double {
+    guard sd > 0 else { return estimate < 0 ? 1 : 0 }
+    return 0.5 * erfc(estimate / (sd * 2.0.squareRoot()))
+  }
 }
 
 /// The noise model of a song-response fit: minute-to-minute persistence φ of the AR(1) state

@@ -290,6 +290,23 @@ package struct SessionOverview: Sendable, Equatable {
 
 /// The best sessions against the worst: the few at each end, and the mean of each part of a
 /// session in the best quarter and in the worst.
+/// How far the session-quality rule moves the mean quality of the sessions that measured HRV
+/// when their reading is hidden (`ReportStatistics.hrvMasking`): predicted from the person's
+/// other sessions, as the rule does, and left out with the other parts reweighted, as the
+/// seed does.
+package struct QualityMasking: Sendable, Equatable {
+  package var sessions: Int
+  package var predictedShift: Double
+  package var renormalisedShift: Double
+
+  /// A masking result from its parts, as described on the type.
+  package init(sessions: Int, predictedShift: Double, renormalisedShift: Double) {
+    self.sessions = sessions
+    self.predictedShift = predictedShift
+    self.renormalisedShift = renormalisedShift
+  }
+}
+
 package struct SessionContrast: Sendable, Equatable {
   /// A part of a session, by its CSV name (`skip_rate`, `hr_delta_bpm`, …).
   package struct Part: Sendable, Equatable {

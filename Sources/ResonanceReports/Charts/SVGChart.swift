@@ -67,6 +67,11 @@ package struct SVGChart: Sendable {
     case categories([String])
   }
 
+  /// With `.categories`, each row's full name when its label is shortened (aligned with the
+  /// rows; empty for none): a reader sees it on hovering the label, and a screen reader or a
+  /// search reads it from the label's `<title>`.
+  package var categoryTitles: [String] = []
+
   package var title: String
   package var xLabel: String
   package var yLabel: String
@@ -148,9 +153,13 @@ package struct SVGChart: Sendable {
       out += "<text x=\"\(n(px(tick.value)))\" y=\"\(n(top + plotHeight + 16))\" "
       out += "text-anchor=\"middle\">\(escaped(tick.label))</text>\n"
     }
-    for tick in yTicks {
+    for (i, tick) in yTicks.enumerated() {
       out += "<text x=\"\(n(left - 6))\" y=\"\(n(py(tick.value) + 4))\" "
-      out += "text-anchor=\"end\">\(escaped(tick.label))</text>\n"
+      out += "text-anchor=\"end\">\(escaped(tick.label))"
+      if yScale.isCategories, i < categoryTitles.count, categoryTitles[i] != tick.label {
+        out += "<title>\(escaped(categoryTitles[i]))</title>"
+      }
+      out += "</text>\n"
     }
     out += "</g>\n"
     out += "<text class=\"x-label\" x=\"\(n(left + plotWidth / 2))\" "

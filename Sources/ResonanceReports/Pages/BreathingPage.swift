@@ -84,7 +84,7 @@ package enum BreathingPage {
       "session", "file", "pattern", "started", "started_local_date", "started_local_hour",
       "resonance_score", "breaths_per_min", "pacer_breaths_per_min", "rate_variability",
       "phase_locking", "lag_s", "in_sync_share", "coherence", "coherence_peak_hz",
-      "rsa_amplitude", "sdnn_before_ms", "sdnn_after_ms",
+      "rsa_amplitude", "sdnn_before_ms", "sdnn_after_ms", "started_utc",
     ])
     for s in ordered {
       let r = s.result
@@ -96,6 +96,7 @@ package enum BreathingPage {
         .value(r.breathsPerMinute), .value(r.pacerBreathsPerMinute), .value(r.rateVariability),
         .value(r.phaseLocking), .value(r.lagSeconds), .value(r.inSyncShare), .value(r.coherence),
         .value(r.coherencePeakHz), .value(r.rsaAmplitude), .value(r.hrvBefore), .value(r.hrvAfter),
+        s.started.map { .text(ReportTime.utc($0)) } ?? .empty,
       ])
     }
     return ReportPage(

@@ -48,11 +48,18 @@ package struct ReportRange: Sendable, Equatable {
   }
 }
 
-/// Times as the CSVs write them: ISO 8601 with the UTC offset the moment was lived in, and the
-/// local date and hour beside it.
+/// Times as the CSVs write them: ISO 8601 with the UTC offset the moment was lived in, its UTC
+/// twin (`*_utc`, one offset for a whole column, which every CSV reader parses as one time
+/// type), and the local date and hour beside them.
 package enum ReportTime {
   /// `2022-06-01T15:03:00+02:00`.
   package static func iso8601(_ time: Timestamp) -> String { time.iso8601Local }
+
+  /// The same instant in UTC, seconds kept as the local column keeps them:
+  /// `2022-06-01T13:03:00Z`.
+  package static func utc(_ time: Timestamp) -> String {
+    Timestamp.iso8601UTC(millisecondsSinceEpoch: time.millisecondsSinceEpoch / 1000 * 1000)
+  }
 
   /// The local date, `2022-06-01`.
   package static func date(_ time: Timestamp) -> String { CalendarDay(time).description }

@@ -2,6 +2,27 @@ import ResonanceModel
 
 /// `sleep.md`: nights after an evening with music against the other nights.
 package enum SleepPage {
+  /// Every compared outcome after evening music against other nights, favourable or not, with
+  /// its 90% interval: `after evening music (90% intervals): asleep +24 min (+6 … +42),
+  /// overnight heart rate +3.4 bpm (+2.4 … +4.4), …, against other nights`. Time asleep is in
+  /// minutes; nil when no outcome has a difference.
+  static func headline(_ comparisons: [GroupComparison]) -> String? {
+    let parts = comparisons.compactMap { c -> String? in
+      guard let d = c.difference else { return nil }
+      let hours = c.unit == "h"
+      let scale = hours ? 60.0 : 1
+      let places = hours ? 0 : 1
+      let unit = hours ? "min" : c.unit == "% of staged sleep" ? "points" : c.unit
+      let label = hours ? "asleep" : c.label
+      return "\(label) \(Figures.signed(d * scale, places)) \(unit) "
+        + "(\(Figures.signed((c.low90 ?? d) * scale, places)) … "
+        + "\(Figures.signed((c.high90 ?? d) * scale, places)))"
+    }
+    guard !parts.isEmpty else { return nil }
+    return "after evening music (90% intervals): " + parts.joined(separator: ", ")
+      + " against other nights"
+  }
+
   package static func make(
     evenings: [EveningNight], comparisons: [GroupComparison], range: ReportRange,
     eveningHours: Double, eveningMinutes: Double
@@ -14,7 +35,6 @@ package enum SleepPage {
     var files: [ReportFile] = []
     let headline: String
     let with = evenings.filter(\.eveningMusic).count
-    let asleep = comparisons.first { $0.outcome == "asleep_h" }
     if evenings.isEmpty {
       text += "No night in this range: the sleep stage needs Health's sleep analysis "
       text += "(`HKCategoryTypeIdentifierSleepAnalysis`) in the export.\n"
@@ -24,14 +44,7 @@ package enum SleepPage {
       text += "at least five nights on each side, with the figure measured.\n"
       headline = "\(evenings.count) nights, \(with) after evening music: too few to compare"
     } else {
-      if let asleep, let d = asleep.difference {
-        headline =
-          "after evening music you slept \(Figures.signed(d * 60, 0)) min "
-          + "(90% interval \(Figures.signed((asleep.low90 ?? d) * 60, 0)) … "
-          + "\(Figures.signed((asleep.high90 ?? d) * 60, 0))) against other nights"
-      } else {
-        headline = "\(evenings.count) nights compared"
-      }
+      headline = Self.headline(comparisons) ?? "\(evenings.count) nights compared"
       text += "## The comparison\n\n"
       text += "\(evenings.count) nights, \(with) after an evening with music. The difference is "
       text += "the mean after music less the mean after other evenings, with a 90% interval "
@@ -88,7 +101,7 @@ package enum SleepPage {
     var csv = CSVTable(header: [
       "night_id", "evening", "bedtime", "wake", "asleep_h", "deep_share", "efficiency",
       "overnight_hr_bpm", "overnight_sdnn_ms", "evening_music_min", "evening_music",
-      "evening_weekday", "workout_that_day",
+      "evening_weekday", "workout_that_day", "bedtime_utc", "wake_utc",
     ])
     for e in evenings {
       let n = e.night
@@ -98,6 +111,7 @@ package enum SleepPage {
         .value(n.efficiency), .value(n.overnightHeartRate), .value(n.overnightHRV),
         .number(e.eveningMinutes), .integer(e.eveningMusic ? 1 : 0),
         .integer(e.weekday + 1), .integer(e.workoutThatDay ? 1 : 0),
+        .text(ReportTime.utc(n.bedtime)), .text(ReportTime.utc(n.wake)),
       ])
     }
     var comparison = CSVTable(header: [

@@ -37,9 +37,16 @@ package enum SongsPage {
     } else {
       let calming = hr.values.filter { $0.high90 < 0 }.count
       let raising = hr.values.filter { $0.low90 > 0 }.count
+      let strongest = hr.values.filter { $0.high90 < 0 }.min {
+        ($0.estimate, $0.songID) < ($1.estimate, $1.songID)
+      }
       headline =
         "\(calming) of \(hr.count) songs lower your heart rate with 90% confidence, "
         + "\(raising) raise it"
+        + (strongest.map {
+          "; the most calming: \(fullLabel(byID[$0.songID], id: $0.songID)) "
+            + "(\(Figures.signed($0.estimate, 1)) bpm)"
+        } ?? "")
       text += "## Heart rate and HRV\n\n"
       text += "Each song's effect is the change in heart rate (beats per minute) and SDNN "
       text += "(milliseconds) while it plays, against what the moment would have been without "
@@ -67,6 +74,7 @@ package enum SongsPage {
         ]
         let rows = mostPlayed + mostCertain
         chart.yScale = .categories(rows.map { songLabel(byID[$0.songID], id: $0.songID) })
+        chart.categoryTitles = rows.map { fullLabel(byID[$0.songID], id: $0.songID) }
         func whiskers(_ list: [SongEffectEstimate], from first: Int) -> [SVGChart.Interval] {
           list.enumerated().map {
             .init(
@@ -82,44 +90,35 @@ package enum SongsPage {
         files.append(ReportFile(name: name, text: chart.svg()))
         text += "### \(label.prefix(1).uppercased() + label.dropFirst())\n\n"
         text += "![Effect on \(label) of the most-played and the most certain songs](\(name))\n\n"
-        let certain = table.values.filter(\.isDistinguishableFromZero)
-          .sorted { ($0.sd, $0.songID) < ($1.sd, $1.songID) }.prefix(10)
-        if certain.isEmpty {
-          text += "No song's \(label) effect is told apart from zero yet.\n\n"
-        } else {
-          text += "The most certain \(label) effects (narrowest intervals that exclude zero):\n\n"
-          text += Markdown.table(
-            header: ["song", "artist", "plays", "effect (\(unit)), 90% interval"],
-            rows: certain.map { e in
-              [
-                byID[e.songID]?.title ?? "song \(e.songID)", byID[e.songID]?.artist ?? "",
-                String(e.plays), Figures.interval(e.estimate, e.low90, e.high90, 1),
-              ]
-            }, alignments: ["l", "l", "r", "r"])
-          text += "\n"
-        }
+        text += songLists(signal, table: Array(table.values), songs: byID, unit: unit)
       }
     }
 
-    text += "## The most calming and most energising, by context\n\n"
+    text += "## What the DJ has learned, by context\n\n"
     if rankings.isEmpty {
       text += "The learning loop has no song with three or more plays in any context yet.\n\n"
     } else {
-      text += "From the learning loop's per-context scores (−1 … 1, `song_effects`: how the "
-      text += "app itself would rank them; `docs/schema.md` says how they differ from the "
-      text += "estimates above), among songs with at least three plays in the context.\n\n"
-      for ranking in rankings {
+      text += "These are the DJ's own learned scores, not the model's effects above: the app's "
+      text += "learning loop keeps a calm and an energy score (−1 … 1, `song_effects`) per song "
+      text += "and context from quick before-and-after readings, not adjusted for the moment a "
+      text += "song was played in (`docs/schema.md` says how they differ). Each context lists "
+      text += "the songs with at least three plays there whose calm or energy score is above 0, "
+      text += "each under the larger of the two. "
+      text += agreement(effects: effects, heartRate: hr) + "\n\n"
+      for ranking in rankings where !(ranking.calming.isEmpty && ranking.energising.isEmpty) {
         text += "### \(ranking.context.rawValue)\n\n"
         text += Markdown.table(
-          header: ["most calming", "calm", "plays", "most energising", "energy", "plays"],
+          header: [
+            "highest calm score", "calm", "plays", "highest energy score", "energy", "plays",
+          ],
           rows: (0..<max(ranking.calming.count, ranking.energising.count)).map { i in
             let c = i < ranking.calming.count ? ranking.calming[i] : nil
             let e = i < ranking.energising.count ? ranking.energising[i] : nil
             return [
-              c.map { songLabel($0.song, id: $0.song.id) } ?? "",
+              c.map { fullLabel($0.song, id: $0.song.id) } ?? "",
               c.map { Format.fixed($0.calm, 2) } ?? "",
               c.map { String($0.samples) } ?? "",
-              e.map { songLabel($0.song, id: $0.song.id) } ?? "",
+              e.map { fullLabel($0.song, id: $0.song.id) } ?? "",
               e.map { Format.fixed($0.energy, 2) } ?? "", e.map { String($0.samples) } ?? "",
             ]
           }, alignments: ["l", "r", "r", "l", "r", "r"])
@@ -193,6 +192,133 @@ package enum SongsPage {
         ReportFile(name: "songs.csv", text: csv.text),
         ReportFile(name: "songs-by-context.csv", text: contexts.text),
       ])
+  }
+
+  /// The songs a signal's estimates single out, strongest first, at most `listed` a list.
+  /// For heart rate: *calming* songs, whose 90% interval lies below 0, then the *likely
+  /// calming*, whose interval reaches 0 but whose effect is below 0 with probability at least
+  /// `likely` under the model's normal posterior; the same above 0 for *energising*. For HRV:
+  /// the songs whose interval lies above 0 (raising HRV) and below it. No song is in two lists.
+  static func songLists(
+    _ signal: Signal, table: [SongEffectEstimate], songs: [Int64: SongRecord], unit: String
+  ) -> String {
+    var text = ""
+    func list(_ title: String, _ rows: [SongEffectEstimate], chance: String?) {
+      text += "\(title)\n\n"
+      var header = ["song", "artist", "plays", "effect (\(unit)), 90% interval"]
+      if let chance { header.append(chance) }
+      text += Markdown.table(
+        header: header,
+        rows: rows.map { e in
+          var row = [
+            songs[e.songID]?.title ?? "song \(e.songID)", songs[e.songID]?.artist ?? "",
+            String(e.plays), Figures.interval(e.estimate, e.low90, e.high90, 1),
+          ]
+          if chance != nil {
+            row.append(
+              Format.fixed(e.estimate < 0 ? e.probabilityBelowZero : 1 - e.probabilityBelowZero, 2))
+          }
+          return row
+        }, alignments: chance == nil ? ["l", "l", "r", "r"] : ["l", "l", "r", "r", "r"])
+      text += "\n"
+    }
+    let below = table.filter { $0.high90 < 0 }.sorted {
+      ($0.estimate, $0.songID) < ($1.estimate, $1.songID)
+    }
+    let above = table.filter { $0.low90 > 0 }.sorted {
+      ($0.estimate, -$0.songID) > ($1.estimate, -$1.songID)
+    }
+    guard signal == .heartRate else {
+      if below.isEmpty && above.isEmpty {
+        text += "No song's HRV interval lies on one side of 0 yet.\n\n"
+        return text
+      }
+      if !above.isEmpty {
+        list(
+          "Songs that raise HRV (interval above 0), strongest first\(Self.atMost(above)):",
+          Array(above.prefix(listed)), chance: nil)
+      }
+      if !below.isEmpty {
+        list(
+          "Songs that lower HRV (interval below 0), strongest first\(Self.atMost(below)):",
+          Array(below.prefix(listed)), chance: nil)
+      }
+      return text
+    }
+    for (name, sure, direction) in [("calming", below, -1.0), ("energising", above, 1.0)] {
+      text += "#### \(name.prefix(1).uppercased() + name.dropFirst()) songs\n\n"
+      let verb = direction < 0 ? "lowers" : "raises"
+      if sure.isEmpty {
+        text += "No song's heart-rate interval lies \(direction < 0 ? "below" : "above") 0 yet.\n\n"
+      } else {
+        list(
+          "A song is \(name) when its heart-rate interval lies \(direction < 0 ? "below" : "above") "
+            + "0: it \(verb) your heart rate while it plays, with 90% confidence. Strongest "
+            + "first\(Self.atMost(sure)):", Array(sure.prefix(listed)), chance: nil)
+      }
+      let sureIDs = Set(sure.map(\.songID))
+      let likelyRows = table.filter {
+        !sureIDs.contains($0.songID)
+          && (direction < 0 ? $0.probabilityBelowZero : 1 - $0.probabilityBelowZero) >= likely
+      }.sorted {
+        direction < 0
+          ? ($0.estimate, $0.songID) < ($1.estimate, $1.songID)
+          : ($0.estimate, -$0.songID) > ($1.estimate, -$1.songID)
+      }
+      let chance = "chance it \(verb) it"
+      if likelyRows.isEmpty {
+        text += "No other song \(verb) your heart rate with a chance of "
+        text += "\(Format.fixed(likely, 1)) or more under the model's posterior.\n\n"
+      } else {
+        list(
+          "Likely \(name): the interval reaches 0, but the model's posterior gives the song a "
+            + "chance of \(Format.fixed(likely, 1)) or more that it \(verb) your heart rate"
+            + "\(Self.atMost(likelyRows)):", Array(likelyRows.prefix(listed)), chance: chance)
+      }
+    }
+    return text
+  }
+
+  /// Songs in each list of `songLists`, and the posterior chance that makes a song likely.
+  static let listed = 10
+  static let likely = 0.8
+
+  /// ", the 10 strongest of N" when a list is cut; nothing otherwise.
+  private static func atMost(_ rows: [SongEffectEstimate]) -> String {
+    rows.count > listed ? " (the \(listed) strongest of \(rows.count))" : ""
+  }
+
+  /// How often the learning loop's calm score points the way the model's heart-rate effect
+  /// does: over the songs with five or more plays behind their scores (the scores of every
+  /// context weighted by plays) whose heart-rate interval leaves out 0, the share whose calm
+  /// score is above 0 exactly when the effect is below 0.
+  static func agreement(effects: [SongEffect], heartRate: [Int64: SongEffectEstimate]) -> String {
+    var sums: [Int64: (calm: Double, plays: Int)] = [:]
+    for e in effects {
+      sums[e.songID, default: (0, 0)].calm += e.effect.calm * Double(e.effect.sampleCount)
+      sums[e.songID, default: (0, 0)].plays += e.effect.sampleCount
+    }
+    var both = 0
+    var same = 0
+    for (id, sum) in sums where sum.plays >= 5 {
+      guard let h = heartRate[id], h.isDistinguishableFromZero else { continue }
+      both += 1
+      if (sum.calm > 0) == (h.estimate < 0) { same += 1 }
+    }
+    guard both > 0 else {
+      return "No song has both five plays behind its scores and a heart-rate interval that "
+        + "leaves out 0, so how far the two agree cannot be told yet."
+    }
+    return "Where the two can be compared (\(both) songs with five or more plays behind their "
+      + "scores and a heart-rate interval that leaves out 0), the DJ's calm score has the sign "
+      + "the model's effect implies for \(same) (\(Figures.percent(Double(same) / Double(both)))): "
+      + "for what calms you, trust the model's effects above."
+  }
+
+  /// `Title — Artist` in full, for tables and a chart label's `<title>`.
+  static func fullLabel(_ song: SongRecord?, id: Int64) -> String {
+    guard let song else { return "song \(id)" }
+    return song.artist.isEmpty ? song.title : song.title + " — " + song.artist
   }
 
   /// `Title — Artist`, short enough for a chart's row label.

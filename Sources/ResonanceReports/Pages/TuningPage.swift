@@ -16,6 +16,7 @@ package enum TuningPage {
       headline = "\(tuning.recommendation.rawValue) the preferences: \(short)"
       text += "**\(tuning.recommendation == .change ? "Change" : "Keep") the preferences.** "
       text += sentence(tuning.reason) + "\n\n"
+      if let plain = plainWords(tuning) { text += "In plain words: " + plain + "\n\n" }
       text += "Judged on \(Format.grouped(tuning.decisions)) logged decisions"
       if let from = tuning.from, let to = tuning.to { text += " from \(from) to \(to)" }
       text +=
@@ -56,6 +57,26 @@ package enum TuningPage {
         text += t.factors.map { Format.trimmed($0) }.joined(separator: ", ×")
         text += " of \(Format.trimmed(t.inForce))) are chosen and judged the same way: "
         text += t.reason + (t.reason.hasSuffix(".") ? "" : ".") + "\n\n"
+      }
+      if tuning.clearsMargin != nil || tuning.clearsZero != nil {
+        text += Markdown.table(
+          header: ["condition for `change`", "held"],
+          rows: [
+            [
+              "the pooled gain's lower end is above the margin, \(Format.fixed(tuning.margin, 3))",
+              yesNo(tuning.clearsMargin),
+            ],
+            [
+              "the chosen preferences' own lower end on the last month is above 0",
+              yesNo(tuning.clearsZero),
+            ],
+            [
+              "their effective sample size there is at least "
+                + Format.fixed(tuning.minimumESS, 0),
+              yesNo(tuning.heldOut.map { $0.effectiveSampleSize >= tuning.minimumESS }),
+            ],
+          ], alignments: ["l", "l"])
+        text += "\n"
       }
       if let held = tuning.heldOut {
         text += "### The chosen preferences on the last month, \(held.month)\n\n"
@@ -123,6 +144,10 @@ package enum TuningPage {
         text += "\n"
       }
       text += "### The weights\n\n"
+      if tuning.candidate == nil {
+        text += "No preferences were chosen, so there is no candidate: the recommended weights "
+        text += "are those in force.\n\n"
+      }
       let rows: [(String, KeyPath<ScoringWeights, Double>)] = [
         ("tempo match (bpmWeight)", \.bpm), ("energy match (energyWeight)", \.energy),
         ("familiarity (familiarityWeight)", \.familiarity),
@@ -130,15 +155,23 @@ package enum TuningPage {
         ("context (contextWeight)", \.context), ("recency penalty", \.recency),
         ("time-of-day penalty", \.timeOfDay),
       ]
-      text += Markdown.table(
-        header: ["component", "in force", "candidate", "recommended"],
-        rows: rows.map { name, key in
-          [
-            name, Format.fixed(tuning.inForce.weights[keyPath: key], 3),
-            tuning.candidate.map { Format.fixed($0.weights[keyPath: key], 3) } ?? "–",
-            Format.fixed(tuning.recommended.weights[keyPath: key], 3),
-          ]
-        }, alignments: ["l", "r", "r", "r"])
+      if let candidate = tuning.candidate {
+        text += Markdown.table(
+          header: ["component", "in force", "candidate", "recommended"],
+          rows: rows.map { name, key in
+            [
+              name, Format.fixed(tuning.inForce.weights[keyPath: key], 3),
+              Format.fixed(candidate.weights[keyPath: key], 3),
+              Format.fixed(tuning.recommended.weights[keyPath: key], 3),
+            ]
+          }, alignments: ["l", "r", "r", "r"])
+      } else {
+        text += Markdown.table(
+          header: ["component", "in force and recommended"],
+          rows: rows.map { name, key in
+            [name, Format.fixed(tuning.inForce.weights[keyPath: key], 3)]
+          }, alignments: ["l", "r"])
+      }
       text += "\n"
     } else {
       text += "The store records no `resonance tune` run yet.\n\n"
@@ -196,6 +229,52 @@ package enum TuningPage {
   static func percent(_ level: Double) -> String {
     let p = level * 100
     return (abs(p - p.rounded()) < 1e-9 ? Format.fixed(p.rounded(), 0) : Format.fixed(p, 2)) + "%"
+  }
+
+  /// `yes`, `no`, or `–` when the condition was never reached.
+  static func yesNo(_ held: Bool?) -> String { held.map { $0 ? "yes" : "no" } ?? "–" }
+
+  /// The recommendation's reason said without the rule's vocabulary, for the outcomes the
+  /// rule can reach; nil when the reason is already plain (no log, too little history).
+  static func plainWords(_ t: TuningReport) -> String? {
+    let level = percent(t.level)
+    let margin = Format.fixed(t.margin, 2)
+    let scale = "on the \(t.reward.rawValue) reward's 0–1 scale"
+    // A change of the temperature alone is explained by its own reason.
+    if t.temperature?.applied == true { return nil }
+    if t.recommendation == .change, let gain = t.forwardGain {
+      return "choosing weights on each month's past did better than yours on the months that "
+        + "followed, by \(Figures.signed(gain.estimate, 3)) \(scale) and, with \(level) "
+        + "confidence, by at least \(Figures.signed(gain.lower, 3)) — more than the "
+        + "\(margin) worth a change — and the weights it would write beat yours on a month they "
+        + "never saw. They are the recommended ones below."
+    }
+    guard t.forwardGain != nil else { return nil }
+    if t.folds.allSatisfy({ $0.gain == nil }) {
+      return "no set of weights in the design beat yours by \(margin) or more \(scale), with "
+        + "\(level) confidence and enough of the log behind it, on the months it could be "
+        + "chosen on; there is nothing to change to, so yours stay."
+    }
+    if t.candidate == nil {
+      return "weights were chosen for some months, but none beat yours clearly on the months "
+        + "before the last, so there are no weights to write; yours stay."
+    }
+    if let held = t.heldOut, held.effectiveSampleSize < t.minimumESS {
+      return "the log holds too few decisions like the ones the chosen weights would make "
+        + "(an effective sample size of \(Format.fixed(held.effectiveSampleSize, 0)), below "
+        + "\(Format.fixed(t.minimumESS, 0))) to judge them; yours stay."
+    }
+    if t.clearsMargin == false, let gain = t.forwardGain {
+      return "choosing weights this way may have done better, but not clearly enough: with "
+        + "\(level) confidence its gain could be as small as \(Figures.signed(gain.lower, 3)), "
+        + "not above the \(margin) worth a change; yours stay."
+    }
+    if t.clearsZero == false, let held = t.heldOut {
+      return "choosing weights this way did better on the whole, but the weights it would write "
+        + "did not clearly beat yours on \(held.month), the month they never saw (their gain "
+        + "there could be as low as \(Figures.signed(held.gain.lower, 3))); yours stay."
+    }
+    return nil
   }
 
   /// The reason with a capital and a full stop.

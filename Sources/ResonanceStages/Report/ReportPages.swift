@@ -78,7 +78,8 @@ package enum ReportPages {
       return SessionsPage.make(
         sessions: sessions, overview: ReportStatistics.overview(sessions), weeks: weeks,
         trend: ReportStatistics.qualityTrend(weeks),
-        contrast: ReportStatistics.contrast(sessions), range: sources.range)
+        contrast: ReportStatistics.contrast(sessions),
+        masking: ReportStatistics.hrvMasking(sessions), range: sources.range)
     })
 
   static let sleep = ReportPageSpec(
