@@ -330,3 +330,65 @@ struct HTMLReportTests {
     #expect(pages[1].text.contains("<a href=\"songs.html\">Songs</a>"))
   }
 }
+
+@Suite("tuning.md: the reason in plain words")
+struct TuningPageWordsTests {
+  /// A five-month tune whose folds chose something, with the pooled and held-out intervals
+  /// given.
+  static func report(
+    _ recommendation: PreferenceFile.Recommendation, forward: (Double, Double),
+    heldOut: (Double, Double)
+  ) -> TuningReport {
+    var candidate = UserPreferences.appDefault
+    candidate.weights.bpm = 0.4
+    var report = TuningReport(
+      recommendation: recommendation, reason: "the rule's own words",
+      inForce: .appDefault, recommended: recommendation == .change ? candidate : .appDefault,
+      candidate: candidate, reward: .keep, estimator: .dr,
+      design: SweepDesign(kind: .sobol, points: 64), decisions: 3_000,
+      months: ["2024-01", "2024-02", "2024-03", "2024-04", "2024-05"], from: "2024-01-01",
+      to: "2024-05-31", excluded: [:],
+      replay: ReplaySummary(
+        replayed: 3_000, byVersion: [2: 3_000], notReplayable: [:], largestScoreDifference: 0,
+        largestPropensityRelativeDifference: 0, firstMismatch: nil),
+      selectionGain: 0.03, selectionESS: 900,
+      folds: ["2024-02", "2024-03", "2024-04", "2024-05"].map {
+        TuningFold(month: $0, decisions: 600, gain: 0.02)
+      },
+      heldOut: HeldOutEvidence(
+        month: "2024-05", decisions: 600, inForceValue: 0.5, chosenValue: 0.52,
+        gain: .init(estimate: 0.02, lower: heldOut.0, upper: heldOut.1, level: 0.95),
+        effectiveSampleSize: 400, largestWeight: 5, agreementShare: 0.3, clipping: [],
+        keepChangePer100: 2),
+      contexts: [], pairwise: nil, minimumESS: 200, level: 0.95, margin: 0.01)
+    report.forwardGain = .init(estimate: 0.02, lower: forward.0, upper: forward.1, level: 0.95)
+    report.judgedDecisions = 2_400
+    return report
+  }
+
+  @Test(
+    "each outcome of the rule is said in plain words, the three conditions are tabled, and the candidate column shows only with a candidate"
+  )
+  func plainWords() throws {
+    let change = TuningPage.make(
+      sweep: nil, tuning: Self.report(.change, forward: (0.012, 0.028), heldOut: (0.005, 0.035)))
+    let text = try #require(change.files.first?.text)
+    #expect(text.contains("In plain words: choosing weights on each month's past did better"))
+    #expect(text.contains("by at least +0.012 — more than the 0.01 worth a change"))
+    #expect(text.contains("| the pooled gain's lower end is above the margin, 0.010 | yes |"))
+    #expect(text.contains("| component | in force | candidate | recommended |"))
+
+    let notZero = TuningPage.make(
+      sweep: nil, tuning: Self.report(.keep, forward: (0.012, 0.028), heldOut: (-0.004, 0.044)))
+    let kept = try #require(notZero.files.first?.text)
+    #expect(kept.contains("did not clearly beat yours on 2024-05"), "\(kept)")
+    #expect(kept.contains("could be as low as −0.004"))
+    #expect(
+      kept.contains("| the chosen preferences' own lower end on the last month is above 0 | no |"))
+
+    let notMargin = TuningPage.make(
+      sweep: nil, tuning: Self.report(.keep, forward: (0.004, 0.036), heldOut: (0.005, 0.035)))
+    let short = try #require(notMargin.files.first?.text)
+    #expect(short.contains("could be as small as +0.004, not above the 0.01 worth a change"))
+  }
+}
