@@ -2,8 +2,9 @@ internal import CCmark
 
 /// Markdown to HTML through libcmark-gfm, GitHub's own renderer: CommonMark with GitHub's
 /// tables, autolinks and strikethrough, as github.com shows a `.md` file. Raw HTML in the
-/// source is not passed through (cmark's safe default), so a title or an artist's name that
-/// holds markup reaches the page as text.
+/// source is never passed through (cmark's safe default leaves it out); the reports' Markdown
+/// escapes what could read as a tag (`Markdown.escape`), so a title that holds markup reaches
+/// the page as text.
 package enum MarkdownHTML {
   /// The GitHub extensions cmark-gfm registers once per process.
   private static let registered: Bool = {
