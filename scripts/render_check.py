@@ -104,6 +104,18 @@ def markdown_rows(text):
     return tables
 
 
+def local(target):
+    """Whether a link or image names a file of the folder (not a URL, an anchor or a mail)."""
+    return not ("://" in target or target.startswith("#") or target.startswith("mailto:"))
+
+
+def row_problems(name, tables, what="table"):
+    """Each row of each table (cell counts, header first) whose count differs from its header's."""
+    return [f"{name}: {what} {t}, row {r}: {cells} cells, the header has {table[0]}"
+            for t, table in enumerate(tables, 1)
+            for r, cells in enumerate(table[1:], 2) if cells != table[0]]
+
+
 def check_svg(path):
     problems = []
     try:
@@ -160,22 +172,12 @@ def main():
         parser = PageParser()
         parser.feed(body)
         for kind, target in parser.targets:
-            if "://" in target or target.startswith("#") or target.startswith("mailto:"):
-                continue
-            file = target.split("#")[0]
-            if not os.path.exists(os.path.join(folder, file)):
+            if local(target) and not os.path.exists(os.path.join(folder, target.split("#")[0])):
                 problems.append(f"{name}: broken {kind} {target}")
-        for t, table in enumerate(parser.tables, 1):
-            rows_checked += len(table)
-            for r, cells in enumerate(table[1:], 2):
-                if cells != table[0]:
-                    problems.append(f"{name}: table {t}, row {r}: {cells} cells, the header has {table[0]}")
+        rows_checked += sum(len(table) for table in parser.tables)
+        problems += row_problems(name, parser.tables)
         with open(path, encoding="utf-8") as f:
-            for t, table in enumerate(markdown_rows(f.read()), 1):
-                for r, cells in enumerate(table[1:], 2):
-                    if cells != table[0]:
-                        problems.append(
-                            f"{name}: Markdown table {t}, line {r}: {cells} cells, the header has {table[0]}")
+            problems += row_problems(name, markdown_rows(f.read()), "Markdown table")
         # Beside the page, so that its relative images resolve; a name no report file has.
         page = os.path.join(folder, ".render-check-" + name[:-3] + ".html")
         with open(page, "w", encoding="utf-8") as f:
@@ -198,14 +200,10 @@ def main():
         for kind, target in parser.targets:
             if kind == "image":
                 problems.append(f"{name}: fetches an image ({target}); charts must be inline")
-            elif not ("://" in target or target.startswith("#") or target.startswith("mailto:")):
-                if not os.path.exists(os.path.join(folder, target.split("#")[0])):
-                    problems.append(f"{name}: broken link {target}")
-        for t, table in enumerate(parser.tables, 1):
-            rows_checked += len(table)
-            for r, cells in enumerate(table[1:], 2):
-                if cells != table[0]:
-                    problems.append(f"{name}: table {t}, row {r}: {cells} cells, the header has {table[0]}")
+            elif local(target) and not os.path.exists(os.path.join(folder, target.split("#")[0])):
+                problems.append(f"{name}: broken link {target}")
+        rows_checked += sum(len(table) for table in parser.tables)
+        problems += row_problems(name, parser.tables)
         for forbidden in ("<script", "<link", " src="):
             if forbidden in text:
                 problems.append(f"{name}: holds {forbidden.strip()}: a page must fetch nothing")

@@ -68,11 +68,10 @@ package struct DayBlocks: Sendable, Equatable {
   package static func batches(span: Int) -> Int { span < 2 ? 0 : span }
 
   /// The day-batch standard error of Σ `x` over `chosen` (`x` aligned with `chosen`). Each
-  /// calendar month of the chosen days is a stratum; its span is cut into b = `batches(span:)`
-  /// runs of equal length (day t in run ⌊(t − first)·b / span⌋: one day each); with Sₖ a run's
-  /// sum of x and S̄ their mean, the month's variance is Vₘ = b/(b − 1) · Σₖ (Sₖ − S̄)², and the
-  /// sum's is Σ Vₘ. A day with no chosen group counts as a sum of 0; a month with one day adds
-  /// nothing.
+  /// calendar month of the chosen days is a stratum of b = `batches(span:)` days, its first
+  /// day with a group to its last; with Sₖ a day's sum of x and S̄ their mean, the month's
+  /// variance is Vₘ = b/(b − 1) · Σₖ (Sₖ − S̄)², and the sum's is Σ Vₘ. A day with no chosen
+  /// group counts as a sum of 0; a month with one day adds nothing.
   package func spread(_ chosen: [Int], _ x: [Double]) -> Spread {
     precondition(chosen.count == x.count, "one value per chosen group")
     var months: [CalendarMonth: [Int]] = [:]  // positions in chosen
@@ -90,7 +89,7 @@ package struct DayBlocks: Sendable, Equatable {
       let b = Self.batches(span: span)
       guard b >= 2 else { continue }
       var sums = [Double](repeating: 0, count: b)
-      for i in positions { sums[Int(days[chosen[i]] - first) * b / span] += x[i] }
+      for i in positions { sums[Int(days[chosen[i]] - first)] += x[i] }
       let mean = sums.reduce(0, +) / Double(b)
       let v = sums.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } * Double(b) / Double(b - 1)
       variance += v

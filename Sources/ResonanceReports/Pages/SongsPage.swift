@@ -323,8 +323,7 @@ package enum SongsPage {
 
   /// `Title — Artist`, short enough for a chart's row label.
   static func songLabel(_ song: SongRecord?, id: Int64) -> String {
-    guard let song else { return "song \(id)" }
-    let label = song.artist.isEmpty ? song.title : song.title + " — " + song.artist
+    let label = fullLabel(song, id: id)
     return label.count > 30 ? String(label.prefix(29)) + "…" : label
   }
 }

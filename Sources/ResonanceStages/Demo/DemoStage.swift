@@ -47,14 +47,9 @@ package struct DemoStage: Stage {
         "analyze", try AnalyzeStage(AnalyzeRequest(store: location)).run(progress: progress).outcome
       )
     }
-    // As resonance breathing runs over the store: each session's results saved beside it, where
-    // the notebooks read them.
-    let recordings = try store.breathingRecordings()
-    let breathing = recordings.map { BreathingSummary.analyse($0.recording, file: $0.file) }
+    // As resonance breathing runs over the store: results saved where the notebooks read them.
+    let breathing = try BreathingStage.analyseAndSave(store.breathingRecordings(), in: store)
     if !breathing.isEmpty {
-      try store.saveBreathingResults(
-        Dictionary(uniqueKeysWithValues: zip(recordings.map(\.id), breathing.map(\.result))),
-        now: Clock.nowMilliseconds())
       record("breathing", DemoSummary.breathing(breathing, BreathingSummary.byPattern(breathing)))
     }
 

@@ -66,6 +66,14 @@ package struct BreathingStage: Stage {
         session.map { "\(location.path): no breathing session \($0)" }
           ?? "\(location.path): no breathing sessions imported (resonance ingest adds them)")
     }
+    return try Self.analyseAndSave(stored, in: store)
+  }
+
+  /// Stored sessions analysed, each one's results saved beside it (`breathing_results`): what
+  /// `resonance breathing` over the store and the demo both do.
+  static func analyseAndSave(_ stored: [StoredBreathingSession], in store: Store) throws
+    -> [BreathingSessionResult]
+  {
     let sessions = stored.map { BreathingSummary.analyse($0.recording, file: $0.file) }
     try store.saveBreathingResults(
       Dictionary(uniqueKeysWithValues: zip(stored.map(\.id), sessions.map(\.result))),
