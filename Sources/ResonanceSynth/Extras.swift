@@ -34,12 +34,49 @@ enum Extras {
     let start = history.calendar.utcMs(day: day, localMinutes: minute)
     let pattern = rng.pick(SynthBreathing.Pattern.allCases)
     let adherence = rng.uniform(0.15, 1)
+    let expression = rng.pick(expressions)
+    let change = Practice.acute(adherence: adherence, draw: rng.uniform(0, 1))
+    // Each reading is the body's SDNN at that instant plus the reading's own noise (a minute
+    // of beats); the session adds its planted change to the one after it.
+    let id = history.breathing.count
+    let seed = history.configuration.seed
+    let end = start + Int64(pattern.sessionSeconds * 1000)
     history.breathing.append(
       SynthBreathing(
-        id: history.breathing.count, startMs: start, pattern: pattern,
-        adherence: adherence,
-        expression: rng.pick(expressions), restingHR: history.heartRate(at: start),
-        hrvBefore: history.hrv(at: start),
-        hrvAfter: history.hrv(at: start) + adherence * rng.uniform(4, 12)))
+        id: id, startMs: start, pattern: pattern, adherence: adherence, expression: expression,
+        restingHR: history.heartRate(at: start),
+        hrvBefore: history.hrv(at: start)
+          + Practice.readingNoiseMs * HashNoise.normal(seed, key: UInt64(id), salt: 31),
+        hrvAfter: history.hrv(at: end) + change
+          + Practice.readingNoiseMs * HashNoise.normal(seed, key: UInt64(id), salt: 32),
+        plantedChange: change))
+    history.practiceDays.insert(day)
   }
+}
+
+/// What breathing practice does to the body, planted separately so that `validate` can judge
+/// each estimate against its own truth (`docs/synth.md`, "Breathing practice").
+enum Practice {
+  /// Within a session: the after reading is raised by adherence × U(4, 12) ms — 8 ms on
+  /// average for a session followed throughout, nothing for one ignored.
+  static func acute(adherence: Double, draw: Double) -> Double {
+    adherence * (4 + 8 * draw)
+  }
+
+  /// The SD of a single SDNN reading's noise around the body's value, ms.
+  static let readingNoiseMs = 3.0
+  /// The night after a day with practice: SDNN raised by this much through the night, ms.
+  static let nightSDNNMs = 5.0
+  /// The night's rise as lived, averaged over the days with practice: `nightSDNNMs`, scaled
+  /// by `--step`'s factor on the nights after it — what comparing nights estimates.
+  static func nightSDNN(_ history: SynthHistory) -> Double {
+    guard !history.practiceDays.isEmpty else { return nightSDNNMs }
+    let total = history.practiceDays.reduce(0.0) {
+      $0 + nightSDNNMs * (Physiology.stepped(history, day: $1) ? Physiology.Step.sdnnFactor : 1)
+    }
+    return total / Double(history.practiceDays.count)
+  }
+
+  /// The morning after a day with practice: resting heart rate changed by this much, bpm.
+  static let morningRestingHRBPM = -1.0
 }

@@ -47,7 +47,7 @@ extension HealthExportWriter {
       try quantity(
         "HKQuantityTypeIdentifierRestingHeartRate", source: watch, device: .watch,
         unit: "count/min", start: start, end: end,
-        value: (Physiology.restingHR(history, day: plan.day) + rng.normal(0, 1)).rounded(),
+        value: (Physiology.restingRecord(history, day: plan.day) + rng.normal(0, 1)).rounded(),
         places: 0)
     }
     for plan in history.days where !plan.walks.isEmpty || !plan.commutes.isEmpty {

@@ -18,13 +18,13 @@ package enum LifeSimulator {
 
   /// Simulates the whole period. `progress` is called with (days done, days in all).
   ///
-  /// `configuration.djFromProblem` must be nil (the command line checks it).
+  /// `configuration.dayProblem` must be nil (the command line checks it).
   package static func run(
     _ configuration: SynthConfiguration, progress: (Int, Int) -> Void = { _, _ in }
   )
     -> SynthHistory
   {
-    precondition(configuration.djFromProblem == nil, configuration.djFromProblem ?? "")
+    precondition(configuration.dayProblem == nil, configuration.dayProblem ?? "")
     let seed = configuration.seed
     let dayCount = configuration.dayCount
     let calendar = SynthCalendar(

@@ -20,6 +20,27 @@ enum Physiology {
     let years = Double(day) / 365.25
     return person.restingHRStart + person.restingHRDriftPerYear * years
       + 0.8 * sin(2 * Double.pi * Double(day) / 47)
+      + (stepped(history, day: day) ? Step.restingHRBPM : 0)
+  }
+
+  /// The resting heart rate Health records for `day`: the body's, and lower the morning after
+  /// a day with breathing practice (`Practice.morningRestingHRBPM`).
+  static func restingRecord(_ history: SynthHistory, day: Int) -> Double {
+    restingHR(history, day: day)
+      + (history.practiceDays.contains(day - 1) ? Practice.morningRestingHRBPM : 0)
+  }
+
+  /// Whether `day` is on or after the sustained change `--step` planted.
+  static func stepped(_ history: SynthHistory, day: Int) -> Bool {
+    guard let stepDay = history.configuration.stepDay else { return false }
+    return Int64(day) >= stepDay - history.configuration.firstDay
+  }
+
+  /// What `--step DATE` changes from that day on: resting heart rate up, every SDNN scaled
+  /// down — a sustained change such as a stressful season brings (`docs/synth.md`).
+  enum Step {
+    static let restingHRBPM = 3.0
+    static let sdnnFactor = 0.8
   }
 
   static func fillAwake(_ history: inout SynthHistory) {
@@ -76,8 +97,9 @@ enum Physiology {
       workoutMinute = history.activity[m] == Activity.workout.rawValue ? workoutMinute + 1 : 0
       hrNoise = 0.9 * hrNoise + rng.normal(0, 1.0)
       hrvNoise = 0.9 * hrvNoise + rng.normal(0, 2.5)
+      let factor = stepped(history, day: day) ? Step.sdnnFactor : 1
       history.baseHR[m] = Float(hr + hrNoise)
-      history.baseHRV[m] = Float(max(8, hrv + hrvNoise))
+      history.baseHRV[m] = Float(max(8, (hrv + hrvNoise) * factor))
     }
   }
 
@@ -169,6 +191,9 @@ enum Physiology {
       m += 1
     }
     let rhr = restingHR(history, day: day)
+    // A day with breathing practice raises that night's SDNN (`Practice.nightSDNNMs`).
+    let practice = history.practiceDays.contains(day) ? Practice.nightSDNNMs : 0
+    let factor = stepped(history, day: day) ? Step.sdnnFactor : 1
     var noise = 0.0
     for minute in a..<b {
       noise = 0.85 * noise + rng.normal(0, 0.8)
@@ -180,7 +205,7 @@ enum Physiology {
       default: (hr, hrv) = (rhr - 4, history.person.hrvBaseMs + 18)
       }
       history.baseHR[minute] = Float(hr + noise)
-      history.baseHRV[minute] = Float(max(8, hrv + 3 * noise))
+      history.baseHRV[minute] = Float(max(8, (hrv + practice + 3 * noise) * factor))
     }
     history.nights.append(
       SynthNight(

@@ -170,6 +170,9 @@ package struct SynthBreathing: Sendable, Equatable {
   package var restingHR: Double
   package var hrvBefore: Double
   package var hrvAfter: Double
+  /// The change the session itself made to the after reading, ms (`Practice.acute`): the rest
+  /// of after − before is the body's own wander and the readings' noise.
+  package var plantedChange: Double
 }
 
 /// The next night's sleep and what the evening's listening did to it.
@@ -213,6 +216,9 @@ package struct SynthHistory: Sendable {
   package var decisions: [SynthDecision] = []
   package var moods: [SynthMood] = []
   package var breathing: [SynthBreathing] = []
+  /// The days (from 0) with a breathing session: their night and the next morning carry the
+  /// practice's planted effect (`Practice`).
+  package var practiceDays: Set<Int> = []
   package var nights: [SynthNight] = []
 
   package var minuteCount: Int { baseHR.count }

@@ -130,7 +130,8 @@ package struct SynthWriter {
           session: session.id + 1, file: "resonance/breathing/" + name,
           pattern: session.pattern.rawValue, started: iso(session.startMs),
           adherence: recording.adherence, trueRateBpm: recording.trueRate,
-          pacerRateBpm: 60 / cycle, expression: session.expression))
+          pacerRateBpm: 60 / cycle, expression: session.expression,
+          plantedSdnnChangeMs: session.plantedChange))
     }
 
     progress("truth.json")
@@ -186,6 +187,15 @@ package struct SynthWriter {
           listeningNudge: $0.listeningNudge)
       },
       breathing: breathing,
+      practice: .init(
+        acuteSdnnMs: breathing.isEmpty
+          ? 0 : breathing.reduce(0) { $0 + $1.plantedSdnnChangeMs } / Double(breathing.count),
+        nightSdnnMs: Practice.nightSDNN(history), morningRestingHrBpm: Practice.morningRestingHRBPM),
+      step: c.stepDay.map {
+        .init(
+          date: String(iso($0 * 86_400_000).prefix(10)),
+          restingHrBpm: Physiology.Step.restingHRBPM, sdnnFactor: Physiology.Step.sdnnFactor)
+      },
       plays: .init(
         total: plays.count, byDj: plays.filter(\.byDJ).count,
         skipped: plays.filter(\.isSkipped).count,

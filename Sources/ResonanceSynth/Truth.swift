@@ -116,6 +116,28 @@ package struct SynthTruth: Sendable, Equatable, Codable {
     var trueRateBpm: Double
     var pacerRateBpm: Double
     var expression: String
+    /// What the session itself added to the SDNN reading after it, ms (adherence × U(4, 12)).
+    var plantedSdnnChangeMs: Double = 0
+  }
+
+  /// What breathing practice was planted to do (`docs/synth.md`, "Breathing practice").
+  package struct Practice: Sendable, Equatable, Codable {
+    /// The mean of the sessions' planted within-session changes, ms: what the pooled change
+    /// before → after estimates (the body's own wander between the readings averages 0).
+    var acuteSdnnMs: Double
+    /// The rise of the overnight SDNN after a day with practice, ms.
+    var nightSdnnMs: Double
+    /// The change of the next morning's resting heart rate, bpm.
+    var morningRestingHrBpm: Double
+  }
+
+  /// The sustained change `--step` planted: its first day and sizes.
+  package struct Step: Sendable, Equatable, Codable {
+    /// `YYYY-MM-DD`, local.
+    var date: String
+    var restingHrBpm: Double
+    /// Every SDNN from the date on is multiplied by this.
+    var sdnnFactor: Double
   }
 
   /// Counts of the plays the history holds.
@@ -181,6 +203,10 @@ package struct SynthTruth: Sendable, Equatable, Codable {
   var trips: [SynthCalendar.Trip]
   var nights: [Night]
   var breathing: [Breathing]
+  /// Nil in a truth.json written before practice effects were planted.
+  var practice: Practice?
+  /// Nil without `--step`.
+  var step: Step?
   var plays: Plays
   /// The closed-loop value of the DJ's policy in each month that has DJ decisions, in order.
   var djMonths: [DJMonth] = []
@@ -215,6 +241,8 @@ extension SynthTruth {
     trips = try c.decode([SynthCalendar.Trip].self, forKey: .trips)
     nights = try c.decode([Night].self, forKey: .nights)
     breathing = try c.decode([Breathing].self, forKey: .breathing)
+    practice = try c.decodeIfPresent(Practice.self, forKey: .practice)
+    step = try c.decodeIfPresent(Step.self, forKey: .step)
     plays = try c.decode(Plays.self, forKey: .plays)
     // A truth.json written before the closed-loop value was planted has none.
     djMonths = try c.decodeIfPresent([DJMonth].self, forKey: .djMonths) ?? []

@@ -35,6 +35,45 @@ extension SynthTruth {
       },
       features: FeatureValidation.Feature.allCases.compactMap {
         featureValidation($0, inputs, songs: songs)
+      },
+      practice: practiceValidation(inputs), changes: changeValidation(inputs.baselines))
+  }
+
+  /// Breathing practice's three estimates against the planted effects: the within-session
+  /// change against the mean planted change of the stored sessions, that night's SDNN and the
+  /// next morning's resting heart rate against their planted shifts. Nil when the truth
+  /// planted none (written before practice effects were) or the inputs hold no estimates.
+  func practiceValidation(_ inputs: ValidationInputs) -> PracticeValidation? {
+    guard let practice, let estimates = inputs.practice else { return nil }
+    let stored = Set(inputs.breathing.map(\.session))
+    let changes = breathing.filter { stored.contains($0.session) }.map(\.plantedSdnnChangeMs)
+    let acute =
+      changes.isEmpty ? practice.acuteSdnnMs : changes.reduce(0, +) / Double(changes.count)
+    let within = estimates.withinSession
+    let night = estimates.day("night_sdnn_ms")
+    let morning = estimates.day("morning_resting_hr_bpm")
+    return PracticeValidation(effects: [
+      .init(
+        name: "practice_acute_sdnn_ms", planted: acute, estimate: within?.change,
+        low90: within?.low90, high90: within?.high90),
+      .init(
+        name: "practice_night_sdnn_ms", planted: practice.nightSdnnMs,
+        estimate: night?.adjusted, low90: night?.low90, high90: night?.high90),
+      .init(
+        name: "practice_morning_resting_hr_bpm", planted: practice.morningRestingHrBpm,
+        estimate: morning?.adjusted, low90: morning?.low90, high90: morning?.high90),
+    ])
+  }
+
+  /// The sustained-change rule's findings against the planted step (or none); nil when no
+  /// signal had a daily value.
+  func changeValidation(_ baselines: [SignalBaseline]) -> ChangeValidation? {
+    let measured = baselines.filter { $0.days > 0 }
+    guard !measured.isEmpty else { return nil }
+    return ChangeValidation(
+      planted: step.flatMap { CalendarDay($0.date) },
+      findings: measured.map {
+        .init(signal: $0.signal, flagged: $0.change?.day, searched: $0.searched)
       })
   }
 

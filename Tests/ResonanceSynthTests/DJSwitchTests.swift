@@ -118,9 +118,9 @@ struct DJSwitchTests {
       configuration.djFromDay
         == Timestamp.days(fromYear: Int64(month.0), month: Int64(month.1), day: 1))
     if let problem {
-      #expect(configuration.djFromProblem?.contains(problem) == true)
+      #expect(configuration.dayProblem?.contains(problem) == true)
     } else {
-      #expect(configuration.djFromProblem == nil)
+      #expect(configuration.dayProblem == nil)
     }
   }
 }

@@ -28,10 +28,7 @@ struct StoreOptions: ParsableArguments {
     parser: .storePath)
   var path: String?
 
-  /// Where the store is: `--db`, else `$RESONANCE_DB`, else `./resonance.sqlite`; and how long
-  /// to wait for another run that holds it (`$RESONANCE_BUSY_TIMEOUT`, seconds).
-  ///
-  /// - Throws: `UsageError` for a `RESONANCE_BUSY_TIMEOUT` that is not seconds from 0 to 86400.
+  /// Where the store is and how long to wait for it, as `StoreLocation.resolve` finds them.
   func location(_ environment: [String: String]) throws(UsageError) -> StoreLocation {
     try StoreLocation.resolve(path, environment)
   }

@@ -96,6 +96,13 @@ struct SynthCommand: ParsableCommand {
     parser: .number(in: 0...20))
   var effectScale = SynthConfiguration().effectScale
 
+  @Option(
+    name: "step", placeholder: "DATE",
+    help:
+      "Plant a sustained change from DATE (YYYY-MM-DD, day 1–28, in the period) on: resting heart rate +3 bpm, every SDNN × 0.8 (docs/synth.md). Default: none.",
+    parser: .synthDay(upTo: 28))
+  var step: SynthDate?
+
   @OptionGroup var output: OutputOptions
 
   /// The simulation the options ask for.
@@ -110,8 +117,9 @@ struct SynthCommand: ParsableCommand {
     configuration.compresses = compresses
     configuration.person = person
     configuration.tasteContrast = tasteContrast
-    if let start { configuration.start = (start.year, start.month, start.day) }
+    if let start { configuration.start = start }
     configuration.djFromMonth = djFrom.map { ($0.year, $0.month) }
+    configuration.step = step
     return SynthRequest(
       configuration: configuration, djPreferencesPath: djPreferencesPath, folder: folder)
   }
@@ -126,12 +134,8 @@ struct SynthCommand: ParsableCommand {
   }
 }
 
-/// A day `--start` or `--dj-from` names.
-struct SynthDate: Sendable {
-  var year: Int
-  var month: Int
-  var day: Int
-}
+/// A day `--start`, `--dj-from` or `--step` names.
+typealias SynthDate = (year: Int, month: Int, day: Int)
 
 extension ValueParser where Value == SynthDate {
   /// `YYYY-MM-DD`, a year from 1900 to 2100 and a day to `last` (≤ 28: every month has it).
@@ -142,7 +146,7 @@ extension ValueParser where Value == SynthDate {
       guard parts.count == 3, (1900...2100).contains(parts[0]), (1...12).contains(parts[1]),
         (1...last).contains(parts[2])
       else { return nil }
-      return SynthDate(year: parts[0], month: parts[1], day: parts[2])
+      return (parts[0], parts[1], parts[2])
     }
   }
 }

@@ -150,12 +150,12 @@ package struct SynthRequest: Sendable, Equatable {
 
   /// Why the request cannot run, in lower case as a usage error says it: `--dj-from` without
   /// a preference file to switch to, or a month outside the period
-  /// (`SynthConfiguration.djFromProblem`); nil when it can.
+  /// (`SynthConfiguration.dayProblem`); nil when it can.
   package var usageProblem: String? {
     if configuration.djFromMonth != nil && djPreferencesPath == nil {
       return "'--dj-from' needs '--dj-preferences FILE', the settings the DJ switches to"
     }
-    return configuration.djFromProblem
+    return configuration.dayProblem
   }
 }
 

@@ -52,6 +52,9 @@ package struct SynthConfiguration: Sendable, Equatable {
   /// settings in force. Before it the DJ runs the app's defaults; nil when it runs
   /// `djPreferences` throughout.
   package var djFromMonth: (year: Int, month: Int)?
+  /// The day a sustained change begins (`--step`): from it on resting heart rate is higher
+  /// and HRV lower (`docs/synth.md`); nil for none.
+  package var step: (year: Int, month: Int, day: Int)?
 
   package init() {}
 
@@ -61,7 +64,7 @@ package struct SynthConfiguration: Sendable, Equatable {
       && a.tasteContrast == b.tasteContrast
       && a.effectScale == b.effectScale && a.djPreferences == b.djPreferences
       && a.compresses == b.compresses && a.djPreferencesSource == b.djPreferencesSource
-      && a.djFromDay == b.djFromDay
+      && a.djFromDay == b.djFromDay && a.stepDay == b.stepDay
   }
 
   /// Days from `start` through `months` calendar months later.
@@ -88,16 +91,24 @@ package struct SynthConfiguration: Sendable, Equatable {
     djFromMonth.map { Timestamp.days(fromYear: Int64($0.year), month: Int64($0.month), day: 1) }
   }
 
-  /// Why the DJ cannot switch settings on `djFromDay`, in lower case as a usage error says it:
-  /// the day lies outside the period; nil when it can, or no switch is set.
-  package var djFromProblem: String? {
-    guard let day = djFromDay else { return nil }
+  /// Days since 1970-01-01 of `step`, the first day of the sustained change.
+  package var stepDay: Int64? {
+    step.map {
+      Timestamp.days(fromYear: Int64($0.year), month: Int64($0.month), day: Int64($0.day))
+    }
+  }
+
+  /// Why a day the options name cannot be used, in lower case as a usage error says it: the
+  /// DJ's switch (`--dj-from`) or the step (`--step`) lies outside the period; nil when both
+  /// lie inside it, or neither is set.
+  package var dayProblem: String? {
     func text(_ day: Int64) -> String {
       String(Timestamp.iso8601UTC(millisecondsSinceEpoch: day * 86_400_000).prefix(10))
     }
     let last = firstDay + Int64(dayCount) - 1
-    guard day >= firstDay && day <= last else {
-      return "'--dj-from' \(text(day)) is outside the simulated period, \(text(firstDay)) to"
+    for (option, day) in [("--dj-from", djFromDay), ("--step", stepDay)] {
+      guard let day, day < firstDay || day > last else { continue }
+      return "'\(option)' \(text(day)) is outside the simulated period, \(text(firstDay)) to"
         + " \(text(last))"
     }
     return nil
