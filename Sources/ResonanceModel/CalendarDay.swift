@@ -52,8 +52,12 @@ package struct DayRange: Sendable, Hashable, Codable {
 
   /// Whether `time`, in its own offset, falls in the range.
   package func contains(_ time: Timestamp) -> Bool {
-    let day = CalendarDay(time)
-    return (from.map { day >= $0 } ?? true) && (to.map { day < $0 } ?? true)
+    contains(CalendarDay(time))
+  }
+
+  /// Whether `day` falls in the range.
+  package func contains(_ day: CalendarDay) -> Bool {
+    (from.map { day >= $0 } ?? true) && (to.map { day < $0 } ?? true)
   }
 
   /// Whether the range has no bound.
