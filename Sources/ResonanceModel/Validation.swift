@@ -82,6 +82,10 @@ package struct ValidationInputs: Sendable {
   package var plays: [SessionPlay]
   /// Every song's feature estimates (`song_features`).
   package var features: [SongFeatureEstimate]
+  /// Breathing practice against HRV, as `breathing.md` states it; nil when not loaded.
+  package var practice: PracticeEffects?
+  /// The normal range and sustained change of each daily signal, as `hrv.md` states them.
+  package var baselines: [SignalBaseline] = []
   /// Heart-rate readings, in time order (only their times are used).
   package var heartRate: [SignalReading]
   /// HRV readings, in time order (only their times are used).
@@ -306,18 +310,25 @@ package struct ValidationReport: Sendable, Equatable {
   package var features: [FeatureValidation]
   /// The one-step truth of a preference file (`validate --preferences`); nil without one.
   package var tuning: OneStepTruth?
+  /// Breathing practice's effects; nil when the truth planted none or no session matched.
+  package var practice: PracticeValidation?
+  /// The sustained-change rule; nil when the store had no daily values.
+  package var changes: ChangeValidation?
 
   /// Makes a report.
   package init(
     breathing: BreathingValidation? = nil, contexts: ContextValidation? = nil,
     effects: [EffectValidation] = [], features: [FeatureValidation] = [],
-    tuning: OneStepTruth? = nil
+    tuning: OneStepTruth? = nil, practice: PracticeValidation? = nil,
+    changes: ChangeValidation? = nil
   ) {
     self.breathing = breathing
     self.contexts = contexts
     self.effects = effects
     self.features = features
     self.tuning = tuning
+    self.practice = practice
+    self.changes = changes
   }
 
   /// Whether nothing in the store matched the truth: no breathing, song-effect, feature or

@@ -85,8 +85,13 @@ extension Store {
   /// Heart-rate (bpm) or HRV (SDNN, ms) readings from the Health export and the Watch traces,
   /// in time order, each marked moving when the source says the person was: Apple's
   /// `HKMetadataKeyHeartRateMotionContext` 2 (active), or a trace sample taken while not
-  /// stationary or in a workout. Health records are placed at their start.
-  package func signal(_ signal: Signal) throws(StoreError) -> [SignalReading] {
+  /// stationary or in a workout. Health records are placed at their start. With
+  /// `includingTraces` false, the Health export's readings alone: the traces exist only while
+  /// the DJ app plays music, so a figure that compares times with and without music (the
+  /// nights) must not take them.
+  package func signal(_ signal: Signal, includingTraces: Bool = true) throws(StoreError)
+    -> [SignalReading]
+  {
     let (type, column) =
       switch signal {
       case .heartRate: ("HKQuantityTypeIdentifierHeartRate", "hr")
@@ -102,14 +107,14 @@ extension Store {
         AND value_normalized IS NOT NULL
       UNION ALL
       SELECT time_ms, \(column), coalesce(is_stationary = 0 OR is_workout = 1, 0)
-      FROM biometric_samples WHERE \(column) IS NOT NULL
+      FROM biometric_samples WHERE \(column) IS NOT NULL AND ?
       ORDER BY 1
       """)
     // A year holds some 700,000 heart-rate readings: their columns are found once, not per row.
     let time = statement.column("time_ms")
     let value = statement.column("value")
     let moving = statement.column("is_moving")
-    return try statement.fetch([type]) { row in
+    return try statement.fetch([type, includingTraces ? 1 : 0]) { row in
       SignalReading(
         timeMs: row.int64(time) ?? 0, value: row.double(value) ?? .nan,
         isMoving: row.int(moving) != 0)

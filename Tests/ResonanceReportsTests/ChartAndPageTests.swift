@@ -130,7 +130,8 @@ struct ChartAndPageTests {
         sessions: [],
         overall: BreathingGroup(
           name: "all", sessions: 0, meanScore: nil, meanBreathsPerMinute: nil,
-          meanPhaseLocking: nil), byPattern: [], byMonth: [], range: range),
+          meanPhaseLocking: nil), byPattern: [], byMonth: [],
+        practice: PracticeEffects(withinSession: nil, days: [], dose: nil), range: range),
       TuningPage.make(sweep: nil, tuning: nil),
     ]
     let reasons = [

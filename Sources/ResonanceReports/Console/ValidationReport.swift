@@ -17,6 +17,8 @@ extension ValidationReport {
         "song features against the planted ones (mean absolute error; share within ± 1.645 sd):")
       lines += features.map(Self.line)
     }
+    if let practice { lines += Self.lines(practice) }
+    if let changes { lines += Self.lines(changes) }
     if let tuning {
       lines.append(
         "one-step truth (\(tuning.reward.rawValue), \(Format.grouped(tuning.decisions)) decisions): "
@@ -75,6 +77,8 @@ extension ValidationReport {
         ? .null
         : .object(
           Dictionary(uniqueKeysWithValues: features.map { ($0.feature.rawValue, Self.json($0)) })),
+      "practice": practice.map(Self.json) ?? .null,
+      "changes": changes.map(Self.json) ?? .null,
       "tuning": tuning.map {
         [
           "reward": .string($0.reward.rawValue), "decisions": .integer($0.decisions),
@@ -89,6 +93,73 @@ extension ValidationReport {
           "best_point": Self.json($0.bestPoint, inForce: $0.inForce),
         ]
       } ?? .null,
+    ]
+  }
+
+  /// Breathing practice's estimates, one line each, beside the planted effect.
+  static func lines(_ p: PracticeValidation) -> [String] {
+    let words = [
+      "practice_acute_sdnn_ms": "within a session, SDNN after − before (ms)",
+      "practice_night_sdnn_ms": "that night's overnight SDNN (ms)",
+      "practice_morning_resting_hr_bpm": "the next morning's resting heart rate (bpm)",
+    ]
+    return ["breathing practice against the planted effects (90% intervals):"]
+      + p.effects.map { e in
+        let label = (words[e.name] ?? e.name).padding(toLength: 46, withPad: " ", startingAt: 0)
+        let estimate =
+          e.estimate == nil ? "too few days" : Figures.interval(e.estimate, e.low90, e.high90, 2)
+        let covered = e.covered.map { $0 ? "covered" : "NOT covered" } ?? "–"
+        return "  \(label) \(estimate)   planted \(Figures.signed(e.planted, 2))   \(covered)"
+      }
+  }
+
+  /// The sustained-change rule's findings, one line a signal.
+  static func lines(_ c: ChangeValidation) -> [String] {
+    let planted = c.planted.map { "planted from \($0.description)" } ?? "none planted"
+    return [
+      "sustained change (\(planted); found within \(ChangeValidation.toleranceDays) days counts):"
+    ]
+      + c.findings.map { f in
+        let label = f.signal.label.padding(toLength: 28, withPad: " ", startingAt: 0)
+        let flagged =
+          !f.searched
+          ? "too few days to look"
+          : f.flagged.map { "flagged from \($0.description)" } ?? "none flagged"
+        return "  \(label) \(flagged)   \(c.isRight(f) ? "right" : "WRONG")"
+      }
+  }
+
+  static func json(_ p: PracticeValidation) -> JSONValue {
+    .object(
+      Dictionary(
+        uniqueKeysWithValues: p.effects.map { e in
+          (
+            e.name,
+            [
+              "planted": .number(e.planted), "estimate": e.estimate.map(JSONValue.number) ?? .null,
+              "low90": e.low90.map(JSONValue.number) ?? .null,
+              "high90": e.high90.map(JSONValue.number) ?? .null,
+              "covered": e.covered.map(JSONValue.bool) ?? .null,
+            ] as JSONValue
+          )
+        }))
+  }
+
+  static func json(_ c: ChangeValidation) -> JSONValue {
+    [
+      "planted": c.planted.map { .string($0.description) } ?? .null,
+      "tolerance_days": .integer(Int(ChangeValidation.toleranceDays)),
+      "signals": .object(
+        Dictionary(
+          uniqueKeysWithValues: c.findings.map { f in
+            (
+              f.signal.rawValue,
+              [
+                "flagged": f.flagged.map { .string($0.description) } ?? .null,
+                "searched": .bool(f.searched), "right": .bool(c.isRight(f)),
+              ] as JSONValue
+            )
+          })),
     ]
   }
 

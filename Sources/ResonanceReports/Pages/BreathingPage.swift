@@ -5,7 +5,7 @@ import ResonanceModel
 package enum BreathingPage {
   package static func make(
     sessions: [BreathingSessionResult], overall: BreathingGroup, byPattern: [BreathingGroup],
-    byMonth: [BreathingGroup], range: ReportRange
+    byMonth: [BreathingGroup], practice: PracticeEffects, range: ReportRange
   ) -> ReportPage {
     var text = "# Breathing sessions: how are they going?\n\n"
     text += "Breathing-pacer sessions from \(range.text), each analysed from its recording of "
@@ -34,7 +34,8 @@ package enum BreathingPage {
       }
       headline =
         "\(sessions.count) sessions, mean Resonance Score "
-        + "\(Format.optional(overall.meanScore, 0))" + trend
+        + "\(Format.optional(overall.meanScore, 0))" + trend + practiceHeadline(practice)
+      text += practiceSection(practice)
       text += "## By month\n\n"
       text += groups(byMonth, first: "month")
       text += "\n## By pattern\n\n"
@@ -99,11 +100,87 @@ package enum BreathingPage {
         s.started.map { .text(ReportTime.utc($0)) } ?? .empty,
       ])
     }
+    if let dose = practice.dose {
+      var weeks = CSVTable(header: ["week", "sessions", "overnight_sdnn_ms"])
+      for point in dose.points {
+        weeks.append([.text(point.week.description), .integer(point.sessions), .value(point.sdnn)])
+      }
+      files.append(ReportFile(name: "breathing-weeks.csv", text: weeks.text))
+    }
     return ReportPage(
       name: "breathing", title: "Breathing", headline: headline,
       files: [ReportFile(name: "breathing.md", text: text)] + files + [
         ReportFile(name: "breathing.csv", text: csv.text)
       ])
+  }
+
+  /// `; within a session SDNN +6.1 ms (+4.9 … +7.3), nights after practice +4.8 ms (…)`:
+  /// the two practice figures the index line carries, each with its 90% interval.
+  static func practiceHeadline(_ practice: PracticeEffects) -> String {
+    var parts: [String] = []
+    if let w = practice.withinSession {
+      parts.append("within a session SDNN \(Figures.interval(w.change, w.low90, w.high90, 1)) ms")
+    }
+    if let night = practice.day("night_sdnn_ms"), let adjusted = night.adjusted {
+      parts.append(
+        "nights after practice \(Figures.interval(adjusted, night.low90, night.high90, 1)) ms "
+          + "SDNN against other nights")
+    }
+    return parts.isEmpty ? "" : "; " + parts.joined(separator: ", ") + " (90%)"
+  }
+
+  /// "Is my breathing practice helping my HRV?": the change within sessions, days with
+  /// practice against days without, and the weeks' dose–response.
+  static func practiceSection(_ practice: PracticeEffects) -> String {
+    var text = "## Is practice helping my HRV?\n\n"
+    if let w = practice.withinSession {
+      text += "**Within a session.** Over \(w.sessions) sessions with an SDNN reading before and "
+      text += "after, SDNN went from \(Format.fixed(w.meanBefore, 1)) ms to "
+      text += "\(Format.fixed(w.meanAfter, 1)) ms on average: a change of "
+      text += "\(Figures.interval(w.change, w.low90, w.high90, 1)) ms (90% interval over "
+      text +=
+        "sessions). \(w.low90 > 0 ? "Sessions raise HRV while they last." : w.high90 < 0 ? "Sessions lower HRV while they last." : "The interval reaches 0: no change detected at 90%.")\n\n"
+    } else {
+      text +=
+        "**Within a session.** No two sessions have an SDNN reading both before and after.\n\n"
+    }
+    let minimum = PracticeEffects.minimumDays
+    let recommended = PracticeEffects.recommendedDays
+    text += "**Days with practice against days without**, from the first day with a session to "
+    text += "the last: each outcome's difference from a least-squares fit with the weekday and "
+    text += "a workout that day, with a 90% interval. A comparison needs at least \(minimum) days "
+    text += "on each side; under \(recommended) on either side it is a hint, not a finding.\n\n"
+    if practice.days.isEmpty {
+      text += "No day with a session in this range.\n\n"
+    } else {
+      text += Markdown.table(
+        header: ["outcome", "days with / without", "mean with", "mean without", "adjusted (90%)"],
+        rows: practice.days.map { d in
+          let thin =
+            d.adjusted == nil
+            ? " (too few days)"
+            : min(d.daysWith, d.daysWithout) < recommended ? " (a hint)" : ""
+          return [
+            "\(d.label) (\(d.unit))", "\(d.daysWith) / \(d.daysWithout)",
+            Format.optional(d.meanWith, 1), Format.optional(d.meanWithout, 1),
+            Figures.interval(d.adjusted, d.low90, d.high90, 1) + thin,
+          ]
+        }, alignments: ["l", "r", "r", "r", "r"])
+      text += "\n"
+    }
+    if let dose = practice.dose {
+      text += "**More practice, more HRV?** Over \(dose.weeks) weeks, each extra session a week "
+      text += "goes with \(Figures.interval(dose.slope, dose.low90, dose.high90, 2)) ms of the "
+      text += "week's mean overnight SDNN (least-squares slope, 90% interval; every week in "
+      text += "[breathing-weeks.csv](breathing-weeks.csv)).\n\n"
+    } else {
+      text += "**More practice, more HRV?** Too few weeks (at least "
+      text += "\(PracticeEffects.minimumWeeks), each with three nights measured) to fit.\n\n"
+    }
+    text += "**These are associations, not causes**: days were not assigned to practice, and a "
+    text += "day with a session may also be a calmer day. The before → after change also holds "
+    text += "the minute's own wander and each reading's noise, which average out over sessions.\n\n"
+    return text
   }
 
   static func groups(_ groups: [BreathingGroup], first: String) -> String {

@@ -3,7 +3,8 @@ import ResonanceModel
 /// `hrv.md`: resting heart rate and HRV day by day, and the nights behind them.
 package enum HRVPage {
   package static func make(
-    days: [DailyVitals], overview: VitalsOverview, nights: [NightRecord], range: ReportRange
+    days: [DailyVitals], overview: VitalsOverview, nights: [NightRecord],
+    baselines: [SignalBaseline] = [], range: ReportRange
   ) -> ReportPage {
     var text = "# Resting heart rate and HRV, day by day\n\n"
     text += "Days from \(range.text). The resting heart rate is Health's own figure for the "
@@ -21,11 +22,13 @@ package enum HRVPage {
         "\(overview.days) days: resting heart rate "
         + "\(Format.optional(overview.meanResting, 1)) bpm, "
         + "SDNN \(Format.optional(overview.meanSDNN, 1)) ms on average"
+        + changesHeadline(baselines)
       text += "## Over time\n\n"
       text += "\(overview.days) days; resting heart rate on \(overview.restingDays), SDNN on "
       text += "\(overview.sdnnDays), RMSSD on \(overview.rmssdDays)."
       text += change(overview.restingEarlyLate, unit: "bpm", name: "resting heart rate")
       text += change(overview.sdnnEarlyLate, unit: "ms", name: "SDNN") + "\n\n"
+      text += baselineSection(baselines)
       if overview.restingDays >= 2 {
         var chart = SVGChart(
           title: "Resting heart rate", xLabel: "local date", yLabel: "beats per minute")
@@ -100,5 +103,93 @@ package enum HRVPage {
     guard let (early, late) = earlyLate else { return "" }
     return " The \(name) went from \(Format.fixed(early, 1)) \(unit) in the first four weeks "
       + "to \(Format.fixed(late, 1)) in the last four."
+  }
+
+  /// `; a sustained change: resting heart rate +3.1 bpm from 2023-01-14`, or nothing.
+  static func changesHeadline(_ baselines: [SignalBaseline]) -> String {
+    let changes = baselines.compactMap { b in b.change.map { (b.signal, $0) } }
+    guard !changes.isEmpty else { return "" }
+    return "; a sustained change: "
+      + changes.map { signal, c in
+        "\(signal.label) \(Figures.signed(c.step, signal == .restingHeartRate ? 1 : 2)) "
+          + "\(signal.unit) from \(c.day)"
+      }.joined(separator: ", ")
+  }
+
+  /// The normal range of each signal, the weeks outside it and the sustained changes.
+  static func baselineSection(_ baselines: [SignalBaseline]) -> String {
+    guard !baselines.isEmpty else { return "" }
+    var text = "## Your normal range\n\n"
+    text +=
+      "As HRV4Training draws it: the baseline is the mean of the \(SignalBaseline.windowDays) "
+    text += "days before, the smallest worthwhile change (SWC) half their standard deviation, and "
+    text += "the normal range the baseline ± SWC (at least \(SignalBaseline.minimumDays) days "
+    text += "with a value in the window). Morning HRV is ln RMSSD of the beat lists Health "
+    text += "recorded between midnight and 09:00 (`docs/reports.md` says why).\n\n"
+    text += Markdown.table(
+      header: ["signal", "days", "baseline", "normal range", "last 7 days", "now"],
+      rows: baselines.map { b in
+        let places = b.signal == .restingHeartRate ? 1 : 2
+        guard let c = b.current else {
+          return [
+            "\(b.signal.label) (\(b.signal.unit))", String(b.days), "–", "–", "–", "too few days",
+          ]
+        }
+        let now =
+          c.lastWeekMean.map {
+            $0 < c.baseline - c.swc ? "below" : $0 > c.baseline + c.swc ? "above" : "inside"
+          } ?? "–"
+        return [
+          "\(b.signal.label) (\(b.signal.unit))", String(b.days), Format.fixed(c.baseline, places),
+          "\(Format.fixed(c.baseline - c.swc, places)) … \(Format.fixed(c.baseline + c.swc, places))",
+          Format.optional(c.lastWeekMean, places), now,
+        ]
+      }, alignments: ["l", "r", "r", "r", "r", "l"])
+    text += "\n### Weeks outside the normal range\n\n"
+    text += "A week's mean (at least \(SignalBaseline.minimumWeekDays) days) against the range of "
+    text += "the \(SignalBaseline.windowDays) days before its Monday. About one week in five falls "
+    text += "outside by chance alone; a run of them is what matters.\n\n"
+    let outside = baselines.flatMap { b in b.weeks.filter { $0.side != 0 }.map { (b.signal, $0) } }
+    let judged = baselines.reduce(0) { $0 + $1.weeks.count }
+    if outside.isEmpty {
+      text +=
+        judged == 0
+        ? "No week could be judged yet: a range needs \(SignalBaseline.minimumDays) days before it.\n\n"
+        : "None of the \(judged) weeks judged fell outside.\n\n"
+    } else {
+      text += "\(outside.count) of \(judged) weeks judged:\n\n"
+      text += Markdown.table(
+        header: ["week of", "signal", "mean", "normal range", "side"],
+        rows: outside.sorted { ($0.1.monday, $0.0.rawValue) < ($1.1.monday, $1.0.rawValue) }.map {
+          signal, w in
+          let places = signal == .restingHeartRate ? 1 : 2
+          return [
+            w.monday.description, signal.label, Format.fixed(w.mean, places),
+            "\(Format.fixed(w.baseline - w.swc, places)) … \(Format.fixed(w.baseline + w.swc, places))",
+            w.side < 0 ? "below" : "above",
+          ]
+        }, alignments: ["l", "l", "r", "r", "l"])
+      text += "\n"
+    }
+    text += "### Sustained changes\n\n"
+    text += "A sustained change is a step the data hold beyond their slow drift: the best split "
+    text += "of a line-plus-step fit must beat the line alone by Andrews' 1% bar for a break at an "
+    text += "unknown day (F > \(Format.fixed(SignalBaseline.supFThreshold, 2)), after allowing for "
+    text +=
+      "day-to-day persistence), with at least \(SignalBaseline.minimumSegment) days each side "
+    text += "and a step of at least one SWC (`docs/reports.md`).\n\n"
+    for b in baselines {
+      let places = b.signal == .restingHeartRate ? 1 : 2
+      if let c = b.change {
+        text += "- **\(b.signal.label)**: a sustained change began around **\(c.day)**: "
+        text += "\(Figures.interval(c.step, c.low90, c.high90, places)) \(b.signal.unit) (90%), "
+        text += "F = \(Format.fixed(c.statistic, 1)).\n"
+      } else if b.searched {
+        text += "- **\(b.signal.label)**: no sustained change over \(b.days) days.\n"
+      } else {
+        text += "- **\(b.signal.label)**: too few days (\(b.days)) to look for one.\n"
+      }
+    }
+    return text + "\n"
   }
 }

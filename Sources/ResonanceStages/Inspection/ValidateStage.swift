@@ -191,13 +191,17 @@ extension ValidationInputs {
   /// What the store holds of the analyses validation judges; each breathing session is
   /// analysed afresh from its recording.
   static func load(from store: Store) throws -> ValidationInputs {
-    ValidationInputs(
+    let sources = ReportSources(store: store, days: DayRange(), truth: nil)
+    var inputs = ValidationInputs(
       breathing: try store.breathingRecordings().map {
         .init(session: $0.recording.session, result: BreathingAnalysis($0.recording).result)
       },
       effectEstimates: try store.effectEstimates(), catalogIDs: try store.songCatalogIDs(),
       plays: try store.playsInSessions(), features: try store.songFeatures(),
-      heartRate: try store.signal(.heartRate), hrv: try store.signal(.hrv))
+      heartRate: try sources.heartRate(), hrv: try sources.hrv())
+    inputs.practice = try sources.practice()
+    inputs.baselines = try sources.baselines()
+    return inputs
   }
 }
 

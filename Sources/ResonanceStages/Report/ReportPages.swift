@@ -97,36 +97,26 @@ package enum ReportPages {
     })
 
   static let hrv = ReportPageSpec(
-    name: .hrv, about: "resting heart rate and HRV by day",
+    name: .hrv, about: "resting heart rate and HRV by day, the normal range and changes",
     load: { sources in
-      let days = sources.days
-      let vitals = ReportStatistics.dailyVitals(
-        resting: try sources.store.restingHeartRates(), heartRate: try sources.heartRate(),
-        hrv: try sources.hrv(), beatLists: try sources.store.beatLists(in: days),
-        offsets: try sources.store.healthOffsetTimeline()
-      ).filter { day in
-        (days.from.map { day.day >= $0 } ?? true) && (days.to.map { day.day <= $0 } ?? true)
-      }
-      return (days: vitals, nights: try sources.nights())
+      (days: try sources.vitals(), nights: try sources.nights(), baselines: try sources.baselines())
     },
     write: { data, sources in
       HRVPage.make(
         days: data.days, overview: ReportStatistics.overview(data.days), nights: data.nights,
-        range: sources.range)
+        baselines: data.baselines, range: sources.range)
     })
 
   static let breathing = ReportPageSpec(
-    name: .breathing, about: "every breathing-pacer session",
-    load: { sources in
-      try sources.store.breathingRecordings().map {
-        BreathingSummary.analyse($0.recording, file: $0.file)
-      }.filter { s in s.started.map { sources.days.contains($0) } ?? sources.days.isAll }
-    },
-    write: { sessions, sources in
-      BreathingPage.make(
+    name: .breathing, about: "every breathing-pacer session, and whether practice helps HRV",
+    load: { sources in (sessions: try sources.breathing(), practice: try sources.practice()) },
+    write: { data, sources in
+      let sessions = data.sessions
+      return BreathingPage.make(
         sessions: sessions, overall: BreathingSummary.group("all", sessions.map(\.result)),
         byPattern: BreathingSummary.byPattern(sessions),
-        byMonth: BreathingSummary.byMonth(sessions), range: sources.range)
+        byMonth: BreathingSummary.byMonth(sessions), practice: data.practice,
+        range: sources.range)
     })
 
   static let tuning = ReportPageSpec(
@@ -158,6 +148,9 @@ final class ReportSources {
   private var heartRateReadings: [SignalReading]?
   private var hrvReadings: [SignalReading]?
   private var nightsRead: [NightRecord]?
+  private var vitalsRead: [DailyVitals]?
+  private var beatListsRead: [BeatList]?
+  private var breathingRead: [BreathingSessionResult]?
 
   init(store: Store, days: DayRange, truth: (truth: SynthTruth, name: String)?) {
     self.store = store
@@ -181,12 +174,69 @@ final class ReportSources {
     return readings
   }
 
-  /// The nights whose evening falls in the days, with their overnight heart rate and HRV.
+  /// The nights whose evening falls in the days, with their overnight heart rate and HRV from
+  /// the Health export's readings alone (`Store.signal(_:includingTraces:)` says why).
   func nights() throws -> [NightRecord] {
     if let nightsRead { return nightsRead }
     let nights = ReportStatistics.withOvernightVitals(
-      try store.nightRecords(in: days), heartRate: try heartRate(), hrv: try hrv())
+      try store.nightRecords(in: days),
+      heartRate: try store.signal(.heartRate, includingTraces: false),
+      hrv: try store.signal(.hrv, includingTraces: false))
     nightsRead = nights
     return nights
+  }
+
+  /// Each day in the days with its resting heart rate, SDNN and RMSSD.
+  func vitals() throws -> [DailyVitals] {
+    if let vitalsRead { return vitalsRead }
+    let vitals = ReportStatistics.dailyVitals(
+      resting: try store.restingHeartRates(), heartRate: try heartRate(), hrv: try hrv(),
+      beatLists: try beatLists(), offsets: try store.healthOffsetTimeline()
+    ).filter { days.contains($0.day) }
+    vitalsRead = vitals
+    return vitals
+  }
+
+  func beatLists() throws -> [BeatList] {
+    if let beatListsRead { return beatListsRead }
+    let lists = try store.beatLists(in: days)
+    beatListsRead = lists
+    return lists
+  }
+
+  /// The breathing sessions that started in the days, analysed from their recordings.
+  func breathing() throws -> [BreathingSessionResult] {
+    if let breathingRead { return breathingRead }
+    let sessions = try store.breathingRecordings().map {
+      BreathingSummary.analyse($0.recording, file: $0.file)
+    }.filter { s in s.started.map { days.contains($0) } ?? days.isAll }
+    breathingRead = sessions
+    return sessions
+  }
+
+  /// Breathing practice against HRV (`PracticeStatistics`).
+  func practice() throws -> PracticeEffects {
+    let offsets = try store.healthOffsetTimeline()
+    let workoutDays = Set(
+      try store.workoutSpans().map {
+        CalendarDay(
+          Timestamp(
+            millisecondsSinceEpoch: $0.startMs,
+            utcOffsetSeconds: offsets.offset(atMs: $0.startMs) ?? 0))
+      })
+    return PracticeStatistics.effects(
+      sessions: try breathing(), nights: try nights(), vitals: try vitals(),
+      workoutDays: workoutDays)
+  }
+
+  /// The normal range and sustained change of morning HRV and resting heart rate.
+  func baselines() throws -> [SignalBaseline] {
+    [
+      BaselineStatistics.baseline(
+        .morningLnRMSSD, BaselineStatistics.morningLnRMSSD(try beatLists())),
+      BaselineStatistics.baseline(
+        .restingHeartRate,
+        try vitals().compactMap { v in v.restingHeartRate.map { (v.day, $0) } }),
+    ]
   }
 }
