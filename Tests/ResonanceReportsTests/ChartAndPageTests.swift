@@ -120,7 +120,8 @@ struct ChartAndPageTests {
         sessions: [], overview: SessionOverview(sessions: 0, rated: 0, meanQuality: nil),
         weeks: [], trend: nil, contrast: nil, range: range),
       SleepPage.make(
-        evenings: [], comparisons: [], range: range, eveningHours: 4, eveningMinutes: 10),
+        evenings: [], comparisons: [], splits: [], range: range, eveningHours: 4,
+        eveningMinutes: 10),
       HRVPage.make(
         days: [],
         overview: VitalsOverview(
@@ -189,8 +190,8 @@ struct ChartAndPageTests {
       outcome: "deep_share_pct", label: "deep sleep", unit: "% of staged sleep", nightsWith: 2,
       nightsWithout: 3, meanWith: 18, meanWithout: 17)
     let page = SleepPage.make(
-      evenings: evenings, comparisons: [comparison, deep, heart], range: ReportRange(DayRange()),
-      eveningHours: 4, eveningMinutes: 10)
+      evenings: evenings, comparisons: [comparison, deep, heart], splits: [],
+      range: ReportRange(DayRange()), eveningHours: 4, eveningMinutes: 10)
     #expect(
       page.headline
         == "after evening music (90% intervals): asleep +60 min (+48 … +72), overnight heart "

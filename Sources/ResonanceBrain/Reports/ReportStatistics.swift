@@ -69,18 +69,32 @@ package enum ReportStatistics {
   /// the evening's weekday and a workout that day. An outcome with fewer than `minimumNights` in
   /// either group gets counts and no difference.
   package static func sleepComparisons(_ evenings: [EveningNight]) -> [GroupComparison] {
-    let outcomes: [(String, String, String, (NightRecord) -> Double?)] = [
+    groupComparisons(evenings.map { ($0, $0.eveningMusic) }, stream: "")
+  }
+
+  /// The outcomes every sleep comparison reports: the CSV's name, the page's, the unit, and
+  /// the night's value.
+  static var outcomes: [(String, String, String, (NightRecord) -> Double?)] {
+    [
       ("asleep_h", "time asleep", "h", { $0.asleepHours }),
       ("deep_share_pct", "deep sleep", "% of staged sleep", { $0.deepShare.map { $0 * 100 } }),
       ("overnight_hr_bpm", "overnight heart rate", "bpm", { $0.overnightHeartRate }),
       ("overnight_sdnn_ms", "overnight HRV (SDNN)", "ms", { $0.overnightHRV }),
     ]
-    return outcomes.map { name, label, unit, value in
-      let rows = evenings.compactMap { e in value(e.night).map { (e, $0) } }.filter {
-        $0.1.isFinite
-      }
-      let with = rows.filter { $0.0.eveningMusic }.map(\.1)
-      let without = rows.filter { !$0.0.eveningMusic }.map(\.1)
+  }
+
+  /// The nights after two groups of evenings compared for each of `outcomes`, as
+  /// `sleepComparisons` describes: "with" is the group `isFirst` marks. `stream` names the
+  /// bootstrap's random stream (with the outcome), so that each comparison draws its own.
+  static func groupComparisons(_ evenings: [(EveningNight, isFirst: Bool)], stream: String)
+    -> [GroupComparison]
+  {
+    outcomes.map { name, label, unit, value in
+      let rows = evenings.compactMap { e, isFirst in
+        value(e.night).map { (evening: e, isFirst: isFirst, value: $0) }
+      }.filter { $0.value.isFinite }
+      let with = rows.filter(\.isFirst).map(\.value)
+      let without = rows.filter { !$0.isFirst }.map(\.value)
       var comparison = GroupComparison(
         outcome: name, label: label, unit: unit, nightsWith: with.count,
         nightsWithout: without.count, meanWith: Statistics.mean(with),
@@ -89,7 +103,7 @@ package enum ReportStatistics {
         let a = comparison.meanWith, let b = comparison.meanWithout
       else { return comparison }
       comparison.difference = a - b
-      let interval = bootstrapDifference(rows.map { ($0.0.eveningMusic, $0.1) }, stream: name)
+      let interval = bootstrapDifference(rows.map { ($0.isFirst, $0.value) }, stream: stream + name)
       comparison.low90 = interval?.low
       comparison.high90 = interval?.high
       if let adjusted = adjustedDifference(rows) {
@@ -101,8 +115,9 @@ package enum ReportStatistics {
     }
   }
 
-  /// The 5th and 95th percentiles of the difference of group means over resamples of the
-  /// nights (with replacement, as many as there are); resamples missing a group are redrawn.
+  /// The 5th and 95th percentiles of the difference of group means (first less second) over
+  /// resamples of the nights (with replacement, as many as there are); resamples missing a
+  /// group are redrawn.
   static func bootstrapDifference(_ rows: [(Bool, Double)], stream: String) -> (
     low: Double, high: Double
   )? {
@@ -113,43 +128,43 @@ package enum ReportStatistics {
     var attempts = 0
     while differences.count < replicates, attempts < replicates * 4 {
       attempts += 1
-      var sums = (with: 0.0, without: 0.0)
-      var counts = (with: 0, without: 0)
+      var sums = (first: 0.0, second: 0.0)
+      var counts = (first: 0, second: 0)
       for _ in rows.indices {
-        let (music, value) = rows[Int(rng.next() % UInt64(rows.count))]
-        if music {
-          sums.with += value
-          counts.with += 1
+        let (isFirst, value) = rows[Int(rng.next() % UInt64(rows.count))]
+        if isFirst {
+          sums.first += value
+          counts.first += 1
         } else {
-          sums.without += value
-          counts.without += 1
+          sums.second += value
+          counts.second += 1
         }
       }
-      guard counts.with > 0, counts.without > 0 else { continue }
+      guard counts.first > 0, counts.second > 0 else { continue }
       differences.append(
-        sums.with / Double(counts.with) - sums.without / Double(counts.without))
+        sums.first / Double(counts.first) - sums.second / Double(counts.second))
     }
     guard differences.count == replicates else { return nil }
     differences.sort()
     return (Statistics.quantile(differences, 0.05), Statistics.quantile(differences, 0.95))
   }
 
-  /// The evening-music coefficient of y ~ 1 + music + weekday + workout by ordinary least
+  /// The first-group coefficient of y ~ 1 + first + weekday + workout by ordinary least
   /// squares (LAPACK), the weekday as six indicators against Monday, with its standard error;
   /// a covariate that does not vary is left out.
-  static func adjustedDifference(_ rows: [(EveningNight, Double)]) -> (
-    estimate: Double, se: Double
-  )? {
-    let covariates: [(EveningNight) -> Double] =
-      [{ $0.eveningMusic ? 1 : 0 }]
-      + (1...6).map { day in { $0.weekday == day ? 1 : 0 } }
-      + [{ $0.workoutThatDay ? 1 : 0 }]
+  static func adjustedDifference(_ rows: [(evening: EveningNight, isFirst: Bool, value: Double)])
+    -> (estimate: Double, se: Double)?
+  {
+    let covariates: [((evening: EveningNight, isFirst: Bool, value: Double)) -> Double] =
+      [{ $0.isFirst ? 1 : 0 }]
+      + (1...6).map { day in { $0.evening.weekday == day ? 1 : 0 } }
+      + [{ $0.evening.workoutThatDay ? 1 : 0 }]
     let kept = covariates.enumerated().filter { k, f in
-      k == 0 || Set(rows.map { f($0.0) }).count > 1
+      k == 0 || Set(rows.map(f)).count > 1
     }.map(\.element)
     guard rows.count > kept.count + 2 else { return nil }
-    let x = Matrix(rows.map { row in kept.map { $0(row.0) } })
-    guard let fit = try? RidgeRegression.fit(X: x, y: rows.map(\.1), lambda: 0) else {
+    let x = Matrix(rows.map { row in kept.map { $0(row) } })
+    guard let fit = try? RidgeRegression.fit(X: x, y: rows.map(\.value), lambda: 0) else {
       return nil
     }
     return (fit.coefficients[0], fit.standardErrors[1])

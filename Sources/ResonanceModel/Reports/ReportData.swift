@@ -111,11 +111,16 @@ package struct SongRecord: Sendable, Equatable {
 }
 
 /// One outcome compared between two groups of nights, with and without adjustment.
+///
+/// "With" is the first group: the nights after an evening with music, or, in a split of those
+/// evenings by what was played (`EveningSplit`), the nights after the calmer or slower ones;
+/// "without" is the other group.
 package struct GroupComparison: Sendable, Equatable {
   /// The CSV's name for the outcome (`asleep_h`) and the page's (`time asleep`).
   package var outcome: String
   package var label: String
   package var unit: String
+  /// Nights with the outcome measured in the first group and in the second, and their means.
   package var nightsWith: Int
   package var nightsWithout: Int
   package var meanWith: Double?
@@ -161,16 +166,34 @@ package struct EveningNight: Sendable, Equatable {
   /// The evening's weekday: 0 Monday … 6 Sunday.
   package var weekday: Int
   package var workoutThatDay: Bool
+  /// What was played that evening (`ReportStatistics.withEveningSongs`): the minutes of the
+  /// session plays heard in the four hours before bedtime (0 when none was).
+  package var heardMinutes: Double
+  /// The mean heart-rate effect of the songs heard then, in bpm against the person's average
+  /// song, each weighted by its minutes heard in the window; songs without an estimate are
+  /// left out, and nil when no song heard then has one.
+  package var heartRateEffect: Double?
+  /// The share of `heardMinutes` whose song has a heart-rate estimate, 0…1; nil when nothing
+  /// was heard.
+  package var estimatedShare: Double?
+  /// The mean tempo of the songs heard then, in BPM, weighted the same way; nil when no song
+  /// heard then has a feature estimate.
+  package var tempoBPM: Double?
 
   package init(
     night: NightRecord, eveningMinutes: Double, eveningMusic: Bool, weekday: Int,
-    workoutThatDay: Bool
+    workoutThatDay: Bool, heardMinutes: Double = 0, heartRateEffect: Double? = nil,
+    estimatedShare: Double? = nil, tempoBPM: Double? = nil
   ) {
     self.night = night
     self.eveningMinutes = eveningMinutes
     self.eveningMusic = eveningMusic
     self.weekday = weekday
     self.workoutThatDay = workoutThatDay
+    self.heardMinutes = heardMinutes
+    self.heartRateEffect = heartRateEffect
+    self.estimatedShare = estimatedShare
+    self.tempoBPM = tempoBPM
   }
 }
 

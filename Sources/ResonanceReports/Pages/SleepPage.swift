@@ -1,6 +1,7 @@
 import ResonanceModel
 
-/// `sleep.md`: nights after an evening with music against the other nights.
+/// `sleep.md`: nights after an evening with music against the other nights, and the evenings
+/// with music split by what was played (`SleepPage+Music.swift`).
 package enum SleepPage {
   /// Every compared outcome after evening music against other nights, favourable or not, with
   /// its 90% interval: `after evening music (90% intervals): asleep +24 min (+6 … +42),
@@ -24,8 +25,8 @@ package enum SleepPage {
   }
 
   package static func make(
-    evenings: [EveningNight], comparisons: [GroupComparison], range: ReportRange,
-    eveningHours: Double, eveningMinutes: Double
+    evenings: [EveningNight], comparisons: [GroupComparison], splits: [EveningSplit],
+    range: ReportRange, eveningHours: Double, eveningMinutes: Double
   ) -> ReportPage {
     var text = "# Evening music and the night after\n\n"
     text += "Nights from \(range.text). An evening *with music* is one with at least "
@@ -57,15 +58,7 @@ package enum SleepPage {
           "outcome", "nights with / without", "mean with", "mean without", "difference (90%)",
           "adjusted (90%)",
         ],
-        rows: comparisons.map { c in
-          let places = c.unit == "h" ? 2 : 1
-          return [
-            "\(c.label) (\(c.unit))", "\(c.nightsWith) / \(c.nightsWithout)",
-            Format.optional(c.meanWith, places), Format.optional(c.meanWithout, places),
-            Figures.interval(c.difference, c.low90, c.high90, places),
-            Figures.interval(c.adjusted, c.adjustedLow90, c.adjustedHigh90, places),
-          ]
-        }, alignments: ["l", "r", "r", "r", "r", "r"])
+        rows: comparisonRows(comparisons), alignments: ["l", "r", "r", "r", "r", "r"])
       text += "\n"
       text += "**This is an association, not a cause.** The nights were not assigned: an "
       text += "evening with music may also be a calmer evening, a later or earlier bedtime, a "
@@ -95,13 +88,18 @@ package enum SleepPage {
         text += "![Evening listening against time asleep](sleep-evenings.svg)\n\n"
       }
     }
+    if !evenings.isEmpty {
+      text += musicSection(splits, eveningHours: eveningHours)
+    }
     text += "Every night with its evening: [sleep.csv](sleep.csv); the comparison: "
-    text += "[sleep-comparison.csv](sleep-comparison.csv).\n"
+    text += "[sleep-comparison.csv](sleep-comparison.csv); by what was played: "
+    text += "[sleep-by-music.csv](sleep-by-music.csv).\n"
 
     var csv = CSVTable(header: [
       "night_id", "evening", "bedtime", "wake", "asleep_h", "deep_share", "efficiency",
       "overnight_hr_bpm", "overnight_sdnn_ms", "evening_music_min", "evening_music",
-      "evening_weekday", "workout_that_day", "bedtime_utc", "wake_utc",
+      "evening_weekday", "workout_that_day", "bedtime_utc", "wake_utc", "evening_hr_effect_bpm",
+      "evening_tempo_bpm", "evening_hr_estimated_share",
     ])
     for e in evenings {
       let n = e.night
@@ -112,6 +110,7 @@ package enum SleepPage {
         .number(e.eveningMinutes), .integer(e.eveningMusic ? 1 : 0),
         .integer(e.weekday + 1), .integer(e.workoutThatDay ? 1 : 0),
         .text(ReportTime.utc(n.bedtime)), .text(ReportTime.utc(n.wake)),
+        .value(e.heartRateEffect), .value(e.tempoBPM), .value(e.estimatedShare),
       ])
     }
     var comparison = CSVTable(header: [
@@ -131,6 +130,7 @@ package enum SleepPage {
       files: [ReportFile(name: "sleep.md", text: text)] + files + [
         ReportFile(name: "sleep.csv", text: csv.text),
         ReportFile(name: "sleep-comparison.csv", text: comparison.text),
+        ReportFile(name: "sleep-by-music.csv", text: musicCSV(splits).text),
       ])
   }
 }

@@ -85,14 +85,19 @@ package enum ReportPages {
   static let sleep = ReportPageSpec(
     name: .sleep, about: "nights after evening music against the others",
     load: { sources in
-      ReportStatistics.evenings(
-        try sources.nights(), sessions: try sources.store.sessionRecords(),
-        workouts: try sources.store.workoutSpans())
+      let store = sources.store
+      let evenings = ReportStatistics.evenings(
+        try sources.nights(), sessions: try store.sessionRecords(),
+        workouts: try store.workoutSpans())
+      return ReportStatistics.withEveningSongs(
+        evenings, plays: try store.playsInSessions(), estimates: try store.effectEstimates(),
+        features: try store.songFeatures())
     },
     write: { evenings, sources in
       SleepPage.make(
         evenings: evenings, comparisons: ReportStatistics.sleepComparisons(evenings),
-        range: sources.range, eveningHours: ReportStatistics.eveningHours,
+        splits: ReportStatistics.musicSplits(evenings), range: sources.range,
+        eveningHours: ReportStatistics.eveningHours,
         eveningMinutes: ReportStatistics.eveningMusicMinutes)
     })
 
