@@ -150,24 +150,21 @@ package enum ReportStatistics {
   }
 
   /// The first-group coefficient of y ~ 1 + first + weekday + workout by ordinary least
-  /// squares (LAPACK), the weekday as six indicators against Monday, with its standard error;
-  /// a covariate that does not vary is left out.
+  /// squares (`adjustedEffect`), the weekday as six indicators against Monday, with its
+  /// standard error.
   static func adjustedDifference(_ rows: [(evening: EveningNight, isFirst: Bool, value: Double)])
     -> (estimate: Double, se: Double)?
   {
-    let covariates: [((evening: EveningNight, isFirst: Bool, value: Double)) -> Double] =
-      [{ $0.isFirst ? 1 : 0 }]
-      + (1...6).map { day in { $0.evening.weekday == day ? 1 : 0 } }
-      + [{ $0.evening.workoutThatDay ? 1 : 0 }]
-    let kept = covariates.enumerated().filter { k, f in
-      k == 0 || Set(rows.map(f)).count > 1
-    }.map(\.element)
-    guard rows.count > kept.count + 2 else { return nil }
-    let x = Matrix(rows.map { row in kept.map { $0(row) } })
-    guard let fit = try? RidgeRegression.fit(X: x, y: rows.map(\.value), lambda: 0) else {
-      return nil
-    }
-    return (fit.coefficients[0], fit.standardErrors[1])
+    adjustedEffect(
+      rows.map { row in
+        (
+          treated: row.isFirst,
+          covariates: (1...6).map { row.evening.weekday == $0 ? 1.0 : 0 }
+            + [row.evening.workoutThatDay ? 1 : 0],
+          y: row.value
+        )
+      }
+    ).map { ($0.estimate, $0.se) }
   }
 
   // MARK: Sessions
