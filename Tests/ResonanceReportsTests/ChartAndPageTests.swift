@@ -292,6 +292,22 @@ struct SongsPageTests {
     let full = "A Very Long Title That Goes On And On Past The Chart — Artist"
     #expect(svg.contains("<title>\(full)</title>"))
     #expect(text.contains("| \(full) | 0.80 | 6 |"), "the DJ's table, in full")
+    #expect(text.contains("a real person's cannot be checked"), "no truth: where it is measured")
+  }
+
+  @Test("with a simulated person's truth, the page prints the coverage measured beside 90%")
+  func coverage() throws {
+    let measured = EffectValidation(
+      signal: .heartRate, effectScale: 1, songs: 15, covered: 13, distinguishable: 0,
+      distinguishableRightSign: 0, songsWithEightPlays: 0, spearman: nil, spearmanGoal: nil)
+    let page = SongsPage.make(
+      songs: Self.songs, estimates: Self.estimates, features: [], rankings: [], effects: [],
+      coverage: [measured], range: ReportRange(DayRange()))
+    let text = try #require(page.files.first { $0.name == "songs.md" }?.text)
+    #expect(
+      text.contains(
+        "with its 90% interval — on this simulated person they cover 87% of the planted "
+          + "heart-rate effects (15 songs)"))
   }
 }
 

@@ -61,13 +61,15 @@ package enum ReportPages {
       let effects = try store.songEffects()
       return (
         songs: songs, estimates: try store.effectEstimates(), features: try store.songFeatures(),
-        rankings: ReportStatistics.rankings(effects: effects, songs: songs), effects: effects
+        rankings: ReportStatistics.rankings(effects: effects, songs: songs), effects: effects,
+        coverage: try sources.validation()?.effects ?? []
       )
     },
     write: { data, sources in
       SongsPage.make(
         songs: data.songs, estimates: data.estimates, features: data.features,
-        rankings: data.rankings, effects: data.effects, range: sources.range)
+        rankings: data.rankings, effects: data.effects, coverage: data.coverage,
+        range: sources.range)
     })
 
   static let sessions = ReportPageSpec(
@@ -134,10 +136,10 @@ package enum ReportPages {
   static let validation = ReportPageSpec(
     name: .validation, about: "with --truth: the analyses against a simulated person's truth",
     load: { sources -> ValidationReport in
-      guard let truth = sources.truth else {
+      guard let report = try sources.validation() else {
         preconditionFailure("the validation page is asked for only with a truth file")
       }
-      return truth.truth.validate(try ValidationInputs.load(from: sources.store))
+      return report
     },
     write: { report, sources in
       ValidationPage.make(report, truthName: sources.truth?.name ?? "truth.json")
@@ -156,6 +158,7 @@ final class ReportSources {
   private var vitalsRead: [DailyVitals]?
   private var beatListsRead: [BeatList]?
   private var breathingRead: [BreathingSessionResult]?
+  private var validationRead: ValidationReport?
 
   init(store: Store, days: DayRange, truth: (truth: SynthTruth, name: String)?) {
     self.store = store
@@ -217,6 +220,15 @@ final class ReportSources {
     }.filter { s in s.started.map { days.contains($0) } ?? days.isAll }
     breathingRead = sessions
     return sessions
+  }
+
+  /// The analyses against the truth file, when the report has one.
+  func validation() throws -> ValidationReport? {
+    guard let truth else { return nil }
+    if let validationRead { return validationRead }
+    let report = truth.truth.validate(try ValidationInputs.load(from: store))
+    validationRead = report
+    return report
   }
 
   /// Breathing practice against HRV (`PracticeStatistics`).
