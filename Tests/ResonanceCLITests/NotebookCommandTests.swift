@@ -116,3 +116,46 @@ struct NotebookCommandTests {
     #expect(runResonance(["notebook", "run"]).status == .usage)
   }
 }
+
+@Suite("the committed notebooks on a person's own store")
+struct OwnStoreNotebookTests {
+  @Test(
+    "run from a folder outside the repository on a store that is not the sample's, every notebook succeeds and shows that store"
+  )
+  func fromElsewhere() throws {
+    let stores = try TuningStores.shared.get()
+    let folder = try TemporaryFolder()
+    let db = try stores.copy(stores.analyzed, into: folder)
+    // The breathing notebook reads what `resonance breathing --db` saves.
+    let breathing = runResonance(["breathing", "--db", db, "-q"])
+    try #require(breathing.status == .ok, "\(breathing.err)")
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("notebooks-md")
+    let names = try FileManager.default.contentsOfDirectory(atPath: root.path)
+      .filter { $0.hasSuffix(".md") }.sorted()
+    #expect(names.count >= 3)
+    var copies: [String] = []
+    for name in names {
+      let copy = folder.file(name)
+      try FileManager.default.copyItem(atPath: root.appendingPathComponent(name).path, toPath: copy)
+      copies.append(copy)
+    }
+    // Run by the executable with the temporary folder as its working directory: no path in a
+    // notebook may lean on the repository's.
+    let run = try Binary.run(["notebook", "run"] + names + ["--db", db], in: folder.path)
+    #expect(run.code == 0, "\(run.err)")
+    let sessions = try #require(
+      try Store(path: db).connection.rows("SELECT count(*) AS n FROM breathing_sessions").first?
+        .int64("n"))
+    let written = try String(contentsOfFile: folder.file("breathing-progress.md"), encoding: .utf8)
+    #expect(written.contains("report: breathing: \(sessions) sessions"))
+    #expect(!written.contains("Datasets/sample"))
+    for (name, copy) in zip(names, copies) {
+      let text = try String(contentsOfFile: copy, encoding: .utf8)
+      #expect(!text.contains("<!-- output -->\n```text\nerror"), "\(name) has a failed block")
+      #expect(
+        text != (try String(contentsOf: root.appendingPathComponent(name), encoding: .utf8)),
+        "\(name) still shows the sample's figures")
+    }
+  }
+}
