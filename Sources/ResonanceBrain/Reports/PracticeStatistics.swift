@@ -80,7 +80,7 @@ package enum PracticeStatistics {
       uniquingKeysWith: { a, _ in a })
     let days = (first.daysSinceEpoch...last.daysSinceEpoch).map(CalendarDay.init(daysSinceEpoch:))
     let outcomes: [(String, String, String, (CalendarDay) -> Double?)] = [
-      ("night_sdnn_ms", "that night's HRV (overnight SDNN)", "ms", { nightSDNN[$0] }),
+      ("night_sdnn_ms", "that night's overnight SDNN", "ms", { nightSDNN[$0] }),
       (
         "morning_resting_hr_bpm", "the next morning's resting heart rate", "bpm",
         { resting[CalendarDay(daysSinceEpoch: $0.daysSinceEpoch + 1)] }

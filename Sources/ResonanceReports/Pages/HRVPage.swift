@@ -132,7 +132,7 @@ package enum HRVPage {
         let places = b.signal == .restingHeartRate ? 1 : 2
         guard let c = b.current else {
           return [
-            "\(b.signal.label) (\(b.signal.unit))", String(b.days), "–", "–", "–", "too few days",
+            "\(b.signal.label), \(b.signal.unit)", String(b.days), "–", "–", "–", "too few days",
           ]
         }
         let now =
@@ -140,7 +140,7 @@ package enum HRVPage {
             $0 < c.baseline - c.swc ? "below" : $0 > c.baseline + c.swc ? "above" : "inside"
           } ?? "–"
         return [
-          "\(b.signal.label) (\(b.signal.unit))", String(b.days), Format.fixed(c.baseline, places),
+          "\(b.signal.label), \(b.signal.unit)", String(b.days), Format.fixed(c.baseline, places),
           "\(Format.fixed(c.baseline - c.swc, places)) … \(Format.fixed(c.baseline + c.swc, places))",
           Format.optional(c.lastWeekMean, places), now,
         ]
