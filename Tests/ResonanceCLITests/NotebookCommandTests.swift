@@ -130,7 +130,8 @@ struct OwnStoreNotebookTests {
     let breathing = runResonance(["breathing", "--db", db, "-q"])
     try #require(breathing.status == .ok, "\(breathing.err)")
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-      .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("notebooks-md")
+      .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
+        "notebooks-md")
     let names = try FileManager.default.contentsOfDirectory(atPath: root.path)
       .filter { $0.hasSuffix(".md") }.sorted()
     #expect(names.count >= 3)
