@@ -147,8 +147,9 @@ package enum HRVPage {
       }, alignments: ["l", "r", "r", "r", "r", "l"])
     text += "\n### Weeks outside the normal range\n\n"
     text += "A week's mean (at least \(SignalBaseline.minimumWeekDays) days) against the range of "
-    text += "the \(SignalBaseline.windowDays) days before its Monday. About one week in five falls "
-    text += "outside by chance alone; a run of them is what matters.\n\n"
+    text += "the \(SignalBaseline.windowDays) days before its Monday. One week in five or more "
+    text += "falls outside by chance alone (more when the days run together); a run of them is "
+    text += "what matters.\n\n"
     let outside = baselines.flatMap { b in b.weeks.filter { $0.side != 0 }.map { (b.signal, $0) } }
     let judged = baselines.reduce(0) { $0 + $1.weeks.count }
     if outside.isEmpty {
