@@ -177,7 +177,9 @@ final class ListeningRows {
       // What analyze derived for the merged-away song goes with it; the next analyze derives
       // the merged song's from all its plays. Deleted here rather than left to the schema's
       // cascade, which does not run while a bulk import has foreign keys off.
-      for table in ["song_effects", "song_effect_estimates", "song_features"] {
+      for table in [
+        "song_effects", "song_effect_estimates", "song_context_effect_estimates", "song_features",
+      ] {
         execute("DELETE FROM \(table) WHERE song_id = ?", [from])
       }
       execute("DELETE FROM songs WHERE id = ?", [from])

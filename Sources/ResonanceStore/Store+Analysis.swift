@@ -158,6 +158,18 @@ extension Store {
       """)
   }
 
+  /// Every per-context song-effect estimate `resonance analyze` wrote, by song, signal and
+  /// context.
+  package func contextEffectEstimates() throws(StoreError) -> [SongContextEffectEstimate] {
+    try connection.fetch(
+      SongContextEffectEstimate.self,
+      """
+      SELECT song_id, signal, context, plays, minutes, raw_mean, overall, estimate, sd, low90,
+        high90
+      FROM song_context_effect_estimates ORDER BY song_id, signal, context
+      """)
+  }
+
   /// Each song's Apple catalog ID, where it has one.
   package func songCatalogIDs() throws(StoreError) -> [Int64: String] {
     var result: [Int64: String] = [:]
@@ -274,6 +286,21 @@ extension SongEffectEstimate: RowDecodable {
       unpooled: row.double("raw_mean") ?? .nan, genreMean: row.double("prior_mean") ?? .nan,
       estimate: row.double("estimate") ?? .nan, sd: row.double("sd") ?? .nan,
       low90: row.double("low90") ?? .nan, high90: row.double("high90") ?? .nan)
+  }
+}
+
+extension SongContextEffectEstimate: RowDecodable {
+  /// A `song_context_effect_estimates` row as `contextEffectEstimates()` selects it.
+  ///
+  /// - Throws: `StoreError` when the signal or the context is not one this build knows.
+  package init(row: Row) throws(StoreError) {
+    self.init(
+      songID: row.int64("song_id") ?? 0, signal: try row.decoded(Signal.self, "signal"),
+      context: try row.decoded(ActivityContext.self, "context"), plays: row.int("plays"),
+      minutes: row.double("minutes") ?? 0, unpooled: row.double("raw_mean") ?? .nan,
+      overall: row.double("overall") ?? .nan, estimate: row.double("estimate") ?? .nan,
+      sd: row.double("sd") ?? .nan, low90: row.double("low90") ?? .nan,
+      high90: row.double("high90") ?? .nan)
   }
 }
 

@@ -131,6 +131,19 @@ extension Store {
           e.sd, e.low90, e.high90,
         ])
       }
+      try connection.execute("DELETE FROM song_context_effect_estimates")
+      let insertContext = try connection.prepare(
+        """
+        INSERT INTO song_context_effect_estimates (song_id, signal, context, plays, minutes,
+          raw_mean, overall, estimate, sd, low90, high90)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """)
+      for e in results.contextEstimates {
+        try insertContext.execute([
+          e.songID, e.signal.rawValue, e.context.rawValue, e.plays, e.minutes, e.unpooled,
+          e.overall, e.estimate, e.sd, e.low90, e.high90,
+        ])
+      }
       try replaceSongFeatures(results.features)
       try replaceEntityScores(results)
     }

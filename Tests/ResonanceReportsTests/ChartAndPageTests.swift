@@ -295,6 +295,40 @@ struct SongsPageTests {
     #expect(text.contains("a real person's cannot be checked"), "no truth: where it is measured")
   }
 
+  @Test("per context, the model's calming and energising songs there, strongest first")
+  func byContext() throws {
+    func pair(_ song: Int64, _ context: ActivityContext, _ value: Double, sd: Double)
+      -> SongContextEffectEstimate
+    {
+      SongContextEffectEstimate(
+        songID: song, signal: .heartRate, context: context, plays: 5, minutes: 15,
+        unpooled: value, overall: -1, estimate: value, sd: sd, low90: value - 1.645 * sd,
+        high90: value + 1.645 * sd)
+    }
+    let pairs = [
+      pair(1, .relax, -2, sd: 0.5), pair(2, .relax, -4, sd: 0.5), pair(3, .relax, 3, sd: 0.5),
+      pair(4, .relax, -0.5, sd: 1), pair(1, .commute, 0.2, sd: 0.5),
+    ]
+    let page = SongsPage.make(
+      songs: Self.songs, estimates: Self.estimates, features: [], rankings: [], effects: [],
+      contextEstimates: pairs, range: ReportRange(DayRange()))
+    let text = try #require(page.files.first { $0.name == "songs.md" }?.text)
+    let section = try #require(text.range(of: "## Which songs calm me, by context"))
+    let rest = String(text[section.upperBound...])
+    let relax = try #require(rest.range(of: "### relax"))
+    let commute = try #require(rest.range(of: "### commute"))
+    let relaxEnd = rest[relax.upperBound...].range(of: "### ")?.lowerBound ?? rest.endIndex
+    let relaxTable = String(rest[relax.upperBound..<relaxEnd])
+    let rows = relaxTable.split(separator: "\n").filter { $0.hasPrefix("| Song") }
+    #expect(rows.map { $0.prefix(9) } == ["| Song 2 ", "| Song 1 ", "| Song 3 "])
+    #expect(relaxTable.contains("4 songs estimated here: 2 calming, 1 energising."))
+    let commuteEnd = rest[commute.upperBound...].range(of: "### ")?.lowerBound ?? rest.endIndex
+    #expect(
+      rest[commute.upperBound..<commuteEnd].contains("1 songs estimated here; none apart from 0"))
+    let csv = try #require(page.files.first { $0.name == "songs-effects-by-context.csv" }?.text)
+    #expect(csv.split(whereSeparator: \.isNewline).count == 6)
+  }
+
   @Test("with a simulated person's truth, the page prints the coverage measured beside 90%")
   func coverage() throws {
     let measured = EffectValidation(

@@ -98,6 +98,34 @@ struct DerivedWriteTests {
     #expect(row?.string(0) == #"{"commute":0.25,"deep-work":0.25,"pre-sleep":0.5}"#)
   }
 
+  @Test("per-context song effects are written whole and read back by song, signal and context")
+  func contextEstimates() throws {
+    let store = try Store(path: ":memory:")
+    try store.connection.execute(
+      "INSERT INTO songs (id, identity_key, title) VALUES (1, 'a', 'A'), (2, 'b', 'B')")
+    func estimate(_ song: Int64, _ context: ActivityContext, _ value: Double)
+      -> SongContextEffectEstimate
+    {
+      SongContextEffectEstimate(
+        songID: song, signal: .heartRate, context: context, plays: 4, minutes: 12,
+        unpooled: value * 2, overall: -1, estimate: value, sd: 0.5, low90: value - 0.8,
+        high90: value + 0.8)
+    }
+    var results = Self.derived
+    results.contextEstimates = [
+      estimate(2, .commute, 0.4), estimate(1, .relax, -3), estimate(1, .commute, -0.5),
+    ]
+    try Self.replace(store, results)
+    let read = try store.contextEffectEstimates()
+    #expect(
+      read
+        == results.contextEstimates.sorted {
+          ($0.songID, $0.context.rawValue) < ($1.songID, $1.context.rawValue)
+        })
+    try Self.replace(store, Self.derived)
+    #expect(try store.contextEffectEstimates().isEmpty)
+  }
+
   @Test("a rerun replaces every row; an empty derivation empties the tables")
   func rerun() throws {
     let store = try Store(path: ":memory:")

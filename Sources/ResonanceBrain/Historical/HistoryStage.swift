@@ -43,7 +43,7 @@ package enum HistoryStage {
     let asleep = inputs.sleep.filter(\.value.isAsleep).map {
       TimeSpan(startMs: $0.start.millisecondsSinceEpoch, endMs: $0.end.millisecondsSinceEpoch)
     }
-    let responses = songResponses(
+    let (responses, contextEstimates) = songResponses(
       analysis, plays: plays, inputs: inputs, asleep: asleep, progress: progress)
     let features = SongFeatureEstimator.estimate(inputs.songs)
 
@@ -64,6 +64,7 @@ package enum HistoryStage {
       biometrics: analysis.plays.filter { computedPlays.contains($0.playID) },
       effects: analysis.effects, estimates: responses.flatMap(\.estimates),
       features: features, marks: inputs.marks)
+    results.contextEstimates = contextEstimates
     results.songScores = EntityScores.songs(effects: analysis.effects, features: features)
     results.playlistScores = EntityScores.playlists(
       inputs.playlists, songs: results.songScores,
@@ -84,15 +85,16 @@ package enum HistoryStage {
     return (results, summary)
   }
 
-  /// The song-response model for heart rate and for HRV over the reconstructed sessions; a
-  /// signal with too little to fit is left out.
+  /// The song-response model for heart rate and for HRV over the reconstructed sessions, and
+  /// from the same model each song's effect per context (`SongResponseModel.contextEffects`);
+  /// a signal with too little to fit is left out.
   ///
   /// For HRV the model is told the HRV a DJ chose each song on, from the stress its decision
   /// log records (`NeedRule.hrv(stress:)`).
   static func songResponses(
     _ analysis: HistoryAnalysis, plays: [HistoricalPlay], inputs: AnalysisInputs,
     asleep: [TimeSpan], progress: any StageProgress = SilentProgress()
-  ) -> [SongResponseFit] {
+  ) -> (fits: [SongResponseFit], contexts: [SongContextEffectEstimate]) {
     let byID = Dictionary(uniqueKeysWithValues: plays.map { ($0.id, $0) })
     func sessions(chosenOnHRV: Bool) -> [SongResponseModel.Session] {
       analysis.sessions.map { s in
@@ -108,20 +110,32 @@ package enum HistoryStage {
           })
       }
     }
-    // Both fits' candidate fits, heart rate first, are one step's done/total.
-    let steps = SongResponseModel.fitSteps()
+    // Both fits' candidate fits and each one's per-context fit, heart rate first, are one
+    // step's done/total.
+    let steps = SongResponseModel.fitSteps() + 1
     return progress.step(
       "analyze: song effects", total: Int64(2 * steps), unit: .items("fits")
     ) {
-      let heartRate = SongResponseModel.fit(
-        .heartRate, sessions: sessions(chosenOnHRV: false), samples: inputs.heartRate,
-        mac: inputs.mac, genres: inputs.genres, asleep: asleep
-      ) { done, _ in progress.advance(to: Int64(done)) }
-      let hrv = SongResponseModel.fit(
-        .hrv, sessions: sessions(chosenOnHRV: true), samples: inputs.hrv, mac: inputs.mac,
-        genres: inputs.genres, asleep: asleep
-      ) { done, _ in progress.advance(to: Int64(steps + done)) }
-      return [heartRate, hrv].compactMap { $0 }
+      var fits: [SongResponseFit] = []
+      var contexts: [SongContextEffectEstimate] = []
+      for (k, signal) in [Signal.heartRate, .hrv].enumerated() {
+        let signalSessions = sessions(chosenOnHRV: signal == .hrv)
+        let samples = signal == .hrv ? inputs.hrv : inputs.heartRate
+        let base = Int64(k * steps)
+        guard
+          let fit = SongResponseModel.fit(
+            signal, sessions: signalSessions, samples: samples, mac: inputs.mac,
+            genres: inputs.genres, asleep: asleep,
+            progress: { done, _ in progress.advance(to: base + Int64(done)) })
+        else { continue }
+        fits.append(fit)
+        contexts +=
+          SongResponseModel.contextEffects(
+            fit, sessions: signalSessions, samples: samples, mac: inputs.mac, genres: inputs.genres,
+            asleep: asleep) ?? []
+        progress.advance(to: base + Int64(steps))
+      }
+      return (fits, contexts)
     }
   }
 

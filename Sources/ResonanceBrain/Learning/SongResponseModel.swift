@@ -237,7 +237,7 @@ package enum SongResponseModel {
       return SongEffectEstimate(
         songID: song, signal: signal, plays: playCounts[song] ?? 0, minutes: songMinutes[song]!,
         unpooled: o.y, genreMean: mean, estimate: estimate, sd: w.squareRoot() * sigma,
-        low90: estimate - half, high90: estimate + half)
+        low90: estimate - half, high90: estimate + half, unpooledSD: sigma)
     }
     // In genre order: summed in the dictionary's order, the last bit changed from run to run.
     let means = genreMeans.keys.sorted().map { genreMeans[$0]! }

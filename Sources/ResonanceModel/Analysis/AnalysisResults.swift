@@ -43,6 +43,8 @@ package struct AnalysisResults: Sendable, Equatable {
   package var effects: [SongEffect]
   /// The song-response model's estimates, per song and signal.
   package var estimates: [SongEffectEstimate]
+  /// The same model's estimates per song, signal and context.
+  package var contextEstimates: [SongContextEffectEstimate] = []
   package var nights: [NightSleep]
   /// One per session, in the sessions' order; empty to leave every session without one.
   package var outcomes: [SessionOutcome]

@@ -69,11 +69,16 @@ package struct SongEffectEstimate: Sendable, Equatable {
   package var sd: Double
   package var low90: Double
   package var high90: Double
+  /// The standard deviation of `unpooled` (the fit's, before any shrinkage); nil in an
+  /// estimate read back from the store, which does not keep it.
+  package var unpooledSD: Double?
 
   package init(
     songID: Int64, signal: Signal, plays: Int, minutes: Double, unpooled: Double,
-    genreMean: Double, estimate: Double, sd: Double, low90: Double, high90: Double
+    genreMean: Double, estimate: Double, sd: Double, low90: Double, high90: Double,
+    unpooledSD: Double? = nil
   ) {
+    self.unpooledSD = unpooledSD
     self.songID = songID
     self.signal = signal
     self.plays = plays
@@ -94,6 +99,47 @@ package struct SongEffectEstimate: Sendable, Equatable {
   package var probabilityBelowZero: Double {
     guard sd > 0 else { return estimate < 0 ? 1 : 0 }
     return 0.5 * erfc(estimate / (sd * 2.0.squareRoot()))
+  }
+}
+
+/// One song's effect on one signal in one context (`song_context_effect_estimates`): the
+/// song-response model fitted with a column per song and context, each pulled toward the
+/// song's overall effect by the spread the contexts show beyond their noise
+/// (`SongResponseModel.contextEffects`, `docs/brain.md`). Same units and scale as
+/// `SongEffectEstimate`: relative to the person's average minute of music.
+package struct SongContextEffectEstimate: Sendable, Equatable {
+  package var songID: Int64
+  package var signal: Signal
+  package var context: ActivityContext
+  /// Plays in the context whose music entered a measured minute, and their summed exposure.
+  package var plays: Int
+  package var minutes: Double
+  /// The context's own estimate before shrinkage, and the song's overall estimate it is
+  /// pulled toward.
+  package var unpooled: Double
+  package var overall: Double
+  /// The shrunken estimate, its standard deviation and its 90% interval.
+  package var estimate: Double
+  package var sd: Double
+  package var low90: Double
+  package var high90: Double
+
+  package init(
+    songID: Int64, signal: Signal, context: ActivityContext, plays: Int, minutes: Double,
+    unpooled: Double, overall: Double, estimate: Double, sd: Double, low90: Double,
+    high90: Double
+  ) {
+    self.songID = songID
+    self.signal = signal
+    self.context = context
+    self.plays = plays
+    self.minutes = minutes
+    self.unpooled = unpooled
+    self.overall = overall
+    self.estimate = estimate
+    self.sd = sd
+    self.low90 = low90
+    self.high90 = high90
   }
 }
 

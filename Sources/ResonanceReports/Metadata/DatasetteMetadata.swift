@@ -184,6 +184,7 @@ package enum DatasetteMetadata {
     ("schema_migrations", "the migrations applied to this store"),
     ("sleep_nights", "the nights in Health's sleep analysis"),
     ("song_effect_estimates", "each song's measured effect on heart rate and HRV"),
+    ("song_context_effect_estimates", "each song's measured effect per context"),
     ("song_effects", "the learning loop's per-song, per-context scores (the seed's SongEffect)"),
     ("song_features", "each song's tempo, energy and valence estimates with their sources"),
     ("songs", "one row per real song across every source (the seed's Song)"),

@@ -10,7 +10,8 @@ package enum SongsPage {
   package static func make(
     songs: [SongRecord], estimates: [SongEffectEstimate], features: [SongFeatureEstimate],
     rankings: [(context: ActivityContext, calming: [RankedSong], energising: [RankedSong])],
-    effects: [SongEffect], coverage: [EffectValidation] = [], range: ReportRange
+    effects: [SongEffect], contextEstimates: [SongContextEffectEstimate] = [],
+    coverage: [EffectValidation] = [], range: ReportRange
   ) -> ReportPage {
     let byID = Dictionary(uniqueKeysWithValues: songs.map { ($0.id, $0) })
     let hr = Dictionary(
@@ -95,6 +96,7 @@ package enum SongsPage {
       }
     }
 
+    text += byContext(contextEstimates, songs: byID)
     text += "## What the DJ has learned, by context\n\n"
     if rankings.isEmpty {
       text += "The learning loop has no song with three or more plays in any context yet.\n\n"
@@ -192,6 +194,8 @@ package enum SongsPage {
       files: [ReportFile(name: "songs.md", text: text)] + files + [
         ReportFile(name: "songs.csv", text: csv.text),
         ReportFile(name: "songs-by-context.csv", text: contexts.text),
+        ReportFile(
+          name: "songs-effects-by-context.csv", text: byContextCSV(contextEstimates, songs: byID)),
       ])
   }
 
@@ -344,5 +348,80 @@ package enum SongsPage {
     }
     return " — on this simulated person they cover " + parts.joined(separator: " and ")
       + ", `validation.md`"
+  }
+
+  /// Songs listed per context and direction.
+  static let listedPerContext = 5
+
+  /// "Which songs calm me, in which context": per context, the songs whose heart-rate effect
+  /// there lies below 0 at 90% (strongest first) and those whose effect lies above it, from
+  /// the song-response model's per-context estimates.
+  static func byContext(_ estimates: [SongContextEffectEstimate], songs: [Int64: SongRecord])
+    -> String
+  {
+    var text = "## Which songs calm me, by context\n\n"
+    let hr = estimates.filter { $0.signal == .heartRate }
+    guard !hr.isEmpty else {
+      text += "No song has three plays with a measured heart rate in any one context yet.\n\n"
+      return text
+    }
+    text += "The same model, fitted with a column per song and context and each context's "
+    text += "estimate pulled toward the song's overall effect by how much contexts differ beyond "
+    text += "their noise (`docs/brain.md`, \"Per context\"): a song that calms at night may do "
+    text += "little on a commute. Each context lists the songs with three plays or more there "
+    text += "whose 90% interval lies below 0 (calming) or above 0 (energising), strongest first, "
+    text += "at most \(listedPerContext) each; every pair of both signals is in "
+    text += "[songs-effects-by-context.csv](songs-effects-by-context.csv).\n\n"
+    for context in ActivityContext.allCases {
+      let here = hr.filter { $0.context == context }
+      guard !here.isEmpty else { continue }
+      let calming = here.filter { $0.high90 < 0 }.sorted {
+        ($0.estimate, $0.songID) < ($1.estimate, $1.songID)
+      }
+      let energising = here.filter { $0.low90 > 0 }.sorted {
+        ($0.estimate, $0.songID) > ($1.estimate, $1.songID)
+      }
+      text += "### \(context.rawValue)\n\n"
+      guard !calming.isEmpty || !energising.isEmpty else {
+        text += "\(here.count) songs estimated here; none apart from 0 at 90%.\n\n"
+        continue
+      }
+      text += "\(here.count) songs estimated here: \(calming.count) calming, "
+      text += "\(energising.count) energising.\n\n"
+      text += Markdown.table(
+        header: [
+          "song", "direction", "plays here", "effect here (bpm), 90% interval", "overall (bpm)",
+        ],
+        rows: (Array(calming.prefix(listedPerContext)) + Array(energising.prefix(listedPerContext)))
+          .map { e in
+            [
+              fullLabel(songs[e.songID], id: e.songID), e.high90 < 0 ? "calming" : "energising",
+              String(e.plays), Figures.interval(e.estimate, e.low90, e.high90, 1),
+              Figures.signed(e.overall, 1),
+            ]
+          }, alignments: ["l", "l", "r", "r", "r"])
+      text += "\n"
+    }
+    return text
+  }
+
+  /// `songs-by-context.csv`: every per-context estimate of both signals.
+  static func byContextCSV(_ estimates: [SongContextEffectEstimate], songs: [Int64: SongRecord])
+    -> String
+  {
+    var csv = CSVTable(header: [
+      "song_id", "title", "artist", "signal", "context", "plays", "minutes", "unpooled",
+      "overall", "estimate", "sd", "low90", "high90",
+    ])
+    for e in estimates {
+      csv.append([
+        .integer(Int(e.songID)), .text(songs[e.songID]?.title ?? ""),
+        .text(songs[e.songID]?.artist ?? ""),
+        .text(e.signal.rawValue), .text(e.context.rawValue), .integer(e.plays), .value(e.minutes),
+        .value(e.unpooled), .value(e.overall), .value(e.estimate), .value(e.sd), .value(e.low90),
+        .value(e.high90),
+      ])
+    }
+    return csv.text
   }
 }

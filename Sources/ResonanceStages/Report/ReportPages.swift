@@ -62,14 +62,15 @@ package enum ReportPages {
       return (
         songs: songs, estimates: try store.effectEstimates(), features: try store.songFeatures(),
         rankings: ReportStatistics.rankings(effects: effects, songs: songs), effects: effects,
+        contextEstimates: try store.contextEffectEstimates(),
         coverage: try sources.validation()?.effects ?? []
       )
     },
     write: { data, sources in
       SongsPage.make(
         songs: data.songs, estimates: data.estimates, features: data.features,
-        rankings: data.rankings, effects: data.effects, coverage: data.coverage,
-        range: sources.range)
+        rankings: data.rankings, effects: data.effects,
+        contextEstimates: data.contextEstimates, coverage: data.coverage, range: sources.range)
     })
 
   static let sessions = ReportPageSpec(

@@ -169,4 +169,26 @@ extension Schema {
     sql: """
       ALTER TABLE analysis_runs ADD COLUMN summary TEXT;
       """)
+
+  /// Each song's effect per context from the same song-response model, shrunk toward the
+  /// song's overall effect (`SongResponseModel.contextEffects`). Cleared with the songs' own
+  /// estimates on every analyze.
+  static let contextEstimates = Migration(
+    "0023-song-context-estimates",
+    sql: """
+      CREATE TABLE song_context_effect_estimates (
+        song_id INTEGER NOT NULL REFERENCES songs (id) ON DELETE CASCADE,
+        signal TEXT NOT NULL CHECK (signal = 'hr' OR signal = 'hrv'),
+        context TEXT NOT NULL,
+        plays INTEGER NOT NULL,
+        minutes REAL NOT NULL,
+        raw_mean REAL NOT NULL,
+        overall REAL NOT NULL,
+        estimate REAL NOT NULL,
+        sd REAL NOT NULL,
+        low90 REAL NOT NULL,
+        high90 REAL NOT NULL,
+        PRIMARY KEY (song_id, signal, context)
+      ) WITHOUT ROWID;
+      """)
 }

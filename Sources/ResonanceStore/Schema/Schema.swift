@@ -31,6 +31,7 @@ package enum Schema {
     musicBrainzRecordings,
     importSources,
     tuningLedger,
+    contextEstimates,
   ]
 
   /// The schema version a fully migrated store has.
