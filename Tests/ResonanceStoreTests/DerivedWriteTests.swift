@@ -159,6 +159,22 @@ struct DerivedWriteTests {
     #expect(try store.connection.row("SELECT COUNT(*) FROM analysis_runs")?.int(0) == 1)
   }
 
+  @Test("0023 makes an earlier analysis stale, so the next analyze fills the per-context table")
+  func upgradeContexts() throws {
+    let db = try Connection(path: ":memory:")
+    let shipped = Array(Schema.migrations.prefix { $0.name != "0023-song-context-estimates" })
+    #expect(shipped.count == 22)
+    try Migrator(shipped).migrate(db, now: 1)
+    try db.execute(
+      """
+      INSERT INTO analysis_runs (started_at_ms, finished_at_ms, last_import_id, plays, sessions)
+      VALUES (1, 2, 7, 0, 0)
+      """)
+    #expect(try Migrator(Schema.migrations).migrate(db, now: 2) == ["0023-song-context-estimates"])
+    #expect(try db.row("SELECT last_import_id FROM analysis_runs")?.int(0) == -1)
+    #expect(try db.row("SELECT COUNT(*) FROM song_context_effect_estimates")?.int(0) == 0)
+  }
+
   @Test("0011 upgrades a store at version 10: sessions keep their rows, with no outcome yet")
   func upgrade() throws {
     let db = try Connection(path: ":memory:")

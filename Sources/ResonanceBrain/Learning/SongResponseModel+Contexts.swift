@@ -14,7 +14,8 @@ extension SongResponseModel {
   /// the noise (method of moments, mean of (Yₛ꜀ − θ̂ₛ)² − vₛ꜀ − sₛ² over the pairs, at least
   /// 0), the prior of a pair's effect is normal around θ̂ₛ with variance τ² + sₛ², and its
   /// posterior has mean θ̂ₛ + W·(Yₛ꜀ − θ̂ₛ) and variance W·vₛ꜀, W = (τ² + sₛ²)/(τ² + sₛ² + vₛ꜀);
-  /// the 90% interval is ± 1.645 of that. When the contexts differ no more than their noise
+  /// the 90% interval is the robust one (`RobustEBCI`), cva(vₛ꜀/(τ² + sₛ²))·W·√vₛ꜀ either
+  /// side, as the songs' own intervals are. When the contexts differ no more than their noise
   /// (τ² = 0), every context's estimate stays near the song's own, which is the honest answer.
   ///
   /// Only pairs with at least `minimumContextPlays` plays whose song has an overall estimate
@@ -72,10 +73,14 @@ extension SongResponseModel {
       let w = prior / (prior + v)
       let estimate = song.estimate + w * (pair.unpooled - song.estimate)
       let sd = (w * v).squareRoot()
+      // The robust interval, as the songs' own: whatever the shape of the contexts' spread.
+      let half =
+        prior > 0
+        ? RobustEBCI.criticalValue(t: v / prior) * w * v.squareRoot() : z90 * sd
       return SongContextEffectEstimate(
         songID: song.songID, signal: overall.signal, context: context, plays: pair.plays,
         minutes: pair.minutes, unpooled: pair.unpooled, overall: song.estimate,
-        estimate: estimate, sd: sd, low90: estimate - z90 * sd, high90: estimate + z90 * sd)
+        estimate: estimate, sd: sd, low90: estimate - half, high90: estimate + half)
     }.sorted { ($0.songID, $0.context.rawValue) < ($1.songID, $1.context.rawValue) }
   }
 }

@@ -172,10 +172,13 @@ extension Schema {
 
   /// Each song's effect per context from the same song-response model, shrunk toward the
   /// song's overall effect (`SongResponseModel.contextEffects`). Cleared with the songs' own
-  /// estimates on every analyze.
+  /// estimates on every analyze. An analysis made before has none, so it no longer counts as
+  /// current: its `last_import_id` is set to −1, which names no import, and the next
+  /// `resonance analyze` runs (keeping the sessions whose inputs did not change).
   static let contextEstimates = Migration(
     "0023-song-context-estimates",
     sql: """
+      UPDATE analysis_runs SET last_import_id = -1;
       CREATE TABLE song_context_effect_estimates (
         song_id INTEGER NOT NULL REFERENCES songs (id) ON DELETE CASCADE,
         signal TEXT NOT NULL CHECK (signal = 'hr' OR signal = 'hrv'),
