@@ -464,8 +464,8 @@ struct ValidateCommandTests {
     // One shape: every part is there, null where the store had nothing for it.
     #expect(
       object?.keys.sorted() == [
-        "breathing", "format_version", "goals_met", "sessions", "song_effects", "song_features",
-        "tuning",
+        "breathing", "changes", "format_version", "goals_met", "practice", "sessions",
+        "song_effects", "song_features", "tuning",
       ])
     #expect(object?["song_effects"] is NSNull && object?["goals_met"] as? Bool == true)
     #expect(object?["tuning"] is NSNull, "no --preferences, no one-step truth")

@@ -108,8 +108,8 @@ struct ValidationReportTests {
     }
     #expect(
       top.keys.sorted() == [
-        "breathing", "format_version", "goals_met", "sessions", "song_effects", "song_features",
-        "tuning",
+        "breathing", "changes", "format_version", "goals_met", "practice", "sessions",
+        "song_effects", "song_features", "tuning",
       ])
     #expect(top["format_version"] == 1 && top["goals_met"] == true)
     #expect(
@@ -184,8 +184,8 @@ struct ValidationReportTests {
     }
     #expect(
       top.keys.sorted() == [
-        "breathing", "format_version", "goals_met", "sessions", "song_effects", "song_features",
-        "tuning",
+        "breathing", "changes", "format_version", "goals_met", "practice", "sessions",
+        "song_effects", "song_features", "tuning",
       ])
     #expect(top["sessions"] == .null && top["song_features"] == .null && top["goals_met"] == false)
     #expect(
@@ -211,8 +211,53 @@ struct ValidationReportTests {
       report.json
         == [
           "format_version": 1, "goals_met": true, "breathing": nil, "sessions": nil,
-          "song_effects": nil, "song_features": nil, "tuning": nil,
+          "song_effects": nil, "song_features": nil, "tuning": nil, "practice": nil,
+          "changes": nil,
         ] && report.lines(truthPath: "t").isEmpty)
+  }
+
+  @Test("practice and changes: each effect with planted, estimate, interval and covered; each signal right or not")
+  func practiceAndChanges() throws {
+    var report = ValidationReport()
+    report.practice = PracticeValidation(effects: [
+      .init(name: "practice_acute_sdnn_ms", planted: 5, estimate: 4.5, low90: 3.5, high90: 5.5),
+      .init(name: "practice_night_sdnn_ms", planted: 5, estimate: nil, low90: nil, high90: nil),
+    ])
+    report.changes = ChangeValidation(
+      planted: CalendarDay("2023-01-10"),
+      findings: [
+        .init(signal: .restingHeartRate, flagged: CalendarDay("2023-01-12"), searched: true),
+        .init(signal: .morningLnRMSSD, flagged: nil, searched: true),
+      ])
+    guard case .object(let top) = report.json else {
+      Issue.record("not an object")
+      return
+    }
+    #expect(
+      top["practice"]
+        == [
+          "practice_acute_sdnn_ms": [
+            "planted": .double(5), "estimate": .double(4.5), "low90": .double(3.5),
+            "high90": .double(5.5), "covered": true,
+          ],
+          "practice_night_sdnn_ms": [
+            "planted": .double(5), "estimate": nil, "low90": nil, "high90": nil, "covered": nil,
+          ],
+        ])
+    #expect(
+      top["changes"]
+        == [
+          "planted": "2023-01-10", "tolerance_days": 14,
+          "signals": [
+            "resting_hr_bpm": ["flagged": "2023-01-12", "searched": true, "right": true],
+            "morning_ln_rmssd": ["flagged": nil, "searched": true, "right": false],
+          ],
+        ])
+    let lines = report.lines(truthPath: "t")
+    #expect(lines.contains { $0.contains("+4.50 (+3.50 … +5.50)   planted +5.00   covered") })
+    #expect(lines.contains { $0.contains("too few days") })
+    #expect(lines.contains { $0.contains("flagged from 2023-01-12   right") })
+    #expect(lines.contains { $0.contains("none flagged   WRONG") })
   }
 
   @Test("the one-step truth: its JSON object and its line, the gain signed")
