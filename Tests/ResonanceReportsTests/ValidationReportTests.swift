@@ -216,7 +216,9 @@ struct ValidationReportTests {
         ] && report.lines(truthPath: "t").isEmpty)
   }
 
-  @Test("practice and changes: each effect with planted, estimate, interval and covered; each signal right or not")
+  @Test(
+    "practice and changes: each effect with planted, estimate, interval and covered; each signal right or not"
+  )
   func practiceAndChanges() throws {
     var report = ValidationReport()
     report.practice = PracticeValidation(effects: [
