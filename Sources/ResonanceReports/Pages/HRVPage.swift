@@ -33,13 +33,25 @@ package enum HRVPage {
         var chart = SVGChart(
           title: "Resting heart rate", xLabel: "local date", yLabel: "beats per minute")
         chart.xScale = .days
-        chart.marks = [
-          .line(
-            days.map { SVGChart.Point(Double($0.day.daysSinceEpoch), $0.restingHeartRate ?? .nan) },
-            series: 0)
-        ]
+        // The normal range each judged week was held against, as a band behind the days.
+        let range = (baselines.first { $0.signal == .restingHeartRate }?.weeks ?? []).flatMap {
+          w -> [SVGChart.Interval] in
+          let monday = Double(w.monday.daysSinceEpoch)
+          return [monday, monday + 6].map {
+            SVGChart.Interval($0, low: w.baseline - w.swc, high: w.baseline + w.swc)
+          }
+        }
+        chart.marks =
+          (range.count > 1 ? [.band(range, series: 1)] : []) + [
+            .line(
+              days.map {
+                SVGChart.Point(Double($0.day.daysSinceEpoch), $0.restingHeartRate ?? .nan)
+              },
+              series: 0)
+          ]
+        if range.count > 1 { chart.legend = ["resting heart rate", "the normal range"] }
         files.append(ReportFile(name: "hrv-resting-hr.svg", text: chart.svg()))
-        text += "![Resting heart rate by day](hrv-resting-hr.svg)\n\n"
+        text += "![Resting heart rate by day, with the normal range](hrv-resting-hr.svg)\n\n"
       }
       if overview.sdnnDays >= 2 || overview.rmssdDays >= 2 {
         var chart = SVGChart(title: "HRV by day", xLabel: "local date", yLabel: "milliseconds")
