@@ -16,8 +16,8 @@ struct ValidateCommand: ParsableCommand {
       they were lived in. Song effects on heart rate and HRV: how often the 90% intervals cover \
       the planted effect (goal 0.85–0.95), how many songs differ from the average song, and \
       Spearman's correlation with the planted effects over songs with at least 8 plays (goal \
-      ≥ 0.8 at --effect-scale 3). Song features: each source's error, and how often the \
-      planted value lies within the intervals.
+      ≥ 0.8 at --effect-scale 3). Song features: each source's error and coverage. Practice's \
+      effects on HRV and sustained changes (synth --step): each against the planted (no goal).
 
       With --preferences FILE, also the one-step truth of a preference file (as resonance \
       tune writes it) for the file's reward: the mean over the store's logged decisions of the \
