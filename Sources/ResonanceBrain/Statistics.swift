@@ -58,6 +58,16 @@ package enum Statistics {
     return sorted[i] + (position - Double(i)) * (sorted[j] - sorted[i])
   }
 
+  /// The mean and the sample standard deviation (n − 1); the SD is 0 for fewer than two
+  /// values, and both are 0 for none.
+  package static func meanAndSD(_ values: [Double]) -> (mean: Double, sd: Double) {
+    guard values.count > 1 else { return (values.first ?? 0, 0) }
+    let n = Double(values.count)
+    let mean = values.reduce(0, +) / n
+    let variance = values.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / (n - 1)
+    return (mean, variance.squareRoot())
+  }
+
   /// The mean of the values present; nil when none is.
   package static func mean(_ values: [Double?]) -> Double? {
     let present = values.compactMap { $0 }

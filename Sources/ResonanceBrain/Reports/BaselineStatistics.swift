@@ -60,16 +60,13 @@ package enum BaselineStatistics {
         $0.0.daysSinceEpoch >= from && $0.0.daysSinceEpoch < day.daysSinceEpoch
       }.map(\.1)
       guard window.count >= SignalBaseline.minimumDays else { return nil }
-      let (mean, sd) = meanAndSD(window)
+      let (mean, sd) = Statistics.meanAndSD(window)
       return (mean, sd / 2)
     }
     var weeks: [SignalBaseline.Week] = []
     var byWeek: [CalendarDay: [Double]] = [:]
     for (day, value) in values {
-      byWeek[
-        CalendarDay(daysSinceEpoch: day.daysSinceEpoch - Int64(ReportStatistics.weekday(day))),
-        default: []
-      ].append(value)
+      byWeek[ReportStatistics.monday(of: day), default: []].append(value)
     }
     for monday in byWeek.keys.sorted() {
       guard let week = byWeek[monday], week.count >= SignalBaseline.minimumWeekDays,
@@ -121,7 +118,7 @@ package enum BaselineStatistics {
     let statistic = f / inflation
     let step = fit.coefficients[1]
     let before = values[max(0, k - SignalBaseline.windowDays)..<k].map(\.1)
-    let swc = meanAndSD(before).sd / 2
+    let swc = Statistics.meanAndSD(before).sd / 2
     guard statistic > supFThreshold, abs(step) >= swc else { return nil }
     let half = z90 * fit.standardErrors[2] * inflation.squareRoot()
     return .init(
@@ -130,14 +127,6 @@ package enum BaselineStatistics {
   }
 
   static let z90 = 1.6448536269514722
-
-  static func meanAndSD(_ values: [Double]) -> (mean: Double, sd: Double) {
-    guard values.count > 1 else { return (values.first ?? 0, 0) }
-    let n = Double(values.count)
-    let mean = values.reduce(0, +) / n
-    let variance = values.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / (n - 1)
-    return (mean, variance.squareRoot())
-  }
 
   static func lagOneAutocorrelation(_ r: [Double]) -> Double {
     guard r.count > 2 else { return 0 }

@@ -52,11 +52,8 @@ package enum PracticeStatistics {
     }
     guard pairs.count >= 2 else { return nil }
     let n = Double(pairs.count)
-    let changes = pairs.map { $0.1 - $0.0 }
-    let mean = changes.reduce(0, +) / n
-    let variance = changes.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / (n - 1)
-    let half =
-      StudentDistribution.quantile(0.95, degreesOfFreedom: n - 1) * (variance / n).squareRoot()
+    let (mean, sd) = Statistics.meanAndSD(pairs.map { $0.1 - $0.0 })
+    let half = StudentDistribution.quantile(0.95, degreesOfFreedom: n - 1) * sd / n.squareRoot()
     return .init(
       sessions: pairs.count, meanBefore: pairs.reduce(0) { $0 + $1.0 } / n,
       meanAfter: pairs.reduce(0) { $0 + $1.1 } / n, change: mean, low90: mean - half,
@@ -124,9 +121,7 @@ package enum PracticeStatistics {
   static func doseResponse(practised: [CalendarDay: Int], nights: [NightRecord])
     -> PracticeEffects.DoseResponse?
   {
-    func monday(_ day: CalendarDay) -> CalendarDay {
-      CalendarDay(daysSinceEpoch: day.daysSinceEpoch - Int64(ReportStatistics.weekday(day)))
-    }
+    let monday = ReportStatistics.monday(of:)
     guard let first = practised.keys.min().map(monday), let last = practised.keys.max().map(monday)
     else { return nil }
     var sessions: [CalendarDay: Int] = [:]

@@ -175,8 +175,7 @@ package enum ReportStatistics {
     var weeks: [CalendarDay: [SessionRecord]] = [:]
     for session in sessions {
       let day = CalendarDay(session.start)
-      let monday = CalendarDay(daysSinceEpoch: day.daysSinceEpoch - Int64(weekday(day)))
-      weeks[monday, default: []].append(session)
+      weeks[monday(of: day), default: []].append(session)
     }
     return weeks.keys.sorted().map { week in
       let list = weeks[week] ?? []
@@ -371,6 +370,11 @@ package enum ReportStatistics {
   }
 
   // MARK: Helpers
+
+  /// The Monday of `day`'s week (Monday to Sunday).
+  package static func monday(of day: CalendarDay) -> CalendarDay {
+    CalendarDay(daysSinceEpoch: day.daysSinceEpoch - Int64(weekday(day)))
+  }
 
   /// Monday 0 … Sunday 6 (1970-01-01 was a Thursday).
   package static func weekday(_ day: CalendarDay) -> Int {

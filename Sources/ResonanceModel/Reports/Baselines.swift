@@ -16,6 +16,9 @@ package struct SignalBaseline: Sendable, Equatable {
       }
     }
 
+    /// The decimals a page gives its values: a tenth of a bpm, a hundredth of ln ms.
+    package var places: Int { self == .restingHeartRate ? 1 : 2 }
+
     /// Its unit on a page.
     package var unit: String {
       switch self {

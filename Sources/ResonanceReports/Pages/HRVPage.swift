@@ -123,7 +123,7 @@ package enum HRVPage {
     guard !changes.isEmpty else { return "" }
     return "; a sustained change: "
       + changes.map { signal, c in
-        "\(signal.label) \(Figures.signed(c.step, signal == .restingHeartRate ? 1 : 2)) "
+        "\(signal.label) \(Figures.signed(c.step, signal.places)) "
           + "\(signal.unit) from \(c.day)"
       }.joined(separator: ", ")
   }
@@ -141,7 +141,7 @@ package enum HRVPage {
     text += Markdown.table(
       header: ["signal", "days", "baseline", "normal range", "last 7 days", "now"],
       rows: baselines.map { b in
-        let places = b.signal == .restingHeartRate ? 1 : 2
+        let places = b.signal.places
         guard let c = b.current else {
           return [
             "\(b.signal.label), \(b.signal.unit)", String(b.days), "–", "–", "–", "too few days",
@@ -175,7 +175,7 @@ package enum HRVPage {
         header: ["week of", "signal", "mean", "normal range", "side"],
         rows: outside.sorted { ($0.1.monday, $0.0.rawValue) < ($1.1.monday, $1.0.rawValue) }.map {
           signal, w in
-          let places = signal == .restingHeartRate ? 1 : 2
+          let places = signal.places
           return [
             w.monday.description, signal.label, Format.fixed(w.mean, places),
             "\(Format.fixed(w.baseline - w.swc, places)) … \(Format.fixed(w.baseline + w.swc, places))",
@@ -192,7 +192,7 @@ package enum HRVPage {
       "day-to-day persistence), with at least \(SignalBaseline.minimumSegment) days each side "
     text += "and a step of at least one SWC (`docs/reports.md`).\n\n"
     for b in baselines {
-      let places = b.signal == .restingHeartRate ? 1 : 2
+      let places = b.signal.places
       if let c = b.change {
         text += "- **\(b.signal.label)**: a sustained change began around **\(c.day)**: "
         text += "\(Figures.interval(c.step, c.low90, c.high90, places)) \(b.signal.unit) (90%), "
