@@ -133,6 +133,9 @@ enum Physiology {
       history.musicHR[m] += Float(hrEffect * response)
       history.musicHRV[m] += Float(hrvEffect * response)
     }
+    let drive = MusicDrive(startMs: startMs, endMs: endMs, hr: hrEffect, hrv: hrvEffect)
+    let at = history.musicDrives.partitioningIndex(where: { $0.startMs > startMs })
+    history.musicDrives.insert(drive, at: at)
   }
 
   /// The night after `day`: stages in 90-minute cycles (deep early, REM late), shares nudged

@@ -1,6 +1,12 @@
 import ResonanceBrain
 import ResonanceModel
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// What one simulated day holds, in local minutes after that day's midnight (values past 1440
 /// run into the next day).
 package struct DayPlan: Sendable, Equatable {
@@ -203,11 +209,15 @@ package struct SynthHistory: Sendable {
   /// UTC milliseconds of minute 0 of the physiology series.
   package var t0Ms: Int64
   package var days: [DayPlan]
-  /// Per-minute true heart rate and HRV without music, and music's added effect.
+  /// Per-minute true heart rate and HRV without music, and music's added effect at the
+  /// instant each minute begins (`Physiology.addMusic`).
   package var baseHR: [Float]
   package var baseHRV: [Float]
   package var musicHR: [Float]
   package var musicHRV: [Float]
+  /// Every play's drive on the body, in start order: what `music(at:)` needs to follow the
+  /// lag between two minutes' marks.
+  package var musicDrives: [MusicDrive] = []
   /// Per-minute activity (`Activity.rawValue`) and sleep stage (`SleepStage.rawValue`).
   package var activity: [UInt8]
   package var sleep: [UInt8]
@@ -235,14 +245,44 @@ package struct SynthHistory: Sendable {
     max(0, min(minuteCount - 1, Int((utcMs - t0Ms) / 60_000)))
   }
 
-  /// True heart rate at an instant, interpolated between minutes.
+  /// True heart rate at an instant: the body's own, interpolated between minutes, plus
+  /// music's exact response at that instant.
   package func heartRate(at utcMs: Int64) -> Double {
-    interpolate(utcMs) { Double(baseHR[$0] + musicHR[$0]) }
+    interpolate(utcMs) { Double(baseHR[$0]) } + music(at: utcMs).hr
   }
 
-  /// True SDNN at an instant, interpolated between minutes.
+  /// True SDNN at an instant: the body's own, interpolated between minutes, plus music's exact
+  /// response at that instant.
   package func hrv(at utcMs: Int64) -> Double {
-    interpolate(utcMs) { Double(baseHRV[$0] + musicHRV[$0]) }
+    interpolate(utcMs) { Double(baseHRV[$0]) } + music(at: utcMs).hrv
+  }
+
+  /// Music's response at an instant: the lag's value where the minute began, decayed to
+  /// `utcMs`, plus what the plays in between drove since. Interpolating the minute marks
+  /// instead would start the body answering a song up to a minute before it plays (a chord
+  /// under the lag's curve), which hides about a tenth of each effect from a model of the lag.
+  package func music(at utcMs: Int64) -> (hr: Double, hrv: Double) {
+    let m = minute(utcMs)
+    let mark = t0Ms + Int64(m) * 60_000
+    let t = max(utcMs, mark)
+    let tauMs = Physiology.musicLagMinutes * 60_000
+    let carried = exp(-Double(t - mark) / tauMs)
+    var hr = Double(musicHR[m]) * carried
+    var hrv = Double(musicHRV[m]) * carried
+    // The drives that began before `t`, newest first, back to the first that ended by the mark.
+    var i = musicDrives.partitioningIndex(where: { $0.startMs >= t }) - 1
+    while i >= 0, musicDrives[i].endMs > mark {
+      let drive = musicDrives[i]
+      let from = max(drive.startMs, mark)
+      let to = min(drive.endMs, t)
+      if to > from {
+        let share = exp(-Double(t - to) / tauMs) - exp(-Double(t - from) / tauMs)
+        hr += drive.hr * share
+        hrv += drive.hrv * share
+      }
+      i -= 1
+    }
+    return (hr, hrv)
   }
 
   private func interpolate(_ utcMs: Int64, _ value: (Int) -> Double) -> Double {
@@ -251,6 +291,15 @@ package struct SynthHistory: Sendable {
     let f = max(0, min(1, position - Double(i)))
     return value(i) * (1 - f) + value(i + 1) * f
   }
+}
+
+/// One play's drive on the body: from its start for as long as it was heard, with its
+/// effects after the context's gain.
+package struct MusicDrive: Sendable {
+  package var startMs: Int64
+  package var endMs: Int64
+  package var hr: Double
+  package var hrv: Double
 }
 
 /// What a person is doing in a minute.

@@ -27,6 +27,38 @@ struct SynthModelTests {
     #expect(rem > 0.15 && rem < 0.30)
   }
 
+  @Test("music moves the body through its lag from the instant a song starts, never before")
+  func musicResponse() throws {
+    let history = Self.history
+    let tauMs = Physiology.musicLagMinutes * 60_000
+    // A session's first play: nothing of earlier music is left (sessions are minutes apart),
+    // so the body answers only once the song plays, and then exactly as the lag does.
+    let firsts = Dictionary(grouping: history.plays, by: \.session).values.compactMap {
+      $0.min { $0.startMs < $1.startMs }
+    }
+    var checked = 0
+    for play in firsts where play.playedMs > 60_000 {
+      let effect =
+        history.songs[play.song].hrEffectBPM * (LibraryGenerator.contextGain[play.context] ?? 1)
+      guard abs(effect) > 1,
+        history.musicDrives.allSatisfy({
+          $0.endMs <= play.startMs - 30 * 60_000 || $0.startMs >= play.startMs
+        })
+      else { continue }
+      #expect(abs(history.music(at: play.startMs - 1_000).hr) < 1e-6)
+      let lagged = effect * (1 - exp(-30_000 / tauMs))
+      #expect(abs(history.music(at: play.startMs + 30_000).hr - lagged) < 1e-4 * abs(effect))
+      checked += 1
+    }
+    #expect(checked > 20)
+    // At every minute's mark the instant's response is the minute series' value: one lag.
+    let first = history.minute(history.plays[history.plays.count / 2].startMs)
+    for m in first..<(first + 600) {
+      let mark = history.t0Ms + Int64(m) * 60_000
+      #expect(abs(history.music(at: mark).hr - Double(history.musicHR[m])) < 1e-3)
+    }
+  }
+
   @Test("resting heart rate stays in 50–75 BPM and drifts down over the months")
   func restingHeartRate() {
     let history = Self.history
