@@ -122,10 +122,16 @@ package enum HistoryStage {
         let signalSessions = sessions(chosenOnHRV: signal == .hrv)
         let samples = signal == .hrv ? inputs.hrv : inputs.heartRate
         let base = Int64(k * steps)
+        // HRV takes heart rate's lag: both answer the same nerve, and a reading a minute
+        // cannot tell 1 from 1.5 minutes the way readings every 5 s can (docs/brain.md).
+        var configuration = SongResponseModel.Configuration()
+        if signal == .hrv, let heart = fits.first(where: { $0.signal == .heartRate }) {
+          configuration.lagCandidates = [heart.lagMinutes]
+        }
         guard
           let fit = SongResponseModel.fit(
             signal, sessions: signalSessions, samples: samples, mac: inputs.mac,
-            genres: inputs.genres, asleep: asleep,
+            genres: inputs.genres, asleep: asleep, configuration: configuration,
             progress: { done, _ in progress.advance(to: base + Int64(done)) })
         else { continue }
         fits.append(fit)
