@@ -152,7 +152,7 @@ struct PracticeValidationTests {
         signal: signal, days: 300, current: nil, weeks: [],
         change: flagged.map {
           .init(
-            day: CalendarDay($0)!, step: 3, low90: 2, high90: 4, statistic: 40, threshold: 12.35)
+            day: CalendarDay($0)!, step: 3, low90: 2, high90: 4, statistic: 40, threshold: 14.5)
         }, searched: true)
     }
     var inputs = ValidationInputs()

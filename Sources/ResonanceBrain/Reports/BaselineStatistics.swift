@@ -19,9 +19,10 @@ import ResonanceModel
 ///   y = a + b·t (every τ leaving `minimumSegment` values each side), judged by the F
 ///   statistic of δ divided by (1 + φ)/(1 − φ), φ the lag-1 autocorrelation of the step fit's
 ///   residuals — so that the slow wander of a heart is not mistaken for a step. It is flagged
-///   when that exceeds Andrews' (1993) 1% critical value for an unknown break with 15%
-///   trimming, 12.35, and |δ| is at least the SWC of the values before τ. The line in the
-///   model is what keeps a slope from being called a step.
+///   when that exceeds the statistic's 1% point for an unknown break with 15% trimming and
+///   the line in the model, 14.5 (`SignalBaseline.supFThreshold`), and |δ| is at least the SWC
+///   of the values before τ. The line in the model is what keeps a slope from being called a
+///   step.
 package enum BaselineStatistics {
   static let supFThreshold = SignalBaseline.supFThreshold
   static let minimumSegment = SignalBaseline.minimumSegment

@@ -186,8 +186,8 @@ package enum HRVPage {
     }
     text += "### Sustained changes\n\n"
     text += "A sustained change is a step the data hold beyond their slow drift: the best split "
-    text += "of a line-plus-step fit must beat the line alone by Andrews' 1% bar for a break at an "
-    text += "unknown day (F > \(Format.fixed(SignalBaseline.supFThreshold, 2)), after allowing for "
+    text += "of a line-plus-step fit must beat the line alone by the 1% bar for a break at an "
+    text += "unknown day (F > \(Format.fixed(SignalBaseline.supFThreshold, 1)), after allowing for "
     text +=
       "day-to-day persistence), with at least \(SignalBaseline.minimumSegment) days each side "
     text += "and a step of at least one SWC (`docs/reports.md`).\n\n"
