@@ -1,4 +1,4 @@
-# docs/validation.md, "Fifteen fresh years": for each store scripts/fresh-seeds.sh made, the songs
+# docs/validation.md, "Twenty fresh years": for each store scripts/fresh-seeds.sh made, the songs
 # listed as calming (heart-rate interval below 0, the 10 strongest as songs.md lists them) against the planted effects.
 import json, sqlite3, sys
 for d in sys.argv[1:]:

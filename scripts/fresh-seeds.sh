@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# docs/validation.md, "Fifteen fresh years": twelve simulated months per seed, ingested,
+# docs/validation.md, "Twenty fresh years": twelve simulated months per seed, ingested,
 # analysed and validated; prints each year's song-interval coverage, the breathing-practice
 # estimates against the planted effects, and the sustained changes flagged.
 #   scripts/fresh-seeds.sh OUT "EXTRA SYNTH ARGS" SEED...
