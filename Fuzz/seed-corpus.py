@@ -156,6 +156,23 @@ def main() -> None:
         json_head(sample_member("Apple_Media_Services.zip", "Library Tracks.json"), 6))
     fixture("MusicLibrary", listening / "Library.xml")
 
+    # Documents built against the XML configuration (docs/reliability.md, "One XML
+    # configuration"): declared entities however hidden, external references, a deep nest.
+    laughs = b'<!ENTITY l0 "lol">' + b"".join(
+        b'<!ENTITY l%d "%s">' % (i, (b"&l%d;" % (i - 1)) * 10) for i in range(1, 10))
+    hostile = {
+        "laughs": b'<!DOCTYPE HealthData [' + laughs + b']>\n<HealthData><Record sourceName="&l9;"/></HealthData>\n',
+        "behind-pi": b'<?x <!DOCTYPE y [ ]> ?>\n<!DOCTYPE HealthData [' + laughs + b']>\n<HealthData>&l9;</HealthData>\n',
+        "behind-comment": b'<!-- <!DOCTYPE y [ ]> -->\n<!DOCTYPE HealthData [<!ENTITY x SYSTEM "file:///etc/passwd">]>\n<HealthData>&x;</HealthData>\n',
+        "parameter": b'<!DOCTYPE HealthData [<!ENTITY % p SYSTEM "http://127.0.0.1:9/p">%p;]>\n<HealthData/>\n',
+        "external-dtd": b'<!DOCTYPE HealthData SYSTEM "file:///etc/passwd">\n<HealthData/>\n',
+        "deep": b"<HealthData>" + b"<a>" * 300 + b"</a>" * 300 + b"</HealthData>\n",
+    }
+    for name, body in hostile.items():
+        add("HealthXML", name + ".xml", b'<?xml version="1.0" encoding="UTF-8"?>\n' + body)
+        add("MusicLibrary", name + ".xml", b'<?xml version="1.0" encoding="UTF-8"?>\n'
+            + body.replace(b"HealthData", b"plist"))
+
     # Spotify and Last.fm.
     fixture("SpotifyExtended", listening / "spotify-extended.json")
     add("SpotifyExtended", "sample-streaming-history.json",

@@ -106,6 +106,16 @@ package struct XMLParseError: Error, Sendable, Equatable, CustomStringConvertibl
 /// libxml2's SAX2 push parser: feed it bytes in chunks of any size (from a file, an inflating
 /// zip entry), and it calls the handler per element in constant memory.
 ///
+/// Every XML file the tool reads goes through this one configuration, hardened against files
+/// made to attack a parser (docs/reliability.md):
+/// - an entity declaration stops the parse with an error naming the entity and its line: a
+///   declared entity can read another file (`SYSTEM "file:///…"`) or expand without bound
+///   (a billion laughs). XML's five predefined entities and character references still decode;
+/// - the external-entity loader refuses every URI, local or remote, so no DTD or entity is
+///   ever fetched, whatever the document says;
+/// - libxml2's own limits stay on (no `XML_PARSE_HUGE`): 10 MB for one text node or attribute
+///   value, 256 levels of nesting — far beyond any real export.
+///
 /// Foundation's `XMLParser` is not used: on Linux it crashes on the `#IMPLIED` attribute
 /// declarations every Apple Health export's DTD has (see `docs/performance.md`).
 package final class XMLPushParser {
@@ -381,6 +391,24 @@ package final class XMLPushParser {
         }
       }
     }
+    // Only XML's five predefined entities resolve; a declared one stops the parse first.
+    handler.getEntity = { _, name in xmlGetPredefinedEntity(name) }
+    handler.entityDecl = { context, name, _, _, _, _ in
+      guard let context else { return }
+      let parser = context.assumingMemoryBound(to: xmlParserCtxt.self)
+      let box = Unmanaged<HandlerBox>.fromOpaque(parser.pointee._private).takeUnretainedValue()
+      if box.error == nil {
+        let entity = name.map { String(cString: $0) } ?? "?"
+        box.error = XMLParseError(
+          message:
+            "the document declares the entity '\(entity)': entity declarations are refused, "
+            + "since they can read other files or expand without bound",
+          line: Int(xmlSAX2GetLineNumber(context)),
+          column: Int(xmlSAX2GetColumnNumber(context)))
+        box.errorCode = Int32(XML_ERR_ENTITY_PROCESSING.rawValue)
+      }
+      xmlStopParser(parser)
+    }
     // Structured errors carry line and column; the variadic callbacks cannot be set from Swift.
     handler.serror = { context, error in
       guard let context, let error else { return }
@@ -394,20 +422,26 @@ package final class XMLPushParser {
         box.errorCode = error.pointee.code
       }
     }
+    _ = XMLPushParser.refuseExternalEntities
     guard let context = xmlCreatePushParserCtxt(&handler, nil, nil, 0, nil) else {
       throw XMLParseError(message: "cannot create an XML parser", line: 0, column: 0)
     }
     // The handler box travels in the context's private slot; the context is the SAX user data.
     context.pointee._private = Unmanaged.passUnretained(box).toOpaque()
     context.pointee.userData = UnsafeMutableRawPointer(context)
-    // No network, no size limits (exports are gigabytes), and `&amp;` delivered as `&` rather
-    // than `&#38;`. Entity substitution cannot reach outside the document: the handler has no
-    // getEntity callback, so only XML's five predefined entities resolve.
-    xmlCtxtUseOptions(
-      context,
-      Int32(XML_PARSE_NONET.rawValue | XML_PARSE_HUGE.rawValue | XML_PARSE_NOENT.rawValue))
+    // No network, and `&amp;` in an attribute delivered as `&` rather than `&#38;` (NOENT: only
+    // the predefined entities can be substituted, above). libxml2's size limits stay on: they
+    // bound one token, not the document, and exports are gigabytes of small tokens.
+    xmlCtxtUseOptions(context, Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOENT.rawValue))
     self.context = context
   }
+
+  /// Installs, once per process, an external-entity loader that loads nothing: libxml2 asks it
+  /// for every external DTD, entity or XInclude, and each request fails as "failed to load
+  /// external entity".
+  private static let refuseExternalEntities: Void = {
+    xmlSetExternalEntityLoader { _, _, _ in nil }
+  }()
 
   private func currentError(_ code: Int32) -> XMLParseError {
     if let error = box.error { return error }

@@ -69,6 +69,73 @@ struct HostileInputTests {
     }
   }
 
+  /// What the two XML readers do with a declared entity however it is hidden: refuse the file
+  /// (65) at the declaration's line, naming it, and leave the store as it was.
+  @Test("an entity declaration in Health's export or Music's Library.xml is refused at its line")
+  func declaredEntities() throws {
+    let folder = try TemporaryFolder()
+    let db = folder.file("store.sqlite")
+    let seed = folder.file("seed.xml")
+    try export(dtd: "", source: "Watch").write(toFile: seed, atomically: true, encoding: .utf8)
+    #expect(runResonance(["ingest", seed, "--db", db, "-q"]).status == .ok)
+    let before = try storeBytes(db)
+    let secret = folder.file("secret.txt")
+    try "TOP-SECRET-CONTENT\n".write(toFile: secret, atomically: true, encoding: .utf8)
+    var laughs = "<!ENTITY lol \"lol\">"
+    for level in 1...9 {
+      laughs +=
+        "<!ENTITY lol\(level) \""
+        + String(repeating: "&lol\(level == 1 ? "" : "\(level - 1)");", count: 10)
+        + "\">"
+    }
+    func library(_ subset: String, title: String) -> String {
+      """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <!DOCTYPE plist [\(subset)]>
+      <plist version="1.0"><dict><key>Tracks</key><dict><key>1</key><dict>
+      <key>Track ID</key><integer>1</integer><key>Name</key><string>\(title)</string>
+      <key>Artist</key><string>A</string><key>Kind</key><string>MPEG audio file</string>
+      </dict></dict></dict></plist>
+
+      """
+    }
+    let health = export(dtd: laughs, source: "&lol9;")
+    let cases: [(name: String, text: String, entity: String, line: Int)] = [
+      ("Library.xml", library("<!ENTITY x SYSTEM \"file://\(secret)\">", title: "&x;"), "x", 2),
+      ("laughs/Library.xml", library(laughs, title: "&lol9;"), "lol", 2),
+      (
+        "behind-pi.xml",
+        health.replacingOccurrences(
+          of: "<?xml version=\"1.0\"?>\n",
+          with: "<?xml version=\"1.0\"?>\n<?x <!DOCTYPE y [ ]> ?>\n"),
+        "lol", 4
+      ),
+      (
+        "behind-comment.xml",
+        health.replacingOccurrences(
+          of: "<?xml version=\"1.0\"?>\n",
+          with: "<?xml version=\"1.0\"?>\n<!-- <!DOCTYPE y [ ]> -->\n"),
+        "lol", 4
+      ),
+    ]
+    for c in cases {
+      let path = folder.file(c.name)
+      try FileManager.default.createDirectory(
+        atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+      try c.text.write(toFile: path, atomically: true, encoding: .utf8)
+      let clock = ContinuousClock()
+      let start = clock.now
+      let result = runResonance(["ingest", path, "--db", db])
+      #expect(clock.now - start < .seconds(30), "\(c.name)")
+      #expect(result.status == .dataError, "\(c.name): \(result.err)")
+      #expect(result.err.contains("\(path):\(c.line):"), "\(c.name): \(result.err)")
+      #expect(
+        result.err.contains("'\(c.entity)'") && result.err.contains("refused"), "\(result.err)")
+      #expect(!result.out.contains("TOP-SECRET") && !result.err.contains("TOP-SECRET"))
+      #expect(try storeBytes(db) == before, "\(c.name)")
+    }
+  }
+
   @Test("member names that climb out of the folder are names only: nothing is written anywhere")
   func traversal() throws {
     let folder = try TemporaryFolder()

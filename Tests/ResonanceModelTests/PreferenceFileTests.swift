@@ -100,6 +100,37 @@ struct PreferenceFileTests {
     return try JSONSerialization.data(withJSONObject: object)
   }
 
+  /// A preference file is a property list anyone can hand over: Foundation's reader must not
+  /// expand a declared entity, read a file for one, or run away with a billion laughs.
+  @Test("a property list that declares entities is refused: no file read, no expansion")
+  func plistEntities() throws {
+    let plist = String(decoding: try Self.files[0].encoded(as: .plist), as: UTF8.self)
+    let secret = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "preference-secret-\(getpid()).txt")
+    try "TOP-SECRET".write(to: secret, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(at: secret) }
+    var laughs = "<!ENTITY l0 \"lol\">"
+    for level in 1...9 {
+      laughs += "<!ENTITY l\(level) \"" + String(repeating: "&l\(level - 1);", count: 10) + "\">"
+    }
+    for (subset, value) in [
+      ("<!ENTITY x SYSTEM \"file://\(secret.path)\">", "&x;"), (laughs, "&l9;"),
+      ("<!ENTITY name \"resonance.preferences\">", "&name;"),
+    ] {
+      let hostile = plist.replacingOccurrences(
+        of:
+          #"<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">"#,
+        with: "<!DOCTYPE plist [\(subset)]>"
+      ).replacingOccurrences(
+        of: "<string>resonance.preferences</string>", with: "<string>\(value)</string>")
+      #expect(hostile.contains(value))
+      let clock = ContinuousClock()
+      let start = clock.now
+      #expect(throws: PreferenceFileError.self) { try PreferenceFile(data: Data(hostile.utf8)) }
+      #expect(clock.now - start < .seconds(5))
+    }
+  }
+
   @Test("a file of another format is refused, naming the format expected and the one found")
   func otherFormat() throws {
     let data = try Self.edited { $0["format"] = "resonance.decision-log" }
