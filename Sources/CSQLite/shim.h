@@ -7,3 +7,10 @@
 static inline int resonance_sqlite3_disable_memstatus(void) {
   return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
 }
+
+// Debian builds SQLite with URI filenames on by default, so a path starting with `file:` would
+// be read as a URI (`file::memory:` a throw-away database, `?mode=ro` an option). This turns
+// that off process-wide, with the same before-the-first-open rule as above.
+static inline int resonance_sqlite3_disable_uri(void) {
+  return sqlite3_config(SQLITE_CONFIG_URI, 0);
+}

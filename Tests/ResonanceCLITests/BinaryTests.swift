@@ -55,12 +55,30 @@ struct BinaryTests {
       (["demo", "--data", "no-such-folder"], 66),
       (["status", "--db", ""], 64),  // a store is a file: not empty…
       (["ingest", "x.csv", "--db", ":memory:"], 64),  // …and not SQLite's throw-away database
+      (["ingest", "x.csv", "--db", "file::memory:"], 64),  // …nor a URI naming one
+      (["status", "--db", "file:resonance.sqlite?mode=ro"], 64),
     ] as [([String], Int32)])
   func exitCodes(arguments: [String], expected: Int32) throws {
     let folder = try TemporaryFolder()
     let result = try Binary.run(arguments, in: folder.path)
     #expect(result.code == expected, "\(arguments): \(result.err)")
     if expected != 0 { #expect(result.err.hasPrefix("error: ")) }
+  }
+
+  @Test(
+    "RESONANCE_DB that is empty, :memory: or a file: URI is a usage error, and the store reads no URI",
+    arguments: ["", ":memory:", "file::memory:", "file:store.sqlite?mode=memory"])
+  func storeVariable(value: String) throws {
+    let folder = try TemporaryFolder()
+    let result = try Binary.run(
+      ["status"], in: folder.path, environment: ["PATH": "/usr/bin:/bin", "RESONANCE_DB": value])
+    #expect(result.code == 64, "\(value): \(result.err)")
+    #expect(result.err.contains("RESONANCE_DB") && result.err.contains("'file:' URI"))
+    // SQLite's URIs are off in the store too: as a URI this would open a database in memory
+    // that keeps nothing; as the path it now is, its folder `file:` does not exist.
+    #expect(throws: StoreError.self) {
+      _ = try Store(path: "file:\(folder.path)/s.sqlite?mode=memory")
+    }
   }
 
   @Test("a store from a newer build is refused with exit 65 and left untouched")

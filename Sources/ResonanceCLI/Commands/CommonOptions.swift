@@ -74,13 +74,15 @@ struct DayOptions: ParsableArguments {
 extension StoreLocation {
   /// The store path: `path` (`--db`), else `$RESONANCE_DB`, else `./resonance.sqlite`.
   ///
-  /// - Throws: `UsageError` for a `RESONANCE_BUSY_TIMEOUT` that is not seconds from 0 to 86400.
+  /// - Throws: `UsageError` for a `RESONANCE_DB` that is not a file path (`isFilePath`), or a
+  ///   `RESONANCE_BUSY_TIMEOUT` that is not seconds from 0 to 86400.
   static func resolve(_ path: String?, _ environment: [String: String]) throws(UsageError)
     -> StoreLocation
   {
-    let chosen =
-      path ?? environment["RESONANCE_DB"].flatMap { $0.isEmpty ? nil : $0 } ?? "resonance.sqlite"
-    var location = StoreLocation(path: chosen)
+    if path == nil, let variable = environment["RESONANCE_DB"], !isFilePath(variable) {
+      throw UsageError("invalid RESONANCE_DB '\(variable)'", hint: "expected \(expectedPath)")
+    }
+    var location = StoreLocation(path: path ?? environment["RESONANCE_DB"] ?? "resonance.sqlite")
     if let text = environment["RESONANCE_BUSY_TIMEOUT"] {
       guard let seconds = Double(text), seconds >= 0, seconds <= 86_400 else {
         throw UsageError(
@@ -93,11 +95,9 @@ extension StoreLocation {
 }
 
 extension ValueParser where Value == String {
-  /// A store's path: not empty, not SQLite's `:memory:`.
+  /// A store's path: not empty, not SQLite's `:memory:`, not an SQLite `file:` URI.
   static var storePath: ValueParser<String> {
-    ValueParser(expected: "a file path (not empty, not ':memory:')") {
-      $0.isEmpty || $0 == ":memory:" ? nil : $0
-    }
+    ValueParser(expected: StoreLocation.expectedPath) { StoreLocation.isFilePath($0) ? $0 : nil }
   }
 }
 

@@ -51,4 +51,13 @@ package struct StoreLocation: Sendable, Equatable {
     self.path = path
     self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
   }
+
+  /// What a store path must be, as a usage error says it.
+  package static let expectedPath = "a file path (not empty, not ':memory:', not a 'file:' URI)"
+
+  /// Whether `text` names a store file: SQLite would take an empty name or `:memory:` for a
+  /// throw-away database, and a `file:` name for a URI, and keep nothing.
+  package static func isFilePath(_ text: String) -> Bool {
+    !text.isEmpty && text != ":memory:" && !text.hasPrefix("file:")
+  }
 }

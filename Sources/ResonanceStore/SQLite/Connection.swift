@@ -46,7 +46,12 @@ package final class Connection {
   /// Process-wide SQLite settings, applied once before the first connection opens. Memory
   /// statistics are off: nothing reads them, and keeping them takes a global mutex on every
   /// allocation (about a tenth of the Health import's writer thread).
-  private static let configured: Void = { _ = resonance_sqlite3_disable_memstatus() }()
+  /// SQLite's process-wide settings, made before the first connection opens: no memory
+  /// statistics, and no URI filenames (a store path is a path, whatever it starts with).
+  private static let configured: Void = {
+    _ = resonance_sqlite3_disable_memstatus()
+    _ = resonance_sqlite3_disable_uri()
+  }()
 
   /// Runs `body` with the busy wait off: a lock another process holds fails it at once.
   func withoutWaiting<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
