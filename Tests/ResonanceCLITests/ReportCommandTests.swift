@@ -134,6 +134,21 @@ struct ReportCommandTests {
       ])
   }
 
+  @Test("--out naming a file, or a folder under one, is exit 74 naming that file")
+  func outIsAFile() throws {
+    let stores = try stores()
+    let folder = try TemporaryFolder()
+    let db = try stores.copy(stores.analyzed, into: folder)
+    let file = folder.file("notes.txt")
+    try "mine\n".write(toFile: file, atomically: true, encoding: .utf8)
+    for out in [file, file + "/report/2024"] {
+      let result = runResonance(["report", "--db", db, "--out", out, "--only", "sessions", "-q"])
+      #expect(result.status == .ioError, "\(result.err)")
+      #expect(result.err.contains("\(file): is a file, not a folder"), "\(result.err)")
+    }
+    #expect(try String(contentsOfFile: file, encoding: .utf8) == "mine\n")
+  }
+
   @Test(
     "--from and --to limit the sessions and nights; song estimates stay whole-history and say so")
   func range() throws {

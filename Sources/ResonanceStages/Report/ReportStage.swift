@@ -73,6 +73,18 @@ enum OutputFiles {
 
   static func write(_ data: Data, to path: String) throws(StageError) {
     let folder = (path as NSString).deletingLastPathComponent
+    // The nearest part of the folder that exists must be a folder: `--out notes.txt` names the
+    // file in the way, not the report file that could not be written inside it.
+    var existing = folder
+    var isFolder: ObjCBool = false
+    while !existing.isEmpty,
+      !FileManager.default.fileExists(atPath: existing, isDirectory: &isFolder)
+    {
+      existing = (existing as NSString).deletingLastPathComponent
+    }
+    if !existing.isEmpty, !isFolder.boolValue {
+      throw StageError(.io, "\(existing): is a file, not a folder: cannot write \(path) inside it")
+    }
     do {
       if !folder.isEmpty {
         try FileManager.default.createDirectory(
@@ -80,7 +92,19 @@ enum OutputFiles {
       }
       try data.write(to: URL(fileURLWithPath: path), options: .atomic)
     } catch {
-      throw StageError(.io, "\(path): cannot write: \(error.localizedDescription)")
+      throw StageError(.io, "\(path): cannot write: \(reason(error))")
     }
+  }
+
+  /// What the system said, when Foundation's error carries it (`permission denied`), rather
+  /// than "the operation could not be completed".
+  private static func reason(_ error: any Error) -> String {
+    let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+    if let code = underlying.map(\.code)
+      ?? ((error as NSError).domain == NSPOSIXErrorDomain ? (error as NSError).code : nil)
+    {
+      return String(cString: strerror(Int32(code))).lowercased()
+    }
+    return error.localizedDescription
   }
 }
