@@ -12,8 +12,11 @@ package enum MarkdownHTML {
     return true
   }()
 
-  /// The extensions a page is rendered with.
-  static let extensions = ["table", "autolink", "strikethrough"]
+  /// The extensions a page is rendered with. `tagfilter` is GitHub's: should raw HTML ever be
+  /// let through, it still disarms `<script>`, `<iframe>`, `<style>` and the other tags GFM
+  /// lists; cmark's safe default (no `CMARK_OPT_UNSAFE`) already drops raw HTML and blanks
+  /// `javascript:`, `vbscript:`, `file:` and `data:` link targets.
+  static let extensions = ["table", "autolink", "strikethrough", "tagfilter"]
 
   /// The HTML body of `markdown` (no `<html>` or `<head>`: the caller wraps it).
   package static func render(_ markdown: String) -> String {

@@ -2,6 +2,12 @@
 /// holds a comma, a quote or a line break (quotes doubled), CRLF line ends. Numbers are
 /// written in full (the shortest decimal that reads back as the same double); a missing value
 /// is an empty field.
+///
+/// A text field that a spreadsheet would take for a formula — one starting with `=`, `+`, `-`,
+/// `@`, a tab or a carriage return (OWASP's list) — is written with a `'` before it, so that a
+/// song titled `=HYPERLINK(…)` stays text when the report is opened in a spreadsheet. Number
+/// fields are never prefixed. Control characters other than tab and line breaks become
+/// U+FFFD. These files are for people; the store keeps text as it was read.
 package struct CSVTable: Sendable {
   package var header: [String]
   package var rows: [[Field]] = []
@@ -32,7 +38,7 @@ package struct CSVTable: Sendable {
 
   private static func rendered(_ field: Field) -> String {
     switch field {
-    case .text(let s): quoted(s)
+    case .text(let s): quoted(defused(printable(s)))
     case .number(let x?) where x.isFinite:
       x == x.rounded() && abs(x) < 1e15 ? String(Int64(x)) : "\(x)"
     case .number: ""
@@ -41,10 +47,37 @@ package struct CSVTable: Sendable {
     }
   }
 
-  private static func quoted(_ s: String) -> String {
-    guard s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else {
+  /// Every control character but tab and the line breaks (quoted, below) as U+FFFD: a file
+  /// shown in a terminal cannot send it escape sequences.
+  static func printable(_ s: String) -> String {
+    guard s.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
       return s
     }
+    var out = ""
+    for scalar in s.unicodeScalars {
+      let kept = scalar == "\t" || scalar == "\n" || scalar == "\r"
+      if scalar.properties.generalCategory == .control && !kept {
+        out += "\u{FFFD}"
+      } else {
+        out.unicodeScalars.append(scalar)
+      }
+    }
+    return out
+  }
+
+  /// A text field with a `'` before a leading formula character.
+  static func defused(_ s: String) -> String {
+    guard let first = s.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) else {
+      return s
+    }
+    return "'" + s
+  }
+
+  /// Scalars, not characters: `"\r\n"` is one `Character`, equal to neither line break.
+  private static func quoted(_ s: String) -> String {
+    guard
+      s.unicodeScalars.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" })
+    else { return s }
     return "\"" + s.replacingAll("\"", with: "\"\"") + "\""
   }
 }

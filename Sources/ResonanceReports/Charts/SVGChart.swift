@@ -336,16 +336,21 @@ package struct SVGChart: Sendable {
   /// A coordinate with one decimal.
   private func n(_ value: Double) -> String { Format.fixed(value, 1) }
 
-  /// Text for XML: `&`, `<`, `>` and `"` escaped.
+  /// Text for XML: `&`, `<`, `>` and `"` escaped, and every character XML 1.0 forbids (the
+  /// C0 controls but tab and line breaks, which are spaces here, and U+FFFE/U+FFFF) as U+FFFD,
+  /// so a title with an ESC byte leaves the file well-formed.
   private func escaped(_ text: String) -> String {
     var out = ""
-    for c in text {
-      switch c {
+    for scalar in text.unicodeScalars {
+      switch scalar {
       case "&": out += "&amp;"
       case "<": out += "&lt;"
       case ">": out += "&gt;"
       case "\"": out += "&quot;"
-      default: out.append(c)
+      case "\t", "\n", "\r": out += " "
+      case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF:
+        out += "\u{FFFD}"
+      default: out.unicodeScalars.append(scalar)
       }
     }
     return out

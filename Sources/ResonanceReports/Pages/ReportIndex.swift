@@ -22,7 +22,8 @@ package enum ReportIndex {
       text += "## The answers\n\n"
       text += Markdown.table(
         header: ["page", "in one line"],
-        rows: pages.map { ["[\($0.title)](\($0.name).md)", $0.headline] })
+        rows: pages.map { ["[\(Markdown.escape($0.title))](\($0.name).md)", $0.headline] },
+        markup: [0])
       text += "\n"
     }
     if let pipeline {
