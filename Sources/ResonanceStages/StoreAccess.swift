@@ -20,6 +20,15 @@ extension StoreLocation {
     return try create()
   }
 
+  /// Opens a store that must exist already, for a command that only reads it
+  /// (`Store(readingAt:)`: no journal-mode switch, no migration).
+  ///
+  /// - Throws: `StageError` when the file is not there; `StoreError` from opening.
+  func reading(for command: String) throws -> Store {
+    try requireExisting(for: command)
+    return try Store(readingAt: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+  }
+
   /// Fails, naming what makes a store, when there is none at `path`; opens nothing.
   ///
   /// - Throws: `StageError.missingInput`.

@@ -37,11 +37,51 @@ package final class Store {
       // WAL lets `status` and reports read while an import writes (all but a Health
       // import's: `beginBulkWrite()`). The pragma answers with the mode in force; a file that
       // is not SQLite fails here with SQLITE_NOTADB.
-      _ = try connection.row("PRAGMA journal_mode = WAL")
+      try switchToWAL(waitingMilliseconds: busyTimeoutMilliseconds)
       try connection.execute("PRAGMA synchronous = NORMAL")
       try connection.execute("PRAGMA cache_size = \(Self.cacheSizePragma)")
     }
     try Migrator(Schema.migrations).migrate(connection, now: now)
+  }
+
+  /// Opens an existing, up-to-date store for a command that only reads it (`status`, `report`,
+  /// `validate`): no journal-mode switch, no migration, and `query_only`, so it never needs
+  /// the write lock an import holds — it waits, as any reader does, up to the busy timeout
+  /// for a write to commit, and then sees the store as it was before or after it.
+  ///
+  /// - Throws: `StoreError` — `.newerSchema` or `.olderSchema` for a store this build cannot
+  ///   read as it is (a writer such as `resonance analyze` upgrades an older one), `.busy`,
+  ///   `.notAStore`.
+  package init(readingAt path: String, busyTimeoutMilliseconds: Int32 = 30_000)
+    throws(StoreError)
+  {
+    connection = try Connection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+    try connection.execute("PRAGMA query_only = ON")
+    try connection.execute("PRAGMA cache_size = \(Self.cacheSizePragma)")
+    let found = try connection.row("PRAGMA user_version")?.int("user_version") ?? 0
+    let known = Schema.migrations.count
+    if found > known {
+      throw StoreError(.newerSchema(found: found, known: known), message: "", path: path)
+    }
+    if found < known {
+      throw StoreError(.olderSchema(found: found, known: known), message: "", path: path)
+    }
+  }
+
+  /// `PRAGMA journal_mode = WAL`, tried again every 20 ms until `waitingMilliseconds` have
+  /// passed: changing the journal mode needs the file to itself, and SQLite does not call the
+  /// busy handler for it, so a run that opens the store just as an import begins would
+  /// otherwise fail at once.
+  private func switchToWAL(waitingMilliseconds: Int32) throws(StoreError) {
+    let deadline = Clock.nowMilliseconds() + Int64(waitingMilliseconds)
+    while true {
+      do {
+        _ = try connection.row("PRAGMA journal_mode = WAL")
+        return
+      } catch let error where error.kind == .busy && Clock.nowMilliseconds() < deadline {
+        usleep(20_000)
+      }
+    }
   }
 
   /// Switches the file to a rollback journal for one large write, unless another run is

@@ -107,7 +107,7 @@ struct BinaryTests {
     defer { try? holder.execute("ROLLBACK") }
     let process = Process()
     process.executableURL = try #require(Binary.url as URL?)
-    process.arguments = ["status", "--db", path]
+    process.arguments = ["analyze", "--db", path]
     process.environment = ["RESONANCE_BUSY_TIMEOUT": "0.2"]
     let errors = Pipe()
     process.standardError = errors
@@ -117,6 +117,52 @@ struct BinaryTests {
     process.waitUntilExit()
     #expect(process.terminationStatus == 75, "\(message)")
     #expect(message.contains("store is busy"))
+  }
+
+  /// An import writes with a rollback journal and holds the file to itself while it commits;
+  /// a command that only reads must wait for it, not try to switch the journal back and fail.
+  @Test(
+    "status, report and validate wait out an import's write, then read; they never switch the journal",
+    arguments: [["status"], ["report", "--out", "r", "--only", "hrv"]])
+  func readerWaits(command: [String]) throws {
+    let folder = try TemporaryFolder()
+    let path = folder.file("resonance.sqlite")
+    _ = try Store(path: path)
+    let holder = try Connection(path: path)
+    _ = try holder.row("PRAGMA journal_mode = DELETE")
+    try holder.execute("BEGIN EXCLUSIVE")
+    let process = Process()
+    process.executableURL = try #require(Binary.url as URL?)
+    process.arguments = command + ["--db", path]
+    process.currentDirectoryURL = URL(fileURLWithPath: folder.path)
+    process.environment = ["RESONANCE_BUSY_TIMEOUT": "20"]
+    let errors = Pipe()
+    process.standardError = errors
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+    usleep(700_000)
+    try holder.execute("COMMIT")
+    let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0, "\(message)")
+    #expect(try holder.row("PRAGMA journal_mode")?.string("journal_mode") == "delete")
+  }
+
+  @Test(
+    "a command that only reads refuses a store from an older build, untouched, and says what upgrades it"
+  )
+  func olderStoreRead() throws {
+    let folder = try TemporaryFolder()
+    let path = folder.file("resonance.sqlite")
+    do {
+      let old = try Connection(path: path)
+      try Migrator(Array(Schema.migrations.prefix(3))).migrate(old, now: 0)
+    }
+    let before = try Data(contentsOf: URL(fileURLWithPath: path))
+    let result = try Binary.run(["status"], in: folder.path)
+    #expect(result.code == 65, "\(result.err)")
+    #expect(result.err.contains("older than the") && result.err.contains("resonance analyze --db"))
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
   }
 }
 

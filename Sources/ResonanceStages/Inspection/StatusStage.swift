@@ -10,7 +10,7 @@ package struct StatusStage: Stage {
 
   /// - Throws: `StageError.missingInput` when there is no store; `StoreError`.
   package func run(progress: any StageProgress) throws -> StatusResult {
-    let store = try request.store.existing(for: "status")
+    let store = try request.store.reading(for: "status")
     if request.listsUnresolved { return .unresolved(try store.unresolvedSongs()) }
     return .summary(try store.summary(), storePath: request.store.path)
   }

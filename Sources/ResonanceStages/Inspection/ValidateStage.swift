@@ -17,7 +17,7 @@ package struct ValidateStage: Stage {
   /// - Throws: `StageError.missingInput` when the store is missing or nothing in it matches
   ///   the truth; the truth file's errors (`readTruth(_:)`).
   package func run(progress: any StageProgress) throws -> ValidateResult {
-    let store = try request.store.existing(for: "validate")
+    let store = try request.store.reading(for: "validate")
     let truth = try Self.readTruth(request.truthPath)
     var report = truth.validate(try ValidationInputs.load(from: store))
     if let path = request.preferencesPath {

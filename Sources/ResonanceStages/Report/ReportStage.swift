@@ -17,7 +17,7 @@ package struct ReportStage: Stage {
   /// - Throws: `StageError.missingInput` when there is no store; the truth file's errors;
   ///   `StageError.io` for a file that cannot be written; `StoreError`.
   package func run(progress: any StageProgress) throws -> ReportResult {
-    let store = try request.store.existing(for: "report")
+    let store = try request.store.reading(for: "report")
     let truth = try request.truthPath.map { path in
       (truth: try ValidateStage.readTruth(path), name: (path as NSString).lastPathComponent)
     }
@@ -80,7 +80,9 @@ enum OutputFiles {
     while !existing.isEmpty,
       !FileManager.default.fileExists(atPath: existing, isDirectory: &isFolder)
     {
-      existing = (existing as NSString).deletingLastPathComponent
+      // Up one level by hand: Foundation's deletingLastPathComponent traps on a one-character
+      // relative path (`--out r`).
+      existing = existing.lastIndex(of: "/").map { String(existing[..<$0]) } ?? ""
     }
     if !existing.isEmpty, !isFolder.boolValue {
       throw StageError(.io, "\(existing): is a file, not a folder: cannot write \(path) inside it")

@@ -10,6 +10,9 @@ package struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case busy
     /// The file's schema is newer than this build knows; it is refused, never migrated back.
     case newerSchema(found: Int, known: Int)
+    /// The file's schema is older than this build's, and the command only reads: a command
+    /// that writes (`resonance analyze`, `resonance ingest`) upgrades it.
+    case olderSchema(found: Int, known: Int)
     /// The file is not a SQLite database, or not one of ours.
     case notAStore
   }
@@ -41,6 +44,10 @@ package struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         + "use a newer resonance, or another --db"
     case .newerSchema:
       text += message + "; use the resonance that wrote it, or another --db"
+    case .olderSchema(let found, let known):
+      text +=
+        "store has schema version \(found), older than the \(known) this build reads; "
+        + "run resonance analyze --db \(path ?? "PATH") once to upgrade it (this command only reads)"
     case .notAStore: text += message
     }
     if let sql { text += " (while running: \(sql.trimmingWhitespace))" }
