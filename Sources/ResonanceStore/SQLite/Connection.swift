@@ -45,9 +45,8 @@ package final class Connection {
 
   /// Process-wide SQLite settings, applied once before the first connection opens. Memory
   /// statistics are off: nothing reads them, and keeping them takes a global mutex on every
-  /// allocation (about a tenth of the Health import's writer thread).
-  /// SQLite's process-wide settings, made before the first connection opens: no memory
-  /// statistics, and no URI filenames (a store path is a path, whatever it starts with).
+  /// allocation (about a tenth of the Health import's writer thread). URI filenames are off:
+  /// a store path is a path, whatever it starts with.
   private static let configured: Void = {
     _ = resonance_sqlite3_disable_memstatus()
     _ = resonance_sqlite3_disable_uri()
