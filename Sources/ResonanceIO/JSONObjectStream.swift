@@ -469,6 +469,55 @@ package struct JSONFlatObject {
     }
   }
 
+  /// A value read as text: what a reader must know to keep it, warn about it, or refuse its row.
+  package enum Text: Equatable, Sendable {
+    /// Absent or `null`.
+    case missing
+    /// A string, with any NUL (`\u0000`) taken out: SQLite and every C string would end the
+    /// text at it. `removedNULs` says whether there were any, for the reader's warning.
+    case text(String, removedNULs: Bool)
+    /// A number, boolean, array or object where text was expected: the value as written.
+    case notText(String)
+  }
+
+  /// The key's value as text (see `Text`).
+  package func text(_ key: StaticString) -> Text {
+    guard let field = field(key), field.kind != .null else { return .missing }
+    guard field.kind == .string else { return .notText(rawText(key) ?? "") }
+    // A NUL can only arrive escaped: a raw control character is refused by the scanner.
+    guard field.escaped else {
+      return .text(String(decoding: bytes[field.value], as: UTF8.self), removedNULs: false)
+    }
+    let decoded = JSONFlatObject.unescape(bytes[field.value])
+    guard decoded.utf8.contains(0) else { return .text(decoded, removedNULs: false) }
+    return .text(String(decoded.unicodeScalars.filter { $0 != "\0" }), removedNULs: true)
+  }
+
+  /// A value read as a boolean: `true` and `false`, or the strings `"true"` and `"false"` some
+  /// exporters write instead.
+  package enum Flag: Equatable, Sendable {
+    /// Absent or `null`.
+    case missing
+    case value(Bool)
+    /// Anything else, as written.
+    case notFlag(String)
+  }
+
+  /// The key's value as a boolean (see `Flag`).
+  package func flag(_ key: StaticString) -> Flag {
+    guard let field = field(key) else { return .missing }
+    switch field.kind {
+    case .null: return .missing
+    case .true: return .value(true)
+    case .false: return .value(false)
+    case .string where !field.escaped && bytes[field.value].elementsEqual("true".utf8):
+      return .value(true)
+    case .string where !field.escaped && bytes[field.value].elementsEqual("false".utf8):
+      return .value(false)
+    default: return .notFlag(rawText(key) ?? "")
+    }
+  }
+
   static func unescape(_ slice: ArraySlice<UInt8>) -> String {
     var out: [UInt8] = []
     out.reserveCapacity(slice.count)

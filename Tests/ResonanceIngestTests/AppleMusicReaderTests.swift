@@ -295,6 +295,89 @@ struct ListeningValueTests {
     )
   }
 
+  @Test(
+    "a Spotify title that is not text refuses its entry with a warning at its line",
+    arguments: ["42", "true", "[\"Ember\"]", "{\"name\": \"Ember\"}"])
+  func spotifyTitleOfWrongType(value: String) throws {
+    let json = """
+      [
+      {"ts":"2024-03-11T18:03:20Z","ms_played":200000,"master_metadata_track_name":\(value)},
+      {"ts":"2024-03-11T18:06:20Z","ms_played":180000,"master_metadata_track_name":"Ember"},
+      {"ts":"2024-03-11T18:09:20Z","ms_played":180000,"master_metadata_track_name":null}
+      ]
+      """
+    let (file, diagnostics) = try SpotifyExtendedReader.read(
+      path: "s.json", bytes: Array(json.utf8))
+    #expect(file.rows == 3 && file.plays.map(\.song.title) == ["Ember"])
+    #expect(diagnostics.map(\.location) == [SourceLocation(file: "s.json", line: 2)])
+    #expect(
+      diagnostics.first?.message.hasPrefix(
+        "entry skipped: expected \"master_metadata_track_name\" as text, found ") == true)
+  }
+
+  @Test("Spotify's yes/no fields written as the strings \"true\" and \"false\" are read as booleans")
+  func spotifyFlagsAsStrings() throws {
+    let json = """
+      [
+      {"ts":"2024-03-11T18:03:20Z","ms_played":9000,"master_metadata_track_name":"A","skipped":"true","shuffle":"false"},
+      {"ts":"2024-03-11T18:06:20Z","ms_played":9000,"master_metadata_track_name":"B","skipped":"false","shuffle":"true"},
+      {"ts":"2024-03-11T18:09:20Z","ms_played":9000,"master_metadata_track_name":"C","skipped":"yes"}
+      ]
+      """
+    let (file, diagnostics) = try SpotifyExtendedReader.read(
+      path: "s.json", bytes: Array(json.utf8))
+    #expect(file.plays.map(\.wasSkipped) == [true, false, false])
+    #expect(file.plays.map(\.shuffle) == [false, true, nil])
+    #expect(diagnostics.map(\.location) == [SourceLocation(file: "s.json", line: 4)])
+    #expect(diagnostics.first?.message == "\"skipped\" left out: expected true or false, found \"yes\"")
+  }
+
+  @Test("a NUL (\\u0000) inside a JSON title is removed, not an end: Spotify, account history, Library Tracks")
+  func nulInJSONTitle() throws {
+    let title = #""Before\u0000After""#
+    let extended = try SpotifyExtendedReader.read(
+      path: "s.json",
+      bytes: Array(
+        #"[{"ts":"2024-03-11T18:03:20Z","ms_played":9000,"master_metadata_track_name":\#(title),"master_metadata_album_artist_name":"X\u0000"}]"#
+          .utf8))
+    #expect(extended.0.plays.first?.song.title == "BeforeAfter")
+    #expect(extended.0.plays.first?.song.artist == "X")
+    #expect(
+      extended.1.map(\.message) == [
+        #"NUL character (\u0000) removed from "master_metadata_track_name""#,
+        #"NUL character (\u0000) removed from "master_metadata_album_artist_name""#,
+      ])
+    let account = try SpotifyAccountReader.read(
+      path: "a.json",
+      bytes: Array(
+        #"[{"endTime":"2023-04-01 18:22","artistName":"X","trackName":\#(title),"msPlayed":9000}]"#
+          .utf8))
+    #expect(account.0.plays.first?.song.title == "BeforeAfter" && account.1.count == 1)
+    let library = try AppleMusicLibraryTracksReader.read(
+      path: "l.json",
+      bytes: Array(#"[{"Track Identifier":1,"Title":\#(title),"Content Type":"Song"}]"#.utf8))
+    #expect(library.0.songs.first?.title == "BeforeAfter" && library.1.count == 1)
+    #expect(library.1.first?.location == SourceLocation(file: "l.json", line: 1))
+  }
+
+  @Test("a Library Tracks or account-history title that is not text refuses the row with a warning")
+  func titleOfWrongTypeElsewhere() throws {
+    let library = try AppleMusicLibraryTracksReader.read(
+      path: "l.json",
+      bytes: Array(
+        """
+        [{"Track Identifier":1,"Title":7,"Content Type":"Song"},
+        {"Track Identifier":2,"Title":"Seven","Content Type":"Song"}]
+        """.utf8))
+    #expect(library.0.songs.map(\.title) == ["Seven"])
+    #expect(library.1.map(\.message) == [#"track skipped: expected "Title" as text, found 7"#])
+    let account = try SpotifyAccountReader.read(
+      path: "a.json",
+      bytes: Array(#"[{"endTime":"2023-04-01 18:22","trackName":false,"msPlayed":9000}]"#.utf8))
+    #expect(account.0.plays.isEmpty)
+    #expect(account.1.map(\.message) == [#"entry skipped: expected "trackName" as text, found false"#])
+  }
+
   @Test("a NUL byte inside a CSV field is removed, and the row warned of by line and column name")
   func nulInField() throws {
     let csv =

@@ -566,22 +566,28 @@ package enum AppleMusicLibraryTracksReader {
     do {
       while let track = try stream.next() {
         rows += 1
-        guard let title = track.string("Title"), !title.isEmpty else {
-          diagnostics.append(
-            Diagnostic(
-              .warning, "track skipped: no \"Title\"",
-              at: SourceLocation(file: path, line: stream.line)))
+        let location = SourceLocation(file: path, line: stream.line)
+        let fields = EntryFields(track, at: location, entryName: "track")
+        let title: String
+        switch fields.title("Title", warnings: &diagnostics) {
+        case .refused: continue
+        case .none:
+          diagnostics.append(Diagnostic(.warning, "track skipped: no \"Title\"", at: location))
+          continue
+        case .text(let text): title = text
+        }
+        if let type = fields.text("Content Type", warnings: &diagnostics), type != "Song" {
           continue
         }
-        if let type = track.string("Content Type"), type != "Song" { continue }
         // Identifiers come as numbers or as strings; 0 means none.
         let catalogID =
           track.int64("Apple Music Track Identifier").map(String.init)
           ?? track.string("Apple Music Track Identifier")
         songs.append(
           SongReference(
-            title: title, artist: track.string("Artist"), album: track.string("Album"),
-            genre: track.string("Genre").flatMap { $0.isEmpty ? nil : $0 },
+            title: title, artist: fields.text("Artist", warnings: &diagnostics),
+            album: fields.text("Album", warnings: &diagnostics),
+            genre: fields.text("Genre", warnings: &diagnostics).flatMap { $0.isEmpty ? nil : $0 },
             durationMs: track.int64("Track Duration"),
             appleCatalogID: catalogID.flatMap { $0.isEmpty || $0 == "0" ? nil : $0 },
             bpm: track.number("Beats Per Minute").flatMap { $0 > 0 ? $0 : nil },

@@ -145,11 +145,17 @@ package enum ListenBrainzReader {
         line)
       return nil
     }
-    guard let title = nonEmpty(track.string("track_name")) else {
+    let fields = EntryFields(
+      track, at: SourceLocation(file: log.path, line: line), entryName: "listen")
+    let title: String
+    switch fields.title("track_name", warnings: &log.diagnostics) {
+    case .refused: return nil
+    case .none:
       log.warn(
         "listen skipped: expected a \"track_name\", found \(track.rawText("track_name") ?? "none")",
         line)
       return nil
+    case .text(let text): title = text
     }
     let info = try track.object("additional_info")
     let mapping = try track.object("mbid_mapping")
@@ -163,8 +169,9 @@ package enum ListenBrainzReader {
       recordingID)
     return PlayReport(
       song: SongReference(
-        title: title, artist: nonEmpty(track.string("artist_name")),
-        album: nonEmpty(track.string("release_name")), durationMs: durationMs,
+        title: title, artist: nonEmpty(fields.text("artist_name", warnings: &log.diagnostics)),
+        album: nonEmpty(fields.text("release_name", warnings: &log.diagnostics)),
+        durationMs: durationMs,
         spotifyURI: info?.string("spotify_id").flatMap(spotifyURI), musicBrainzRecordingID: mbid),
       source: .listenBrainz, startMs: startMs, utcOffsetSeconds: nil, endMs: startMs,
       playedMs: nil, mediaDurationMs: durationMs, wasSkipped: false, line: line)

@@ -51,11 +51,18 @@ package enum SpotifyAccountReader {
           continue
         }
         if msPlayed == 0 { continue }
-        guard let title = entry.string("trackName"), !title.isEmpty else {
+        let fields = EntryFields(entry, at: location)
+        let title: String
+        switch fields.title("trackName", warnings: &diagnostics) {
+        case .refused: continue
+        case .none:
           diagnostics.append(Diagnostic(.warning, "entry skipped: no \"trackName\"", at: location))
           continue
+        case .text(let text): title = text
         }
-        let artist = entry.string("artistName").flatMap { $0.isEmpty ? nil : $0 }
+        let artist = fields.text("artistName", warnings: &diagnostics).flatMap {
+          $0.isEmpty ? nil : $0
+        }
         plays.append(
           PlayReport(
             song: SongReference(title: title, artist: artist), source: .spotifyAccount,

@@ -6,7 +6,9 @@ import ResonanceModel
 /// `endsong_*.json`): a JSON array of streams. `ts` is when the stream **stopped**, so a play
 /// starts at `ts − ms_played`. A play is an entry with a track name and `ms_played > 0`
 /// (podcast episodes and audiobooks are not songs); it is skipped when `reason_end` is
-/// `fwdbtn` or `skipped` is true. Spotify records no UTC offset: the import supplies one.
+/// `fwdbtn` or `skipped` is true (`"true"` as a string counts). Spotify records no UTC offset:
+/// the import supplies one. A title that is not text refuses the entry, with a warning; a NUL
+/// inside text is removed, with a warning (`EntryFields`).
 ///
 /// Only the fields listed here are read; `username`, `ip_addr`, `conn_country` and the
 /// platform string are never kept.
@@ -52,9 +54,9 @@ package enum SpotifyExtendedReader {
     do {
       while let object = try stream.next() {
         rows += 1
-        guard let title = object.string("master_metadata_track_name"), !title.isEmpty else {
-          continue
-        }
+        let fields = EntryFields(object, at: SourceLocation(file: path, line: stream.line))
+        guard case .text(let title) = fields.title("master_metadata_track_name", warnings: &diagnostics)
+        else { continue }
         guard let playedMs = object.int64("ms_played"), playedMs >= 0 else {
           diagnostics.append(
             Diagnostic(
@@ -73,20 +75,23 @@ package enum SpotifyExtendedReader {
               at: SourceLocation(file: path, line: stream.line)))
           continue
         }
-        let reasonEnd = intern(object.string("reason_end"))
-        let skipped = reasonEnd == "fwdbtn" || object.bool("skipped") == true
-        let uri = object.string("spotify_track_uri")
+        let reasonEnd = intern(fields.text("reason_end", warnings: &diagnostics))
+        let skipped =
+          reasonEnd == "fwdbtn" || fields.flag("skipped", warnings: &diagnostics) == true
+        let uri = fields.text("spotify_track_uri", warnings: &diagnostics)
         batch.append(
           PlayReport(
             song: SongReference(
               title: intern(title),
-              artist: intern(object.string("master_metadata_album_artist_name")),
-              album: intern(object.string("master_metadata_album_album_name")),
+              artist: intern(
+                fields.text("master_metadata_album_artist_name", warnings: &diagnostics)),
+              album: intern(fields.text("master_metadata_album_album_name", warnings: &diagnostics)),
               spotifyURI: intern(uri.flatMap { $0.hasPrefix("spotify:track:") ? $0 : nil })),
             source: .spotify, startMs: endMs - playedMs, utcOffsetSeconds: nil, endMs: endMs,
             playedMs: playedMs, wasSkipped: skipped, completed: reasonEnd.map { $0 == "trackdone" },
-            endReason: reasonEnd, startReason: intern(object.string("reason_start")),
-            shuffle: object.bool("shuffle"), line: stream.line))
+            endReason: reasonEnd,
+            startReason: intern(fields.text("reason_start", warnings: &diagnostics)),
+            shuffle: fields.flag("shuffle", warnings: &diagnostics), line: stream.line))
         if batch.count == batchSize {
           guard emit(batch) else { return (rows, diagnostics) }
           batch.removeAll(keepingCapacity: true)
