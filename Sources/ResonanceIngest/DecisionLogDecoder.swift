@@ -51,6 +51,11 @@ struct DecisionLogDecoder {
         if let policy = head.policy { preferences.policy = policy.logging }
         pending = preferences
       }
+      if let bad = pending?.firstOutOfRange {
+        throw DecodeFailure(
+          "\((["preferences"] + bad.keyPath).joined(separator: ".")): expected \(bad.expected), found \(bad.found)"
+        )
+      }
       statesPreferences = pending != nil
     } catch let failure as DecodeFailure {
       throw failure
@@ -59,10 +64,13 @@ struct DecisionLogDecoder {
     }
   }
 
-  /// Decodes one decision line.
+  /// Decodes one decision line; what is kept but cannot be used as logged (a propensity that
+  /// is no probability, or one too small to weigh) goes to `warnings`.
   ///
   /// - Throws: `DecodeFailure` naming the key that is missing or of the wrong type.
-  mutating func decode(_ line: [UInt8]) throws(DecodeFailure) -> DecisionRecord {
+  mutating func decode(_ line: [UInt8], warnings: inout [String]) throws(DecodeFailure)
+    -> DecisionRecord
+  {
     let entry: Line
     do {
       entry = try decoder.decode(Line.self, from: Data(line))
@@ -108,11 +116,17 @@ struct DecisionLogDecoder {
           song: c.song ?? "", inputs: inputs, components: ScoringComponents(vector: values),
           baseScore: base, finalScore: score, propensity: p))
     }
+    Self.checkPropensities(candidates, chosen: entry.chosen, warnings: &warnings)
     var rejected: [RejectedCandidate] = []
     for (i, r) in (entry.rejected ?? []).enumerated() {
       rejected.append(
         RejectedCandidate(
           song: r.song ?? "", reason: r.reason ?? "", inputs: try r.inputs(at: "rejected[\(i)]")))
+    }
+    if let bad = entry.preferences?.firstOutOfRange {
+      throw DecodeFailure(
+        "\((["preferences"] + bad.keyPath).joined(separator: ".")): expected \(bad.expected), found \(bad.found)"
+      )
     }
     // The header's settings go to the first decision read; a line's own override them.
     var preferences = entry.preferences
@@ -128,6 +142,32 @@ struct DecisionLogDecoder {
       maxPlayCount: entry.maxPlayCount, previous: entry.previous?.features,
       recentArtists: entry.recentArtists ?? [], heartRate: entry.heartRate,
       adjuster: entry.adjuster, candidates: candidates, rejected: rejected)
+  }
+
+  /// Warns of propensities the decision is kept with but evaluation cannot read as logged: one
+  /// outside [0, 1] (the decision is left out of evaluation), a chosen song's 0 (it could not
+  /// have been chosen: left out too), and a chosen song's below `propensityFloor` (read as it).
+  static func checkPropensities(
+    _ candidates: [LoggedCandidate], chosen: String?, warnings: inout [String]
+  ) {
+    for (i, c) in candidates.enumerated() where !c.hasProbability {
+      warnings.append(
+        "candidates[\(i)].p: expected a probability in [0, 1], found \(c.propensity); the decision is kept but left out of evaluation"
+      )
+    }
+    guard let i = candidates.firstIndex(where: { $0.song == chosen }),
+      candidates[i].hasProbability
+    else { return }
+    let p = candidates[i].propensity
+    if p == 0 {
+      warnings.append(
+        "candidates[\(i)].p: the chosen song's propensity is 0, so the policy could not have chosen it; the decision is left out of evaluation"
+      )
+    } else if p < LoggedCandidate.propensityFloor {
+      warnings.append(
+        "candidates[\(i)].p: the chosen song's propensity \(p) is below \(LoggedCandidate.propensityFloor); evaluation reads it as \(LoggedCandidate.propensityFloor)"
+      )
+    }
   }
 
   /// What went wrong, with the key path: `candidates[3].p: expected a number, found a string`.

@@ -131,8 +131,10 @@ package enum TraceReader {
       guard !line.isEmpty else { continue }
       if var lineDecoder = decoder {
         do {
-          decisions.append(try lineDecoder.decode(line))
+          var warnings: [String] = []
+          decisions.append(try lineDecoder.decode(line, warnings: &warnings))
           samples += 1
+          for warning in warnings { diagnostics.append(Diagnostic(.warning, warning, at: location)) }
         } catch {
           diagnostics.append(Diagnostic(.warning, "line skipped: " + error.message, at: location))
         }

@@ -59,9 +59,11 @@ package struct PreferenceFile: Sendable, Equatable, Codable {
     }
   }
 
-  /// Reads a preference file in either encoding (a JSON file starts with `{`).
+  /// Reads a preference file in either encoding (a JSON file starts with `{`), every setting
+  /// within its range (`UserPreferences.firstOutOfRange`).
   ///
-  /// - Throws: `PreferenceFileError` saying what was expected and what was found.
+  /// - Throws: `PreferenceFileError` saying what was expected and what was found, with the
+  ///   line and column of a setting out of range.
   package init(data: Data) throws(PreferenceFileError) {
     let first = data.first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
     let file: PreferenceFile
@@ -86,7 +88,52 @@ package struct PreferenceFile: Sendable, Equatable, Codable {
           ? "expected version 1, found \(file.version)"
           : "expected version 1 to \(Self.currentVersion), found \(file.version)")
     }
+    var settings: [(path: [String], preferences: UserPreferences)] = [
+      (["preferences"], file.preferences)
+    ]
+    for (context, preferences) in (file.contexts ?? [:]).sorted(by: { $0.key < $1.key }) {
+      settings.append((["contexts", context], preferences))
+    }
+    for (path, preferences) in settings {
+      guard let bad = preferences.firstOutOfRange else { continue }
+      let keyPath = path + bad.keyPath
+      let at = Self.locate(keyPath, in: data, json: first == UInt8(ascii: "{"))
+      throw PreferenceFileError(
+        "\"\(keyPath.joined(separator: "."))\": expected \(bad.expected), found \(bad.found)",
+        line: at?.line, column: at?.column)
+    }
     self = file
+  }
+
+  /// Where a key path's last key is written: each key found after the one before it, as a JSON
+  /// key (`"key"` then `:`) or a property list's `<key>key</key>`. Nil when not found.
+  static func locate(_ keyPath: [String], in data: Data, json: Bool) -> (line: Int, column: Int)? {
+    let bytes = [UInt8](data)
+    var position = 0
+    var found = 0
+    for key in keyPath {
+      let token = Array((json ? "\"\(key)\"" : "<key>\(key)</key>").utf8)
+      var hit: Int?
+      var i = position
+      while i + token.count <= bytes.count {
+        if bytes[i] == token[0], bytes[i..<(i + token.count)].elementsEqual(token) {
+          var j = i + token.count
+          while j < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[j]) { j += 1 }
+          if !json || (j < bytes.count && bytes[j] == UInt8(ascii: ":")) {
+            hit = i
+            break
+          }
+        }
+        i += 1
+      }
+      guard let hit else { return nil }
+      found = hit
+      position = hit + token.count
+    }
+    let before = bytes[..<found]
+    let line = before.count { $0 == 0x0A } + 1
+    let lineStart = before.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
+    return (line, String(decoding: bytes[lineStart..<found], as: UTF8.self).count + 1)
   }
 
   private static func describe(_ error: DecodingError) -> String {
@@ -109,7 +156,16 @@ package struct PreferenceFile: Sendable, Equatable, Codable {
 /// A preference file that cannot be read, with what was expected and what was found.
 package struct PreferenceFileError: Error, Sendable, Equatable, CustomStringConvertible {
   package var message: String
-  package init(_ message: String) { self.message = message }
+  /// Where in the file, when known (a setting out of range).
+  package var line: Int?
+  package var column: Int?
+
+  package init(_ message: String, line: Int? = nil, column: Int? = nil) {
+    self.message = message
+    self.line = line
+    self.column = column
+  }
+
   package var description: String { message }
 }
 

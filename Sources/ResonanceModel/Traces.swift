@@ -171,6 +171,15 @@ package struct LoggedCandidate: Sendable, Equatable {
   }
 
   package var artist: String { inputs.artist }
+
+  /// The least propensity offline evaluation reads for a chosen song. A smaller one is a valid
+  /// probability but a weight of more than a million: it is read as this floor, and the
+  /// clipping is reported (at ingest, at its line; by `sweep` and `tune`, counted).
+  package static let propensityFloor = 1e-6
+
+  /// Whether the logged propensity is a probability: in [0, 1] (NaN is not). A decision with
+  /// any candidate outside is left out of evaluation.
+  package var hasProbability: Bool { propensity >= 0 && propensity <= 1 }
 }
 
 /// A candidate the guard filters removed: the filter, and (version 2) the inputs it read.

@@ -155,3 +155,62 @@ package struct AdjusterState: Sendable, Equatable, Hashable, Codable {
     self.familiarityBoost = familiarityBoost
   }
 }
+
+extension UserPreferences {
+  /// A setting outside the range the DJ can run with: its key path in the file's keys
+  /// (`policy.temperature`), the range in words, and the value found.
+  package struct OutOfRange: Sendable, Equatable {
+    package var keyPath: [String]
+    package var expected: String
+    package var found: String
+  }
+
+  /// The first setting outside its range (`docs/formats.md`, "Preference file"), or nil:
+  /// weights finite and ≥ 0; BPM caps in (0, 400]; hours in [0, 24); minutes in [0, 525,600]
+  /// (a year); the artist rule's counts in [0, 100]; the policy's temperature in (0, 100] when
+  /// it is softmax, its ε in [0, 1] when it is ε-greedy.
+  package var firstOutOfRange: OutOfRange? {
+    func check(_ key: String, _ value: Double, _ expected: String, _ ok: (Double) -> Bool)
+      -> OutOfRange?
+    {
+      ok(value) ? nil : OutOfRange(keyPath: [key], expected: expected, found: "\(value)")
+    }
+    let weights: [(String, Double)] = [
+      ("bpmWeight", bpmWeight), ("energyWeight", energyWeight),
+      ("familiarityWeight", familiarityWeight), ("historicalWeight", historicalWeight),
+      ("contextWeight", contextWeight), ("recencyPenaltyWeight", recencyPenaltyWeight),
+      ("timeOfDayPenaltyWeight", timeOfDayPenaltyWeight),
+    ]
+    let caps = [
+      ("morningBPMCap", morningBPMCap), ("nightBPMCap", nightBPMCap),
+      ("nightHardCapBPM", nightHardCapBPM),
+    ]
+    let hours = [
+      ("morningStartHour", morningStartHour), ("morningEndHour", morningEndHour),
+      ("nightStartHour", nightStartHour), ("nightEndHour", nightEndHour),
+    ]
+    let minutes = [
+      ("recencyWindowMinutes", recencyWindowMinutes), ("repeatBlockMinutes", repeatBlockMinutes),
+    ]
+    let checks: [OutOfRange?] =
+      weights.map { check($0, $1, "a finite number ≥ 0") { $0 >= 0 && $0.isFinite } }
+      + caps.map { check($0, $1, "beats per minute in (0, 400]") { $0 > 0 && $0 <= 400 } }
+      + hours.map { check($0, $1, "an hour in [0, 24)") { $0 >= 0 && $0 < 24 } }
+      + minutes.map { check($0, $1, "minutes in [0, 525600]") { $0 >= 0 && $0 <= 525_600 } }
+      + [("sameArtistLimit", sameArtistLimit), ("sameArtistWindow", sameArtistWindow)].map {
+        check($0, Double($1), "a whole number in [0, 100]") { $0 >= 0 && $0 <= 100 }
+      }
+    if let first = checks.lazy.compactMap({ $0 }).first { return first }
+    switch policy.kind {
+    case .softmax:
+      return check("temperature", policy.temperature, "a temperature in (0, 100] for softmax") {
+        $0 > 0 && $0 <= 100
+      }.map { OutOfRange(keyPath: ["policy"] + $0.keyPath, expected: $0.expected, found: $0.found) }
+    case .epsilonGreedy:
+      return check("epsilon", policy.epsilon, "an ε in [0, 1] for epsilon-greedy") {
+        $0 >= 0 && $0 <= 1
+      }.map { OutOfRange(keyPath: ["policy"] + $0.keyPath, expected: $0.expected, found: $0.found) }
+    case .greedy: return nil
+    }
+  }
+}

@@ -7,8 +7,10 @@ import ResonanceModel
 ///
 /// A decision is used when it can be replayed (`DecisionReplay`), was logged under the policy
 /// the evaluation uses (the one in force at the last decision: its kind, temperature and ε),
-/// says what became of its chosen song, and the chosen song is one of its admitted candidates
-/// with a positive propensity. Every other decision is counted by why it was left out.
+/// says what became of its chosen song, every candidate's propensity is a probability, and the
+/// chosen song is one of its admitted candidates with a positive propensity (one below
+/// `LoggedCandidate.propensityFloor` is read as the floor, and counted). Every other decision
+/// is counted by why it was left out.
 package enum DecisionLogAssembler {
   /// Why a decision was left out of evaluation.
   package enum Exclusion: String, Sendable, Equatable, CaseIterable {
@@ -17,6 +19,7 @@ package enum DecisionLogAssembler {
     case noOutcome = "no outcome"
     case chosenNotAdmitted = "chosen song not among the admitted"
     case zeroPropensity = "chosen with propensity 0"
+    case impossiblePropensity = "a propensity outside [0, 1]"
   }
 
   /// The evaluation's input and what was left out.
@@ -28,6 +31,8 @@ package enum DecisionLogAssembler {
     package var inForce: [UserPreferences]
     /// Decisions left out, by why.
     package var excluded: [Exclusion: Int]
+    /// Decisions used whose chosen song's propensity was below `propensityFloor`, read as it.
+    package var clippedPropensities: Int
   }
 
   /// The physiological response toward a need, in the signal's units, signed so that larger
@@ -61,6 +66,7 @@ package enum DecisionLogAssembler {
     var used: [Int] = []
     var usedPreferences: [UserPreferences] = []
     var excluded: [Exclusion: Int] = [:]
+    var clipped = 0
     for (i, record) in records.enumerated() {
       guard let preferences = inForce[i], let moment = DecisionReplay.moment(record),
         !record.candidates.isEmpty
@@ -80,17 +86,23 @@ package enum DecisionLogAssembler {
         excluded[.chosenNotAdmitted, default: 0] += 1
         continue
       }
+      guard record.candidates.allSatisfy(\.hasProbability) else {
+        excluded[.impossiblePropensity, default: 0] += 1
+        continue
+      }
       guard record.candidates[chosen].propensity > 0 else {
         excluded[.zeroPropensity, default: 0] += 1
         continue
       }
-      for c in record.candidates {
+      let floor = LoggedCandidate.propensityFloor
+      if record.candidates[chosen].propensity < floor { clipped += 1 }
+      for (row, c) in record.candidates.enumerated() {
         decisions.components.append(contentsOf: c.components.vector)
         decisions.smoothness.append(
           moment.previous.map {
             TransitionController.smoothness(from: $0, to: c.inputs.features)
           } ?? 0)
-        decisions.propensity.append(c.propensity)
+        decisions.propensity.append(row == chosen ? max(c.propensity, floor) : c.propensity)
       }
       decisions.rowStart.append(decisions.components.count / 7)
       decisions.blends.append(moment.previous != nil)
@@ -110,6 +122,7 @@ package enum DecisionLogAssembler {
     }
     decisions.responseReward = try MissingResponses.fill(decisions)
     return Assembled(
-      decisions: decisions, recordIndex: used, inForce: usedPreferences, excluded: excluded)
+      decisions: decisions, recordIndex: used, inForce: usedPreferences, excluded: excluded,
+      clippedPropensities: clipped)
   }
 }

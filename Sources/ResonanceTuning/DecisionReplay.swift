@@ -72,6 +72,10 @@ package enum DecisionReplay {
         check.notReplayable[.noCandidates, default: 0] += 1
         continue
       }
+      guard record.candidates.allSatisfy(\.hasProbability) else {
+        check.notReplayable[.impossiblePropensity, default: 0] += 1
+        continue
+      }
       check.replayed += 1
       check.byVersion[record.version, default: 0] += 1
       if let mismatch = compare(record, at: moment, preferences: preferences, into: &check),
@@ -156,6 +160,9 @@ package struct ReplayCheck: Sendable, Equatable {
     case incompleteLine = "incomplete line"
     /// The line lists no admitted candidate.
     case noCandidates = "no candidates"
+    /// A candidate's logged propensity is no probability (outside [0, 1]): the line was not
+    /// written by the engine as logged, and evaluation leaves it out.
+    case impossiblePropensity = "a propensity outside [0, 1]"
   }
 
   /// Decisions replayed, in all and by log version.

@@ -117,11 +117,15 @@ package enum Sweeper {
       }
     }
     markPareto(&results)
-    return SweepResult(
+    var result = SweepResult(
       design: design, reward: reward, estimator: estimator, decisions: log.count,
       from: log.time.first.map { CalendarDay($0).description },
       to: log.time.last.map { CalendarDay($0).description }, points: results,
       kernelSeconds: seconds, product: product)
+    if assembled.clippedPropensities > 0 {
+      result.clippedPropensities = assembled.clippedPropensities
+    }
+    return result
   }
 
   /// Circular block bootstrap resamples of the days `blocks` lists (`DayBlocks.resample`):

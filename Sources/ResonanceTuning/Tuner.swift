@@ -80,6 +80,9 @@ package enum Tuner {
     report.to = log.time.last.map { CalendarDay($0).description }
     report.excluded = Dictionary(
       uniqueKeysWithValues: assembled.excluded.map { ($0.key.rawValue, $0.value) })
+    if assembled.clippedPropensities > 0 {
+      report.clippedPropensities = assembled.clippedPropensities
+    }
 
     guard !history.records.isEmpty else {
       report.reason =

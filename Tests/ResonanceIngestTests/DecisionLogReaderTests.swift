@@ -392,3 +392,70 @@ struct DecisionLogRefusalTests {
     #expect(records.first?.preferences == DecisionLogVersion2Tests.headerPreferences)
   }
 }
+
+@Suite("Decision log: propensities that cannot be, and settings out of range")
+struct DecisionLogImpossibleNumbersTests {
+  @Test(
+    "a propensity outside [0, 1] is kept with a warning at its line, saying evaluation leaves it out",
+    arguments: ["1.5", "-0.5", "1e308"])
+  func outsideUnitInterval(p: String) throws {
+    let bad = DecisionLogVersion2Tests.line(2).replacingOccurrences(
+      of: #""p":1}"#, with: #""p":\#(p)}"#)
+    let (records, _, warnings) = try readLog([
+      DecisionLogVersion2Tests.header, DecisionLogVersion2Tests.line(1), bad,
+    ])
+    #expect(records.map(\.decision) == [1, 2])
+    #expect(records.last?.candidates.first?.propensity == Double(p))
+    try #require(warnings.count == 1)
+    #expect(warnings[0].location?.line == 3)
+    #expect(
+      warnings[0].message
+        == "candidates[0].p: expected a probability in [0, 1], found \(Double(p)!); the decision is kept but left out of evaluation"
+    )
+  }
+
+  @Test("the chosen song's propensity of 0 is a warning; one below 1e-6 is read as 1e-6, said at its line")
+  func chosenZeroOrTiny() throws {
+    let zero = DecisionLogVersion2Tests.line(2).replacingOccurrences(
+      of: #""p":1}"#, with: #""p":0}"#)
+    let tiny = DecisionLogVersion2Tests.line(3).replacingOccurrences(
+      of: #""p":1}"#, with: #""p":1e-300}"#)
+    let (records, _, warnings) = try readLog([
+      DecisionLogVersion2Tests.header, DecisionLogVersion2Tests.line(1), zero, tiny,
+    ])
+    #expect(records.count == 3)
+    #expect(warnings.map(\.location?.line) == [3, 4])
+    #expect(warnings.first?.message.contains("the chosen song's propensity is 0") == true)
+    #expect(
+      warnings.last?.message
+        == "candidates[0].p: the chosen song's propensity 1e-300 is below 1e-06; evaluation reads it as 1e-06"
+    )
+  }
+
+  @Test(
+    "settings out of range in a log's header refuse the file at line 1; in a line, skip the line",
+    arguments: [
+      (#""temperature":0.07"#, #""temperature":0"#, "preferences.policy.temperature: expected a temperature in (0, 100]"),
+      (#""bpmWeight":0.3"#, #""bpmWeight":-0.3"#, "preferences.bpmWeight: expected a finite number ≥ 0, found -0.3"),
+      (#""nightStartHour":23"#, #""nightStartHour":99"#, "preferences.nightStartHour: expected an hour in [0, 24), found 99.0"),
+    ])
+  func settingsOutOfRange(original: String, broken: String, message: String) throws {
+    let settings = DecisionLogVersion2Tests.preferences.replacingOccurrences(
+      of: original, with: broken)
+    try #require(settings != DecisionLogVersion2Tests.preferences)
+    let header =
+      #"{"format":"resonance.decision-log","version":2,"preferences":"# + settings + "}"
+    let error = try #require(throws: IngestError.self) {
+      _ = try readLog([header, DecisionLogVersion2Tests.line(1)])
+    }
+    #expect(error.location.line == 1)
+    #expect(error.message.contains(message), "\(error.message)")
+    let (records, _, warnings) = try readLog([
+      DecisionLogVersion2Tests.header, DecisionLogVersion2Tests.line(1),
+      DecisionLogVersion2Tests.line(2, extra: #""preferences":"# + settings + ","),
+    ])
+    #expect(records.map(\.decision) == [1])
+    #expect(warnings.map(\.location?.line) == [3])
+    #expect(warnings.first?.message.contains(message) == true, "\(warnings)")
+  }
+}

@@ -59,6 +59,9 @@ package struct SweepResult: Sendable, Equatable, Codable {
   package var kernelSeconds: Double
   /// How the kernel computed its scores.
   package var product: SweepProduct
+  /// Decisions whose chosen song's logged propensity was below the floor evaluation reads
+  /// (`LoggedCandidate.propensityFloor`), read as it; nil when none. Not stored with the run.
+  package var clippedPropensities: Int?
 
   /// A sweep from its parts, as described on each property.
   package init(
@@ -303,6 +306,9 @@ package struct TuningReport: Sendable, Equatable, Codable {
   package var to: String?
   /// Decisions left out, by why.
   package var excluded: [String: Int]
+  /// Decisions whose chosen song's logged propensity was below the floor evaluation reads
+  /// (`LoggedCandidate.propensityFloor`), read as it; nil when none.
+  package var clippedPropensities: Int?
   package var replay: ReplaySummary
   /// The candidate's estimated gain and ESS on the selection months.
   package var selectionGain: Double?

@@ -35,6 +35,13 @@ package enum SweepReport {
   }
 
   /// The summary lines, each starting `sweep: `.
+  /// The line saying how many chosen propensities were read as the floor.
+  package static func clippingNote(_ clipped: Int) -> String {
+    "sweep: \(Format.grouped(clipped)) decision\(clipped == 1 ? "" : "s") chosen with a logged "
+      + "propensity below \(LoggedCandidate.propensityFloor), read as \(LoggedCandidate.propensityFloor) "
+      + "(a weight of at most a million; the ingest warnings name their lines)"
+  }
+
   package static func lines(
     _ sweep: SweepResult, csvPath: String?, run: Int64, minimumESS: Double
   ) -> [String] {
@@ -46,6 +53,9 @@ package enum SweepReport {
         + ", \(sweep.estimator.rawValue) estimates of \(sweep.reward.rawValue); the kernel took "
         + "\(Format.fixed(sweep.kernelSeconds, 2)) s (\(sweep.product.rawValue))"
     ]
+    if let clipped = sweep.clippedPropensities {
+      lines.append(Self.clippingNote(clipped))
+    }
     if let current = sweep.points.first {
       lines.append(
         "sweep: preferences in force: \(sweep.reward.rawValue) \(f(current.value)), keep rate "

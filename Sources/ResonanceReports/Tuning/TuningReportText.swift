@@ -48,6 +48,9 @@ package enum TuningReportText {
     lines.append(
       used + "; \(report.estimator.rawValue) estimates of \(report.reward.rawValue), "
         + "design \(report.design)")
+    if let clipped = report.clippedPropensities {
+      lines.append("tune" + SweepReport.clippingNote(clipped).dropFirst("sweep".count))
+    }
     if !report.folds.isEmpty {
       let gains = report.folds.compactMap(\.gain)
       let positive = gains.filter { $0 > 0 }.count
@@ -192,6 +195,7 @@ package enum TuningReportText {
       "decisions": .integer(report.decisions), "months": .array(report.months.map { .string($0) }),
       "from": .text(report.from), "to": .text(report.to),
       "excluded": .object(report.excluded.mapValues { .integer($0) }),
+      "clipped_propensities": .integer(report.clippedPropensities ?? 0),
       "replay": [
         "replayed": .integer(r.replayed),
         "by_version": .object(

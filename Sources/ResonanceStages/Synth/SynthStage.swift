@@ -48,7 +48,8 @@ extension PreferenceFile {
   /// The preference file at `path`.
   ///
   /// - Throws: `StageError`: `missingInput` for no such file, `io` when it cannot be read,
-  ///   `badData` (at `path:1:1`) when it is not a preference file.
+  ///   `badData` when it is not a preference file or a setting is out of range (at the
+  ///   setting's line and column, else `path:1:1`).
   static func read(at path: String) throws(StageError) -> PreferenceFile {
     guard FileManager.default.fileExists(atPath: path) else {
       throw StageError(.missingInput, "\(path): no such file")
@@ -59,7 +60,8 @@ extension PreferenceFile {
     do {
       return try PreferenceFile(data: data)
     } catch {
-      throw StageError(.badData, "\(path):1:1: \(error.message)")
+      throw StageError(
+        .badData, "\(path):\(error.line ?? 1):\(error.column ?? 1): \(error.message)")
     }
   }
 }
