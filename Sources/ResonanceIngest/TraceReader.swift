@@ -134,7 +134,9 @@ package enum TraceReader {
           var warnings: [String] = []
           decisions.append(try lineDecoder.decode(line, warnings: &warnings))
           samples += 1
-          for warning in warnings { diagnostics.append(Diagnostic(.warning, warning, at: location)) }
+          for warning in warnings {
+            diagnostics.append(Diagnostic(.warning, warning, at: location))
+          }
         } catch {
           diagnostics.append(Diagnostic(.warning, "line skipped: " + error.message, at: location))
         }

@@ -17,6 +17,7 @@ extension StageError.Kind {
     case let error as StoreError:
       switch error.kind {
       case .busy: return .busy
+      case .limit: return .failure
       case .newerSchema, .olderSchema, .notAStore: return .badData
       case .sqlite(let code):
         // SQLITE_READONLY, SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN: the disk, not the data.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ResonanceCLI
+@testable import ResonanceReports
 @testable import ResonanceStore
 
 @Suite("notebook run: blocks re-run against the store, outputs written in place")
@@ -158,5 +159,84 @@ struct OwnStoreNotebookTests {
         text != (try String(contentsOf: root.appendingPathComponent(name), encoding: .utf8)),
         "\(name) still shows the sample's figures")
     }
+  }
+}
+
+@Suite("notebook run: sql blocks under limits, outputs that cannot break the file")
+struct NotebookLimitTests {
+  func stores() throws -> TuningStores { try TuningStores.shared.get() }
+
+  /// A notebook of `blocks` (sql), run with `extra`; the run, and the file afterwards.
+  func run(_ blocks: [String], _ extra: [String] = []) throws -> (
+    result: (status: ExitCode, out: String, err: String), file: String
+  ) {
+    let stores = try stores()
+    let folder = try TemporaryFolder()
+    let db = try stores.copy(stores.ingested, into: folder)
+    let path = folder.file("n.md")
+    let text = blocks.map { "```sql\n\($0)\n```\n" }.joined(separator: "\n")
+    try text.write(toFile: path, atomically: true, encoding: .utf8)
+    let result = runResonance(["notebook", "run", path, "--db", db] + extra)
+    return (
+      (result.status, result.out, result.err), try String(contentsOfFile: path, encoding: .utf8)
+    )
+  }
+
+  @Test(
+    "a query that never ends is stopped at --time-limit, named, and the run exits 1; the next block still runs"
+  )
+  func timeLimit() throws {
+    let (result, file) = try run(
+      [
+        "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c",
+        "SELECT 1 AS one",
+      ], ["--time-limit", "0.5"])
+    #expect(result.status == .failure)
+    #expect(result.err.contains("n.md:1:1: error: the sql block failed"), "\(result.err)")
+    #expect(
+      file.contains(
+        "error: the statement ran past its time limit of 0.5 s and was stopped (notebook run --time-limit S, --memory-limit MB)"
+      ), "\(file)")
+    #expect(file.contains("| one |\n|---:|\n| 1 |"))
+  }
+
+  @Test("a value larger than --memory-limit is refused by SQLite, named, and the run exits 1")
+  func memoryLimit() throws {
+    let (result, file) = try run(
+      ["SELECT length(randomblob(3000000)) AS n"], ["--memory-limit", "2"])
+    #expect(result.status == .failure)
+    #expect(
+      file.contains(
+        "error: a value would be larger than the limit of 2 MB; the statement was stopped"),
+      "\(file)")
+    // The default (100 MB) refuses the 3 GB blob of the hostile notebook just the same.
+    let (big, bigFile) = try run(["SELECT length(randomblob(3000000000)) AS n"])
+    #expect(big.status == .failure)
+    #expect(bigFile.contains("larger than the limit of 100 MB"))
+    let (fits, fitsFile) = try run(
+      ["SELECT length(randomblob(1000000)) AS n"], ["--memory-limit", "2"])
+    #expect(fits.status == .ok, "\(fits.err)")
+    #expect(fitsFile.contains("| 1000000 |"))
+  }
+
+  @Test(
+    "control characters, backtick fences and output markers from a query never reach the file raw")
+  func escapedOutputs() throws {
+    let (result, file) = try run([
+      "SELECT char(27) || '[31mred' || char(13) AS x",
+      "SELECT * FROM \"no" + "\n<!-- /output -->\n```\"",
+    ])
+    #expect(result.status == .failure)
+    #expect(
+      !file.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\r" }, "\(file.debugDescription)")
+    // ESC becomes U+FFFD and CR a space, as in the report's tables.
+    #expect(file.contains("| \u{FFFD}\\[31mred  |"))
+    // The error quotes the table's name: its marker line is written harmless and its fence
+    // inside a longer one, so the file parses back to the same two blocks and outputs.
+    #expect(file.contains("&lt;!-- /output -->"))
+    #expect(file.contains("````text\n"))
+    let notebook = Notebook(parsing: file)
+    #expect(notebook.blocks.count == 2)
+    #expect(notebook.rendered(outputs: notebook.blocks.map { $0.output ?? "" }) == file)
   }
 }

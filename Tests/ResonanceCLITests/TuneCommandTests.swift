@@ -364,12 +364,18 @@ struct TuneCommandTests {
     // the setting's line and column, naming its range; nothing is written.
     let written = try String(contentsOfFile: prefs, encoding: .utf8)
     for (pattern, replacement, expected) in [
-      (#""temperature" : [0-9.e-]+"#, #""temperature" : 0"#,
-       #""preferences.policy.temperature": expected a temperature in (0, 100] for softmax, found 0.0"#),
-      (#""bpmWeight" : [0-9.e-]+"#, #""bpmWeight" : -0.25"#,
-       #""preferences.bpmWeight": expected a finite number ≥ 0, found -0.25"#),
-      (#""nightStartHour" : [0-9.e-]+"#, #""nightStartHour" : 99"#,
-       #""preferences.nightStartHour": expected an hour in [0, 24), found 99.0"#),
+      (
+        #""temperature" : [0-9.e-]+"#, #""temperature" : 0"#,
+        #""preferences.policy.temperature": expected a temperature in (0, 100] for softmax, found 0.0"#
+      ),
+      (
+        #""bpmWeight" : [0-9.e-]+"#, #""bpmWeight" : -0.25"#,
+        #""preferences.bpmWeight": expected a finite number ≥ 0, found -0.25"#
+      ),
+      (
+        #""nightStartHour" : [0-9.e-]+"#, #""nightStartHour" : 99"#,
+        #""preferences.nightStartHour": expected an hour in [0, 24), found 99.0"#
+      ),
     ] {
       let edited = written.replacingOccurrences(
         of: pattern, with: replacement, options: .regularExpression)
@@ -379,12 +385,14 @@ struct TuneCommandTests {
       let lines = edited.split(separator: "\n", omittingEmptySubsequences: false)
       let key = replacement.prefix { $0 != " " }
       let line = try #require(lines.firstIndex { $0.contains(key) && !$0.contains("contexts") })
-      let column = lines[line].distance(
-        from: lines[line].startIndex, to: lines[line].range(of: key)!.lowerBound) + 1
+      let column =
+        lines[line].distance(
+          from: lines[line].startIndex, to: lines[line].range(of: key)!.lowerBound) + 1
       let out = folder.file("out-of-range")
       let refused = runResonance(synth + ["--out", out, "--dj-preferences", path])
       #expect(refused.status == .dataError, "\(refused.err)")
-      #expect(refused.err == "error: \(path):\(line + 1):\(column): \(expected)\n", "\(refused.err)")
+      #expect(
+        refused.err == "error: \(path):\(line + 1):\(column): \(expected)\n", "\(refused.err)")
       #expect(!FileManager.default.fileExists(atPath: out))
     }
 

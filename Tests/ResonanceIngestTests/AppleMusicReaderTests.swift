@@ -315,7 +315,8 @@ struct ListeningValueTests {
         "entry skipped: expected \"master_metadata_track_name\" as text, found ") == true)
   }
 
-  @Test("Spotify's yes/no fields written as the strings \"true\" and \"false\" are read as booleans")
+  @Test(
+    "Spotify's yes/no fields written as the strings \"true\" and \"false\" are read as booleans")
   func spotifyFlagsAsStrings() throws {
     let json = """
       [
@@ -329,10 +330,13 @@ struct ListeningValueTests {
     #expect(file.plays.map(\.wasSkipped) == [true, false, false])
     #expect(file.plays.map(\.shuffle) == [false, true, nil])
     #expect(diagnostics.map(\.location) == [SourceLocation(file: "s.json", line: 4)])
-    #expect(diagnostics.first?.message == "\"skipped\" left out: expected true or false, found \"yes\"")
+    #expect(
+      diagnostics.first?.message == "\"skipped\" left out: expected true or false, found \"yes\"")
   }
 
-  @Test("a NUL (\\u0000) inside a JSON title is removed, not an end: Spotify, account history, Library Tracks")
+  @Test(
+    "a NUL (\\u0000) inside a JSON title is removed, not an end: Spotify, account history, Library Tracks"
+  )
   func nulInJSONTitle() throws {
     let title = #""Before\u0000After""#
     let extended = try SpotifyExtendedReader.read(
@@ -375,7 +379,8 @@ struct ListeningValueTests {
       path: "a.json",
       bytes: Array(#"[{"endTime":"2023-04-01 18:22","trackName":false,"msPlayed":9000}]"#.utf8))
     #expect(account.0.plays.isEmpty)
-    #expect(account.1.map(\.message) == [#"entry skipped: expected "trackName" as text, found false"#])
+    #expect(
+      account.1.map(\.message) == [#"entry skipped: expected "trackName" as text, found false"#])
   }
 
   @Test("a NUL byte inside a CSV field is removed, and the row warned of by line and column name")

@@ -414,7 +414,9 @@ struct DecisionLogImpossibleNumbersTests {
     )
   }
 
-  @Test("the chosen song's propensity of 0 is a warning; one below 1e-6 is read as 1e-6, said at its line")
+  @Test(
+    "the chosen song's propensity of 0 is a warning; one below 1e-6 is read as 1e-6, said at its line"
+  )
   func chosenZeroOrTiny() throws {
     let zero = DecisionLogVersion2Tests.line(2).replacingOccurrences(
       of: #""p":1}"#, with: #""p":0}"#)
@@ -435,9 +437,18 @@ struct DecisionLogImpossibleNumbersTests {
   @Test(
     "settings out of range in a log's header refuse the file at line 1; in a line, skip the line",
     arguments: [
-      (#""temperature":0.07"#, #""temperature":0"#, "preferences.policy.temperature: expected a temperature in (0, 100]"),
-      (#""bpmWeight":0.3"#, #""bpmWeight":-0.3"#, "preferences.bpmWeight: expected a finite number ≥ 0, found -0.3"),
-      (#""nightStartHour":23"#, #""nightStartHour":99"#, "preferences.nightStartHour: expected an hour in [0, 24), found 99.0"),
+      (
+        #""temperature":0.07"#, #""temperature":0"#,
+        "preferences.policy.temperature: expected a temperature in (0, 100]"
+      ),
+      (
+        #""bpmWeight":0.3"#, #""bpmWeight":-0.3"#,
+        "preferences.bpmWeight: expected a finite number ≥ 0, found -0.3"
+      ),
+      (
+        #""nightStartHour":23"#, #""nightStartHour":99"#,
+        "preferences.nightStartHour: expected an hour in [0, 24), found 99.0"
+      ),
     ])
   func settingsOutOfRange(original: String, broken: String, message: String) throws {
     let settings = DecisionLogVersion2Tests.preferences.replacingOccurrences(

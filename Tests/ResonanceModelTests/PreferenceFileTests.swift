@@ -179,26 +179,50 @@ struct PreferenceFileTests {
     arguments: PreferenceFile.Encoding.allCases)
   func outOfRange(encoding: PreferenceFile.Encoding) throws {
     let cases: [(String, String, (inout UserPreferences) -> Void, String)] = [
-      ("preferences", "policy.temperature", { $0.policy = LoggingPolicy(kind: .softmax, temperature: 0, epsilon: 0) },
-       "expected a temperature in (0, 100] for softmax, found 0.0"),
-      ("preferences", "energyWeight", { $0.energyWeight = -0.2 }, "expected a finite number ≥ 0, found -0.2"),
-      ("preferences", "morningStartHour", { $0.morningStartHour = 99 }, "expected an hour in [0, 24), found 99.0"),
-      ("preferences", "policy.epsilon", { $0.policy = LoggingPolicy(kind: .epsilonGreedy, temperature: 0, epsilon: 1.5) },
-       "expected an ε in [0, 1] for epsilon-greedy, found 1.5"),
-      ("contexts.workout", "sameArtistWindow", { $0.sameArtistWindow = -1 }, "expected a whole number in [0, 100], found -1.0"),
+      (
+        "preferences", "policy.temperature",
+        { $0.policy = LoggingPolicy(kind: .softmax, temperature: 0, epsilon: 0) },
+        "expected a temperature in (0, 100] for softmax, found 0.0"
+      ),
+      (
+        "preferences", "energyWeight", { $0.energyWeight = -0.2 },
+        "expected a finite number ≥ 0, found -0.2"
+      ),
+      (
+        "preferences", "morningStartHour", { $0.morningStartHour = 99 },
+        "expected an hour in [0, 24), found 99.0"
+      ),
+      (
+        "preferences", "policy.epsilon",
+        { $0.policy = LoggingPolicy(kind: .epsilonGreedy, temperature: 0, epsilon: 1.5) },
+        "expected an ε in [0, 1] for epsilon-greedy, found 1.5"
+      ),
+      (
+        "contexts.workout", "sameArtistWindow", { $0.sameArtistWindow = -1 },
+        "expected a whole number in [0, 100], found -1.0"
+      ),
     ]
     for (section, key, change, expected) in cases {
       var file = Self.files[1]
-      if section == "preferences" { change(&file.preferences) } else { change(&file.contexts!["workout"]!) }
+      if section == "preferences" {
+        change(&file.preferences)
+      } else {
+        change(&file.contexts!["workout"]!)
+      }
       let data = try file.encoded(as: encoding)
-      let error = try #require(throws: PreferenceFileError.self) { _ = try PreferenceFile(data: data) }
+      let error = try #require(throws: PreferenceFileError.self) {
+        _ = try PreferenceFile(data: data)
+      }
       #expect(error.message == "\"\(section).\(key)\": \(expected)")
       // The line holds the key; the column is where it begins.
       let line = try #require(error.line)
-      let text = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)[line - 1]
+      let text = String(decoding: data, as: UTF8.self).split(
+        separator: "\n", omittingEmptySubsequences: false)[line - 1]
       let leaf = String(key.split(separator: ".").last!)
       #expect(text.contains(encoding == .json ? "\"\(leaf)\"" : "<key>\(leaf)</key>"), "\(text)")
-      #expect(text.dropFirst(error.column! - 1).hasPrefix(encoding == .json ? "\"\(leaf)\"" : "<key>\(leaf)</key>"))
+      #expect(
+        text.dropFirst(error.column! - 1).hasPrefix(
+          encoding == .json ? "\"\(leaf)\"" : "<key>\(leaf)</key>"))
     }
   }
 

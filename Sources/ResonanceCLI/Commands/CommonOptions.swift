@@ -30,7 +30,7 @@ struct StoreOptions: ParsableArguments {
 
   /// Where the store is and how long to wait for it, as `StoreLocation.resolve` finds them.
   func location(_ environment: [String: String]) throws(UsageError) -> StoreLocation {
-    try StoreLocation.resolve(path, environment)
+    try StoreLocation.resolved(path, environment)
   }
 }
 
@@ -45,7 +45,7 @@ struct IngestStoreOptions: ParsableArguments {
 
   /// Where the store is, as `StoreOptions.location(_:)` finds it.
   func location(_ environment: [String: String]) throws(UsageError) -> StoreLocation {
-    try StoreLocation.resolve(path, environment)
+    try StoreLocation.resolved(path, environment)
   }
 }
 
@@ -72,25 +72,13 @@ struct DayOptions: ParsableArguments {
 }
 
 extension StoreLocation {
-  /// The store path: `path` (`--db`), else `$RESONANCE_DB`, else `./resonance.sqlite`.
-  ///
-  /// - Throws: `UsageError` for a `RESONANCE_DB` that is not a file path (`isFilePath`), or a
-  ///   `RESONANCE_BUSY_TIMEOUT` that is not seconds from 0 to 86400.
-  static func resolve(_ path: String?, _ environment: [String: String]) throws(UsageError)
+  /// `resolve(_:_:)`, its complaint about the environment a usage error.
+  static func resolved(_ path: String?, _ environment: [String: String]) throws(UsageError)
     -> StoreLocation
   {
-    if path == nil, let variable = environment["RESONANCE_DB"], !isFilePath(variable) {
-      throw UsageError("invalid RESONANCE_DB '\(variable)'", hint: "expected \(expectedPath)")
+    do { return try resolve(path, environment) } catch {
+      throw UsageError(error.message, hint: "expected \(error.expected)")
     }
-    var location = StoreLocation(path: path ?? environment["RESONANCE_DB"] ?? "resonance.sqlite")
-    if let text = environment["RESONANCE_BUSY_TIMEOUT"] {
-      guard let seconds = Double(text), seconds >= 0, seconds <= 86_400 else {
-        throw UsageError(
-          "invalid RESONANCE_BUSY_TIMEOUT '\(text)'", hint: "expected seconds from 0 to 86400")
-      }
-      location.busyTimeoutMilliseconds = Int32(seconds * 1000)
-    }
-    return location
   }
 }
 

@@ -21,7 +21,8 @@ struct NotebookCommand: ParsableCommand {
       refusal is the block's output. The tuning notebook reads what sweep and tune stored \
       through sql and report --only tuning. An sql block runs one statement against the store \
       opened read-only (SQLite refuses any write) and shows its rows as a Markdown table, at \
-      most 50.
+      most 50; one that runs past --time-limit or makes a value larger than --memory-limit is \
+      stopped, and fails.
 
       --check writes nothing: it shows the difference and exits 1 when a notebook's outputs \
       are stale. A failing block writes its error as its output, and the command exits 1. \
@@ -48,6 +49,18 @@ struct NotebookCommand: ParsableCommand {
     name: "check", help: "Write nothing; show the difference and exit 1 when outputs are stale.")
   var checksOnly: Bool
 
+  @Option(
+    name: "time-limit", placeholder: "S",
+    help: "Stop an sql block after S seconds, 0.1–86400. Default: 60.",
+    parser: .number(in: 0.1...86_400))
+  var seconds = QueryLimits.standard.seconds
+
+  @Option(
+    name: "memory-limit", placeholder: "MB",
+    help: "The largest value (text or blob) an sql block may make, 1–2000 MB. Default: 100.",
+    parser: .integer(in: 1...2_000))
+  var megabytes = QueryLimits.standard.valueBytes >> 20
+
   @OptionGroup var output: OutputOptions
 
   func validate() throws(UsageError) {
@@ -61,14 +74,13 @@ struct NotebookCommand: ParsableCommand {
   func run(in context: CommandContext) throws -> ExitCode {
     let request = NotebookRequest(
       store: try store.location(context.environment), files: files, checksOnly: checksOnly,
-      runner: CommandLineRunner(), environment: context.environment)
+      runner: CommandLineRunner(), environment: context.environment,
+      limits: QueryLimits(seconds: seconds, valueBytes: megabytes << 20))
     let result = try NotebookStage(request).run(progress: context.progress(output))
     context.show(result, output)
     // A stale notebook's difference is what --check is for: shown under --quiet too.
     if output.isQuiet, !output.isJSON {
-      for difference in result.notebooks.compactMap(\.difference) {
-        context.console.out(difference)
-      }
+      result.notebooks.compactMap(\.difference).forEach(context.console.out)
     }
     return result.hasProblems ? .failure : .ok
   }

@@ -55,7 +55,8 @@ package enum SpotifyExtendedReader {
       while let object = try stream.next() {
         rows += 1
         let fields = EntryFields(object, at: SourceLocation(file: path, line: stream.line))
-        guard case .text(let title) = fields.title("master_metadata_track_name", warnings: &diagnostics)
+        guard
+          case .text(let title) = fields.title("master_metadata_track_name", warnings: &diagnostics)
         else { continue }
         guard let playedMs = object.int64("ms_played"), playedMs >= 0 else {
           diagnostics.append(
@@ -85,7 +86,8 @@ package enum SpotifyExtendedReader {
               title: intern(title),
               artist: intern(
                 fields.text("master_metadata_album_artist_name", warnings: &diagnostics)),
-              album: intern(fields.text("master_metadata_album_album_name", warnings: &diagnostics)),
+              album: intern(
+                fields.text("master_metadata_album_album_name", warnings: &diagnostics)),
               spotifyURI: intern(uri.flatMap { $0.hasPrefix("spotify:track:") ? $0 : nil })),
             source: .spotify, startMs: endMs - playedMs, utcOffsetSeconds: nil, endMs: endMs,
             playedMs: playedMs, wasSkipped: skipped, completed: reasonEnd.map { $0 == "trackdone" },

@@ -9,16 +9,35 @@ package struct NotebookRequest: Sendable {
   package var runner: any NotebookCommandRunner
   /// The environment the blocks' commands see (the store is passed as `RESONANCE_DB`).
   package var environment: [String: String]
+  /// What each `sql` block may take.
+  package var limits: QueryLimits
 
   package init(
     store: StoreLocation, files: [String], checksOnly: Bool, runner: any NotebookCommandRunner,
-    environment: [String: String]
+    environment: [String: String], limits: QueryLimits = .standard
   ) {
     self.store = store
     self.files = files
     self.checksOnly = checksOnly
     self.runner = runner
     self.environment = environment
+    self.limits = limits
+  }
+}
+
+/// The limits one query of a notebook's `sql` block runs under: wall-clock time, and the size
+/// of any value (string or blob) it makes.
+package struct QueryLimits: Sendable, Equatable {
+  package var seconds: Double
+  package var valueBytes: Int
+
+  /// A minute, and values up to 100 MB: far beyond any query of a store, while a runaway
+  /// (`WITH RECURSIVE` without an end, `randomblob(3e9)`) stops in time.
+  package static let standard = QueryLimits(seconds: 60, valueBytes: 100 << 20)
+
+  package init(seconds: Double, valueBytes: Int) {
+    self.seconds = seconds
+    self.valueBytes = valueBytes
   }
 }
 

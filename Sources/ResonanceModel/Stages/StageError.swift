@@ -60,4 +60,32 @@ package struct StoreLocation: Sendable, Equatable {
   package static func isFilePath(_ text: String) -> Bool {
     !text.isEmpty && text != ":memory:" && !text.hasPrefix("file:")
   }
+
+  /// An environment variable that does not say what it must: the message and what was expected.
+  package struct InvalidSetting: Error, Sendable, Equatable {
+    package var message: String
+    package var expected: String
+  }
+
+  /// The store path: `path` (`--db`), else `$RESONANCE_DB`, else `./resonance.sqlite`; the busy
+  /// wait from `$RESONANCE_BUSY_TIMEOUT` (seconds) when set.
+  ///
+  /// - Throws: `InvalidSetting` for a `RESONANCE_DB` that is not a file path (`isFilePath`),
+  ///   or a `RESONANCE_BUSY_TIMEOUT` that is not seconds from 0 to 86400.
+  package static func resolve(_ path: String?, _ environment: [String: String])
+    throws(InvalidSetting) -> StoreLocation
+  {
+    if path == nil, let variable = environment["RESONANCE_DB"], !isFilePath(variable) {
+      throw InvalidSetting(message: "invalid RESONANCE_DB '\(variable)'", expected: expectedPath)
+    }
+    var location = StoreLocation(path: path ?? environment["RESONANCE_DB"] ?? "resonance.sqlite")
+    if let text = environment["RESONANCE_BUSY_TIMEOUT"] {
+      guard let seconds = Double(text), seconds >= 0, seconds <= 86_400 else {
+        throw InvalidSetting(
+          message: "invalid RESONANCE_BUSY_TIMEOUT '\(text)'", expected: "seconds from 0 to 86400")
+      }
+      location.busyTimeoutMilliseconds = Int32(seconds * 1000)
+    }
+    return location
+  }
 }

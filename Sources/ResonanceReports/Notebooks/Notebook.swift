@@ -120,7 +120,8 @@ package struct Notebook: Sendable, Equatable {
 }
 
 extension String {
-  fileprivate var trimmed: String {
+  /// Without whitespace at either end.
+  var trimmed: String {
     var s = Substring(self)
     while let first = s.first, first.isWhitespace { s.removeFirst() }
     while let last = s.last, last.isWhitespace { s.removeLast() }

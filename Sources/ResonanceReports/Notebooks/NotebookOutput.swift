@@ -5,14 +5,40 @@ package enum NotebookOutput {
   /// A command's standard output in a `text` fence; "(no output)" when it printed nothing.
   package static func text(_ printed: String) -> String {
     let body = printed.hasSuffix("\n") ? String(printed.dropLast()) : printed
-    return "```text\n" + (body.isEmpty ? "(no output)" : body) + "\n```"
+    return fenced(body.isEmpty ? "(no output)" : body)
   }
 
   /// A block that failed or was refused: the message, and the exit status when there is one.
   package static func failure(_ message: String, status: Int? = nil) -> String {
     var body = message.hasSuffix("\n") ? String(message.dropLast()) : message
     if let status { body += "\n(exit \(status))" }
-    return "```text\n" + body + "\n```"
+    return fenced(body)
+  }
+
+  /// `body` in a `text` fence that nothing in it can end or escape, as the report escapes its
+  /// pages: control characters other than line feed and tab become U+FFFD (a terminal showing
+  /// the file gets no escape sequence; a CR cannot hide a line), the fence is longer than any
+  /// run of backticks inside, and a line that reads as an output marker has its `<` written
+  /// `&lt;`, so the notebook still parses back to the same blocks.
+  static func fenced(_ body: String) -> String {
+    var clean = ""
+    var run = 0
+    var longest = 0
+    for c in body.unicodeScalars {
+      run = c == "`" ? run + 1 : 0
+      longest = max(longest, run)
+      let isControl = c.properties.generalCategory == .control && c != "\n" && c != "\t"
+      clean.unicodeScalars.append(isControl ? "\u{FFFD}" : c)
+    }
+    let lines = clean.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+      let text = String(line)
+      guard text.trimmed == Notebook.openMarker || text.trimmed == Notebook.closeMarker else {
+        return text
+      }
+      return text.split(separator: "<", omittingEmptySubsequences: false).joined(separator: "&lt;")
+    }
+    let fence = String(repeating: "`", count: max(3, longest + 1))
+    return fence + "text\n" + lines.joined(separator: "\n") + "\n" + fence
   }
 
   /// A query's rows as a Markdown table: integers as they are, real numbers to four decimals

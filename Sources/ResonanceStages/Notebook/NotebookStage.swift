@@ -67,9 +67,11 @@ package struct NotebookStage: Stage {
     switch block.kind {
     case .sql:
       do {
-        return (NotebookOutput.table(try queries.query(block.code, limit: Self.rowLimit)), true)
+        let table = try queries.query(block.code, limit: Self.rowLimit, limits: request.limits)
+        return (NotebookOutput.table(table), true)
       } catch {
-        return (NotebookOutput.failure("error: \(error.message)"), false)
+        let hint = error.kind == .limit ? " (notebook run --time-limit S, --memory-limit MB)" : ""
+        return (NotebookOutput.failure("error: \(error.message)" + hint), false)
       }
     case .resonance:
       let words: [String]

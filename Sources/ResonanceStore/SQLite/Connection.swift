@@ -1,4 +1,5 @@
 internal import CSQLite
+import Dispatch
 
 /// An open SQLite database: the one owner of a `sqlite3*` handle, closed in `deinit`.
 ///
@@ -57,6 +58,63 @@ package final class Connection {
     sqlite3_busy_timeout(handle, 0)
     defer { sqlite3_busy_timeout(handle, busyTimeoutMilliseconds) }
     return try body()
+  }
+
+  /// Runs `body` with two limits on this connection, both lifted after it: SQLite stops any
+  /// statement still running `seconds` after the start (a progress handler, checked every
+  /// 10,000 virtual-machine steps), and refuses to make any string or blob longer than
+  /// `valueBytes` (`SQLITE_LIMIT_LENGTH`). Both belong to this connection only, so other
+  /// connections of the process (a notebook's `resonance` blocks) are not held to them.
+  ///
+  /// - Throws: `StoreError` of kind `.limit` naming the limit a statement ran into, or what
+  ///   `body` throws.
+  package func withLimits<T>(
+    seconds: Double, valueBytes: Int, _ body: () throws(StoreError) -> T
+  ) throws(StoreError) -> T {
+    let start = DispatchTime.now().uptimeNanoseconds
+    let deadline = Deadline(start &+ UInt64(max(0, min(seconds, 1e9)) * 1e9))
+    let context = Unmanaged.passRetained(deadline)
+    sqlite3_progress_handler(
+      handle, 10_000,
+      { raw in
+        guard let raw else { return 0 }
+        let deadline = Unmanaged<Deadline>.fromOpaque(raw).takeUnretainedValue()
+        return DispatchTime.now().uptimeNanoseconds >= deadline.uptime ? 1 : 0
+      }, context.toOpaque())
+    let length = Int32(clamping: max(1, valueBytes))
+    let previousLength = sqlite3_limit(handle, SQLITE_LIMIT_LENGTH, length)
+    defer {
+      sqlite3_progress_handler(handle, 0, nil, nil)
+      sqlite3_limit(handle, SQLITE_LIMIT_LENGTH, previousLength)
+      context.release()
+    }
+    do {
+      return try body()
+    } catch {
+      switch error.kind {
+      case .sqlite(code: SQLITE_INTERRUPT):
+        throw StoreError(
+          .limit,
+          message:
+            "the statement ran past its time limit of \(Self.seconds(seconds)) and was stopped",
+          sql: error.sql, path: path)
+      case .sqlite(code: SQLITE_TOOBIG):
+        throw StoreError(
+          .limit,
+          message:
+            "a value would be larger than the limit of \(Self.bytes(valueBytes)); the statement was stopped",
+          sql: error.sql, path: path)
+      default: throw error
+      }
+    }
+  }
+
+  private static func seconds(_ s: Double) -> String {
+    s == s.rounded() ? "\(Int(s)) s" : "\(s) s"
+  }
+
+  private static func bytes(_ n: Int) -> String {
+    n % (1 << 20) == 0 ? "\(n >> 20) MB" : "\(n) bytes"
   }
 
   /// Runs one or more statements that return no rows (`;`-separated), e.g. schema DDL.
@@ -185,4 +243,10 @@ package final class Connection {
       StoreError(.sqlite(code: code), message: message, sql: sql, path: path)
     }
   }
+}
+
+/// When a statement run under `Connection.withLimits` must stop: the progress handler's context.
+private final class Deadline {
+  let uptime: UInt64
+  init(_ uptime: UInt64) { self.uptime = uptime }
 }

@@ -15,6 +15,9 @@ package struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case olderSchema(found: Int, known: Int)
     /// The file is not a SQLite database, or not one of ours.
     case notAStore
+    /// A statement ran into a limit its caller set (`Connection.withLimits`): time or the size
+    /// of a value.
+    case limit
   }
 
   package var kind: Kind
@@ -48,7 +51,7 @@ package struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
       text +=
         "store has schema version \(found), older than the \(known) this build reads; "
         + "run resonance analyze --db \(path ?? "PATH") once to upgrade it (this command only reads)"
-    case .notAStore: text += message
+    case .notAStore, .limit: text += message
     }
     if let sql { text += " (while running: \(sql.trimmingWhitespace))" }
     return text
