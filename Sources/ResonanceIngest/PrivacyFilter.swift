@@ -1,13 +1,15 @@
+import Foundation
+
 /// The privacy rules every reader applies as it reads: identifiers of users, accounts and
 /// devices are dropped before anything reaches the store (`docs/privacy.md` lists them).
 package enum PrivacyFilter {
-  /// Words that, in a metadata key folded by `fold` (lower case, without spaces, `-` and `_`),
-  /// mark it as an identifier of a person, account or device: `User-ID`, `user_id`, `User ID`
-  /// and `UserID` all fold to `userid`.
+  /// Words that, in a metadata key folded by `fold` (NFKC, lower case, letters and digits
+  /// only), mark it as an identifier of a person, account or device: `User-ID`, `user_id`,
+  /// `User ID`, `user.id`, `User:ID`, `User‐ID` (U+2010) and `ＵserID` all fold to `userid`.
   static let identifyingKeyWords = [
     "userid", "username", "useridentifier", "accountid", "accountnumber", "deviceid",
-    "deviceidentifier", "serial", "udid", "imei", "macaddress", "ipaddress", "email",
-    "phonenumber", "telephone", "appleid",
+    "deviceidentifier", "serial", "udid", "imei", "macaddress", "ipaddr", "email",
+    "phonenumber", "telephone", "appleid", "sessionid", "password", "passwd",
   ]
 
   /// Folded keys that are identifiers when they are the whole key (inside a longer key they
@@ -16,8 +18,9 @@ package enum PrivacyFilter {
 
   /// Fragments that, in a metadata value, carry such an identifier (a `userid=` in a URL).
   static let identifyingValueFragments = [
-    "userid=", "user_id=", "uid=", "accountid=", "account_id=", "deviceid=", "device_id=",
-    "email=", "token=", "apikey=", "api_key=",
+    "userid=", "user_id=", "uid=", "user=", "accountid=", "account_id=", "deviceid=",
+    "device_id=", "session=", "sessionid=", "session_id=", "sid=", "email=", "token=",
+    "apikey=", "api_key=", "password=", "passwd=", "pwd=", "secret=",
   ]
 
   /// `identifyingValueFragments` as bytes, for the byte-level search.
@@ -50,12 +53,15 @@ package enum PrivacyFilter {
     isIdentifyingKey(key) || isIdentifyingValue(value)
   }
 
-  /// A key with case, spaces, `-` and `_` folded away.
+  /// A key in NFKC (fullwidth `ｅmail` is `email`), lower case, with everything but letters
+  /// and digits taken out: every space (NBSP included), dash (`‐`, `–`, …), `_`, `.` and `:`.
   static func fold(_ key: String) -> String {
-    String(
-      decoding: key.lowercased().utf8.filter {
-        $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "-") && $0 != UInt8(ascii: "_")
-      }, as: UTF8.self)
+    var folded = ""
+    for scalar in key.precomposedStringWithCompatibilityMapping.lowercased().unicodeScalars
+    where scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
+      folded.unicodeScalars.append(scalar)
+    }
+    return folded
   }
 
   /// Whether a metadata key names an identifier (readers cache this per key: keys repeat).
@@ -72,9 +78,49 @@ package enum PrivacyFilter {
     return value.withUTF8 { containsIdentifier($0) }
   }
 
-  /// `isIdentifyingValue` over UTF-8 bytes, without allocating: the value is cut into tokens
-  /// (runs of letters, digits and `.:@%+-_`), and each token is matched against the shapes.
+  /// `isIdentifyingValue` over UTF-8 bytes. A value of ASCII without `%` is matched as it is,
+  /// without allocating; any other is first put in NFKC (`x＠y.com` is `x@y.com`) with its
+  /// `%XX` escapes decoded (`x%40y.com` too), and that is matched.
   package static func containsIdentifier(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard bytes.contains(where: { $0 >= 0x80 || $0 == UInt8(ascii: "%") }) else {
+      return matchesShapes(bytes)
+    }
+    let normal = percentDecoded(
+      Array(String(decoding: bytes, as: UTF8.self).precomposedStringWithCompatibilityMapping.utf8))
+    return normal.withUnsafeBufferPointer { matchesShapes($0) } || matchesShapes(bytes)
+  }
+
+  /// `%XX` escapes decoded, any other `%` kept.
+  static func percentDecoded(_ bytes: [UInt8]) -> [UInt8] {
+    func hex(_ b: UInt8) -> UInt8? {
+      switch b {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): b - UInt8(ascii: "0")
+      case UInt8(ascii: "a")...UInt8(ascii: "f"): b - UInt8(ascii: "a") + 10
+      case UInt8(ascii: "A")...UInt8(ascii: "F"): b - UInt8(ascii: "A") + 10
+      default: nil
+      }
+    }
+    var out: [UInt8] = []
+    out.reserveCapacity(bytes.count)
+    var i = 0
+    while i < bytes.count {
+      if bytes[i] == UInt8(ascii: "%"), i + 2 < bytes.count, let high = hex(bytes[i + 1]),
+        let low = hex(bytes[i + 2])
+      {
+        out.append(high << 4 | low)
+        i += 3
+      } else {
+        out.append(bytes[i])
+        i += 1
+      }
+    }
+    return out
+  }
+
+  /// The shapes, over bytes as they are: the value is cut into tokens (runs of letters, digits
+  /// and `.:@%+-_`), and each token is matched; a phone number, which spaces and brackets
+  /// cut, is looked for in the whole value.
+  private static func matchesShapes(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     byteClasses.withUnsafeBufferPointer { classes in
       // Every shape needs one of the marked bytes; most values (numbers without a dot, words,
       // zone names) have none, and are passed in one scan.
@@ -82,6 +128,7 @@ package enum PrivacyFilter {
       for b in bytes { seen |= classes[Int(b)] }
       guard seen & ByteClass.marks != 0 else { return false }
       if seen & ByteClass.equals != 0, containsIdentifyingParameter(bytes) { return true }
+      if seen & ByteClass.digit != 0, containsPhoneNumber(bytes) { return true }
       var start = 0
       while start < bytes.count {
         guard classes[Int(bytes[start])] & ByteClass.token != 0 else {
@@ -121,8 +168,9 @@ package enum PrivacyFilter {
     static let colonOrDash: UInt8 = 16
     static let x: UInt8 = 32
     static let equals: UInt8 = 64
+    static let digit: UInt8 = 128
     /// The bytes one of the shapes (or an identifying parameter) needs.
-    static let marks: UInt8 = at | dot | colonOrDash | x | equals
+    static let marks: UInt8 = at | dot | colonOrDash | x | equals | digit
   }
 
   private static let byteClasses: [UInt8] = (0...255).map { (code: Int) -> UInt8 in
@@ -136,6 +184,7 @@ package enum PrivacyFilter {
     case UInt8(ascii: ":"), UInt8(ascii: "-"): bits |= ByteClass.colonOrDash
     case UInt8(ascii: "x"), UInt8(ascii: "X"): bits |= ByteClass.x
     case UInt8(ascii: "="): bits |= ByteClass.equals
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): bits |= ByteClass.digit
     default: break
     }
     return bits
@@ -160,9 +209,140 @@ package enum PrivacyFilter {
   /// (`marks` holds the `ByteClass` bits of the token's bytes: a date's `2024-01-15` is not
   /// scanned for an IPv4 address or an e-mail.)
   private static func isIdentifierToken(_ t: UnsafeBufferPointer<UInt8>, _ marks: UInt8) -> Bool {
-    (marks & ByteClass.at != 0 && isEmail(t)) || (marks & ByteClass.dot != 0 && isIPv4(t))
+    (marks & ByteClass.at != 0 && isEmail(t))
+      || (marks & ByteClass.dot != 0 && (isIPv4(t) || isJWT(t)))
       || (marks & ByteClass.colonOrDash != 0 && (isColonHex(t) || containsUUID(t)))
       || (marks & ByteClass.x != 0 && containsHexAddress(t))
+      || (marks & ByteClass.digit != 0 && (containsBareIdentifier(t) || isIMEI(t)))
+  }
+
+  /// A JSON Web Token: three base64url parts joined by dots, the first a JSON object's
+  /// encoding (`eyJ…`, `{"` in base64).
+  private static func isJWT(_ t: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard let start = (0..<max(0, t.count - 2)).first(where: {
+      t[$0] == UInt8(ascii: "e") && t[$0 + 1] == UInt8(ascii: "y") && t[$0 + 2] == UInt8(ascii: "J")
+    }), start == 0 || !isAlphanumeric(t[start - 1])
+    else { return false }
+    var parts = [0]
+    for b in t[start...] {
+      if b == UInt8(ascii: ".") {
+        parts.append(0)
+      } else if isAlphanumeric(b) || b == UInt8(ascii: "-") || b == UInt8(ascii: "_") {
+        parts[parts.count - 1] += 1
+      } else {
+        break
+      }
+    }
+    return parts.count >= 3 && parts[0] >= 10 && parts[1] >= 4 && parts[2] >= 4
+  }
+
+  /// A run of letters and digits (between other bytes) that is an identifier without its
+  /// separators: 32 hex digits (a UUID without dashes), 12 hex digits with a letter and a
+  /// digit among them (a MAC address without separators, `001A7DDA7113`), or 10 to 12 capital
+  /// letters and digits with at least two of each that is not an ISRC's shape (a serial
+  /// number, `C02XL0GXJG5H`; an ISRC, `USRC17607839`, names a recording and is kept).
+  private static func containsBareIdentifier(_ t: UnsafeBufferPointer<UInt8>) -> Bool {
+    var start = 0
+    while start < t.count {
+      guard isAlphanumeric(t[start]) else {
+        start += 1
+        continue
+      }
+      var end = start
+      var hex = true
+      var upper = true
+      var digits = 0
+      var letters = 0
+      while end < t.count, isAlphanumeric(t[end]) {
+        let b = t[end]
+        hex = hex && isHex(b)
+        if isDigit(b) { digits += 1 } else { letters += 1 }
+        upper = upper && (isDigit(b) || (b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z")))
+        end += 1
+      }
+      let run = UnsafeBufferPointer(rebasing: t[start..<end])
+      let count = end - start
+      if hex && (count == 32 || (count == 12 && digits > 0 && letters > 0)) { return true }
+      if upper, (10...12).contains(count), digits >= 2, letters >= 2, !isISRC(run) { return true }
+      start = end
+    }
+    return false
+  }
+
+  /// An ISRC without its dashes: two letters, three letters or digits, seven digits.
+  private static func isISRC(_ t: UnsafeBufferPointer<UInt8>) -> Bool {
+    t.count == 12 && !isDigit(t[0]) && !isDigit(t[1]) && t[5...].allSatisfy(isDigit)
+  }
+
+  /// An IMEI: 15 digits (dashes between groups allowed) whose Luhn check holds.
+  private static func isIMEI(_ t: UnsafeBufferPointer<UInt8>) -> Bool {
+    var digits: [Int] = []
+    for b in t {
+      if isDigit(b) {
+        digits.append(Int(b - UInt8(ascii: "0")))
+      } else if b != UInt8(ascii: "-") {
+        return false
+      }
+    }
+    guard digits.count == 15, t.first.map(isDigit) == true, t.last.map(isDigit) == true else {
+      return false
+    }
+    var sum = 0
+    for (i, d) in digits.reversed().enumerated() {
+      let v = i % 2 == 1 ? d * 2 : d
+      sum += v > 9 ? v - 9 : v
+    }
+    return sum % 10 == 0
+  }
+
+  /// A phone number: `+` and 8 to 15 digits in groups (`+44 20 7946 0958`, `+1 (555)
+  /// 010-9999`), or the North American `(555) 010-9999`, `555-010-9999`, `555.010.9999`.
+  /// A date (`2024-01-15`), a time or a UTC offset (`+0000`) is neither.
+  private static func containsPhoneNumber(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+    func isSeparator(_ c: UInt8) -> Bool {
+      c == 0x20 || c == UInt8(ascii: "-") || c == UInt8(ascii: ".") || c == UInt8(ascii: "(")
+        || c == UInt8(ascii: ")")
+    }
+    var i = 0
+    while i < b.count {
+      defer { i += 1 }
+      let plus = b[i] == UInt8(ascii: "+")
+      guard plus || isDigit(b[i]) || b[i] == UInt8(ascii: "(") else { continue }
+      guard i == 0 || !(isAlphanumeric(b[i - 1]) || b[i - 1] == UInt8(ascii: "+")) else {
+        continue
+      }
+      // The digit groups from here, with one separator (or ") ") between them.
+      var groups: [Int] = []
+      var separators: [UInt8] = []
+      var j = plus ? i + 1 : i
+      var run = 0
+      var gap = 0
+      var total = 0
+      // At most 16 digits are read from any start: no number longer is a phone's, and the
+      // scan stays linear in the value.
+      while j < b.count, isDigit(b[j]) || isSeparator(b[j]), total <= 15 {
+        if isDigit(b[j]) {
+          total += 1
+          if gap > 0, run > 0 {
+            groups.append(run)
+            run = 0
+          }
+          gap = 0
+          run += 1
+        } else {
+          gap += 1
+          if gap > 2 { break }
+          separators.append(b[j])
+        }
+        j += 1
+      }
+      if run > 0 { groups.append(run) }
+      if j < b.count, isAlphanumeric(b[j]) { continue }
+      let digits = groups.reduce(0, +)
+      if plus, groups.count >= 2, (8...15).contains(digits) { return true }
+      if !plus, groups == [3, 3, 4], !separators.contains(UInt8(ascii: ":")) { return true }
+    }
+    return false
   }
 
   /// `local@domain.tld`: something before the `@`, a dot after it with something each side.

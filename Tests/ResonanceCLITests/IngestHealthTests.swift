@@ -80,12 +80,14 @@ struct IngestHealthTests {
     let db = folder.file("p.sqlite")
     let result = runResonance(["ingest", healthFixturePath("privacy.xml"), "--db", db])
     #expect(result.status == .ok, "\(result.err)")
-    #expect(result.out.contains("8 identifying metadata entries dropped"), "\(result.out)")
+    #expect(result.out.contains("25 identifying metadata entries dropped"), "\(result.out)")
     let store = try Store(path: db)
     #expect(
-      try store.connection.rows("SELECT name, model FROM health_devices ORDER BY model").map {
-        "\($0.string(0))|\($0.string(1))"
-      } == ["Apple Watch|Watch", "|iPhone"])
+      try store.connection.rows(
+        "SELECT name, manufacturer, model FROM health_devices ORDER BY model, manufacturer"
+      ).map { "\($0.string(0))|\($0.string(1))|\($0.string(2))" } == [
+        "Apple Watch||Watch", "Apple Watch|Apple Inc.|Watch", "|Apple Inc.|iPhone",
+      ])
     let metadata = try store.connection.rows(
       "SELECT metadata FROM health_records WHERE metadata IS NOT NULL"
     ).map { $0.string(0) }
@@ -99,6 +101,12 @@ struct IngestHealthTests {
       "4815162342", "kept-out@example.org", "jane.doe@example.com", "192.0.2.44", "2001:db8",
       "00:1A:7D", "0B9E4F3C", "0x600003c2a1b0", "feedface", "deadbeef", "7C2E1B0A",
       "AB12CD34", "owner@example.net", "2c3a4b5d6",
+      // Keys in other spellings (their values name them), values in other shapes.
+      "k-user-dot", "k-user-colon", "k-user-hyphen", "k-en-dash", "k-nbsp", "k-fullwidth",
+      "k-ip-addr", "y-fullwidth", "y-escaped", "7c2e1b0a5d4f", "001A7DDA7113", "jane-q",
+      "s-9191", "eyJhbGciOiJIUzI1NiJ9", "7946 0958", "176148", "C02XL0GXJG5H", "hunter2",
+      // Device strings with other separators.
+      "LOCAL-ID-NOSPACE", "SERIALNOSPACE1", "LOCAL-ID-SEMI", "SERIALSEMI22",
     ] {
       #expect(bytes.range(of: Data(secret.utf8)) == nil, "the store holds '\(secret)'")
     }

@@ -252,6 +252,38 @@ struct HealthDetailTests {
     #expect(comma.name == "Jane, Apple Watch" && comma.model == "Watch")
   }
 
+  @Test(
+    "device strings separated by ',' without a space or by ';' keep no localIdentifier or serial",
+    arguments: [
+      "<<HKDevice: 0x1>,name:Apple Watch,manufacturer:Apple Inc.,localIdentifier:ABC-123,serial:C02XL0GXJG5H,hardware:Watch6,2>",
+      "name:Apple Watch;manufacturer:Apple Inc.; localIdentifier:ABC-123; serial:C02XL0GXJG5H;hardware:Watch6,2",
+    ])
+  func deviceOtherSeparators(text: String) {
+    let d = DeviceDescription.parse(Substring(text))
+    #expect(
+      d == HealthDevice(name: "Apple Watch", manufacturer: "Apple Inc.", hardware: "Watch6,2"))
+  }
+
+  /// The privacy rules judge what the exports say about people and devices; the song
+  /// identifiers the listening formats define name recordings, and the listening readers keep
+  /// them: the UUID rule's counter-example is a MusicBrainz ID, which stays.
+  @Test("song identifiers are kept: a MusicBrainz recording ID, a Spotify URI, a catalog ID")
+  func songIdentifiersKept() throws {
+    let mbid = "3f4b8c2e-5d6a-4b7c-8d9e-0a1b2c3d4e5f"
+    #expect(PrivacyFilter.isIdentifyingValue(mbid), "a UUID, were it metadata")
+    let listen =
+      #"{"listened_at":1710057600,"track_metadata":{"track_name":"Paper Lanterns","artist_name":"Lumen Drift","mbid_mapping":{"recording_mbid":"\#(mbid)"},"additional_info":{"spotify_id":"https://open.spotify.com/track/0VjIjW4GlUZAMYd2vXMi3b"}}}"#
+    let (listens, _) = try ListenBrainzReader.read(path: "2024/3.jsonl", bytes: Array(listen.utf8))
+    #expect(listens.plays.first?.song.musicBrainzRecordingID == mbid)
+    #expect(listens.plays.first?.song.spotifyURI == "spotify:track:0VjIjW4GlUZAMYd2vXMi3b")
+    let (library, _) = try AppleMusicLibraryTracksReader.read(
+      path: "l.json",
+      bytes: Array(
+        #"[{"Track Identifier":1,"Title":"T","Content Type":"Song","Apple Music Track Identifier":1481664696}]"#
+          .utf8))
+    #expect(library.songs.first?.appleCatalogID == "1481664696")
+  }
+
   @Test("Jane's and Jane’s are one source; a no-break space is a space")
   func sourceKey() {
     #expect(
@@ -280,10 +312,13 @@ struct HealthDetailTests {
   }
 
   @Test(
-    "keys match with case, spaces, '-' and '_' folded",
+    "keys match in NFKC with case and everything but letters and digits folded away",
     arguments: [
       "User-ID", "user_id", "USER ID", "UserID", "E-mail", "e_mail", "Email Address",
       "Device-Identifier", "Serial Number", "Phone", "Phone-Number", "IP", "MAC-Address",
+      // Any other separator, dash or space, and other widths: NFKC and letters only.
+      "user.id", "User:ID", "User\u{2010}ID", "E\u{2013}mail", "User\u{00A0}ID",
+      "\u{FF45}mail", "ＵＳＥＲ＿ＩＤ", "IP Addr", "Session-ID", "Password",
     ])
   func foldedKeys(key: String) {
     #expect(PrivacyFilter.isIdentifyingKey(key))
@@ -300,7 +335,7 @@ struct HealthDetailTests {
   }
 
   @Test(
-    "values carrying an e-mail, an IP, a MAC, a UUID or a 0x address are dropped",
+    "values carrying an e-mail, IP, MAC, UUID, 0x address, token, phone, IMEI or serial are dropped, in any width or %-escape",
     arguments: [
       "jane.doe@example.com", "mail me: a@b.io.", "192.0.2.44", "host 10.0.0.1:8080",
       "2001:db8:85a3::8a2e:370:7334", "fe80::1%en0", "::1",
@@ -309,18 +344,32 @@ struct HealthDetailTests {
       "sync-0b9e4f3c-2d1a-4c5b-8e7f-9a0b1c2d3e4f", "<HKObject 0x600003c2a1b0>", "0xfeedface",
       "withings-bd2://timeline/measure?UserID=48229&date=1674746237",
       "https://example.com/callback?TOKEN=abc", "acct ACCOUNT_ID=77",
+      // Other widths and escapes of '@'; identifiers without their separators.
+      "x\u{FF20}y.com", "x%40y.com", "mail: jane\u{FF0E}doe\u{FF20}example\u{FF0E}com",
+      "7c2e1b0a5d4f4e3a9b8c1a2b3c4d5e6f", "001A7DDA7113", "sensor 001a7dda7113",
+      // Query strings, tokens, secrets.
+      "https://a.example/cb?user=jane", "https://a.example/cb?session=abc123",
+      "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTYifQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",
+      "password=hunter2",
+      // Phones, an IMEI (with and without dashes), a serial number.
+      "+1 (555) 010-9999", "+44 20 7946 0958", "call (555) 010-9999", "555-010-9999",
+      "555.010.9999", "490154203237518", "IMEI 35-209900-176148-1", "serial C02XL0GXJG5H",
     ])
   func identifyingValues(value: String) {
     #expect(PrivacyFilter.isIdentifyingValue(value))
   }
 
   @Test(
-    "ordinary values are kept: times, dates, versions, numbers, zones",
+    "ordinary values are kept: times, dates, versions, numbers, zones, song identifiers",
     arguments: [
       "08:30:00", "2024-01-15 15:56:05 +0000", "America/Los_Angeles", "12.5", "10.2.1", "1",
       "kept", "HKWorkoutSwimmingLocationTypePool", "256.1.1.1", "1e-3", "0x1f", "12:30",
       "Watch6,2", "a@b", "2024-01-15", "healthsync://open?record=1674833733&kind=197",
       "x=1", "00:1A:7D:DA:71:1", "1:2:3:4:5:6:7",
+      // Song identifiers the formats define, and numbers shaped like none of the above.
+      "spotify:track:0VjIjW4GlUZAMYd2vXMi3b", "1481664696", "USRC17607839", "202401151230",
+      "490154203237519", "+0000", "deadbeefcafe", "eyJhbGciOiJIUzI1NiJ9", "2024-01-15 08:30",
+      "v17.4.1 (21E236)", "ＷＡＴＣＨ６,２", "100% charged",
     ])
   func ordinaryValues(value: String) {
     #expect(!PrivacyFilter.isIdentifyingValue(value))

@@ -44,20 +44,26 @@ package enum DeviceDescription {
     return device
   }
 
-  /// The `key:value` pieces. They are separated by ", ", but a value may itself hold a comma
+  /// The `key:value` pieces. They are separated by ", " — or by "," or ";" with or without
+  /// spaces, as other generators write them — but a value may itself hold a comma
   /// (`hardware:Watch6,2`, a name such as `Jane, Apple Watch`), so a piece ends only where
-  /// ", " is followed by a key: letters and spaces up to a colon (`creation date:`), or a
-  /// `<`-wrapped `HKDevice:`.
+  /// the separator is followed by a key: letters and spaces up to a colon (`creation date:`),
+  /// or a `<`-wrapped `HKDevice:`.
   static func pieces(_ body: Substring) -> [Substring] {
     var pieces: [Substring] = []
     var current = body.startIndex
-    var searchFrom = body.startIndex
-    while let range = body[searchFrom...].range(of: ", ") {
-      if startsWithKey(body[range.upperBound...]) {
-        pieces.append(body[current..<range.lowerBound])
-        current = range.upperBound
+    var i = body.startIndex
+    while i < body.endIndex {
+      guard body[i] == "," || body[i] == ";" else {
+        i = body.index(after: i)
+        continue
       }
-      searchFrom = range.upperBound
+      let next = body[body.index(after: i)...].drop { $0 == " " }
+      if startsWithKey(next) {
+        pieces.append(body[current..<i])
+        current = next.startIndex
+      }
+      i = body.index(after: i)
     }
     pieces.append(body[current...])
     return pieces
@@ -71,19 +77,5 @@ package enum DeviceDescription {
       sawLetter = true
     }
     return false
-  }
-}
-
-extension Substring {
-  fileprivate func range(of needle: String) -> Range<Index>? {
-    var i = startIndex
-    let first = needle.first!
-    while i < endIndex {
-      if self[i] == first, self[i...].hasPrefix(needle) {
-        return i..<index(i, offsetBy: needle.count)
-      }
-      i = index(after: i)
-    }
-    return nil
   }
 }
