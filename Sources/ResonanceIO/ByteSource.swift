@@ -69,25 +69,34 @@ extension ByteSource {
   /// size when that is larger (so that an item longer than the window doubles it). The window
   /// readers (`CSVReader`, `JSONObjectStream`) hold a file this way, a window at a time.
   ///
+  /// The room is filled by as many reads as it takes (a decompressor hands out far less than a
+  /// chunk per read), so it is made, and trimmed, once per chunk rather than once per read.
+  ///
   /// - Returns: how many bytes were appended; 0 only at the end of the source.
   /// - Throws: `IOError` from reading; `window` is then as it was.
   package func append(to window: inout [UInt8], chunkSize: Int) throws(IOError) -> Int {
     let old = window.count
     let room = max(chunkSize, old)
-    window.append(contentsOf: repeatElement(0, count: room))
-    let read = window.withUnsafeMutableBytes { buffer in
-      Result { () throws(IOError) in
-        try self.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[old...]))
+    window.append(contentsOf: [UInt8](repeating: 0, count: room))
+    var filled = 0
+    while filled < room {
+      let start = old + filled
+      let read = window.withUnsafeMutableBytes { buffer in
+        Result { () throws(IOError) in
+          try self.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[start...]))
+        }
+      }
+      do {
+        let n = try read.get()
+        if n == 0 { break }
+        filled += n
+      } catch {
+        window.removeLast(room)
+        throw error
       }
     }
-    do {
-      let n = try read.get()
-      window.removeLast(room - n)
-      return n
-    } catch {
-      window.removeLast(room)
-      throw error
-    }
+    window.removeLast(room - filled)
+    return filled
   }
 
   /// Calls `body` with each successive chunk of the source, in order, until the end.

@@ -54,21 +54,49 @@ package struct CSVReader {
   /// Whether the record ended inside a quoted field (the file is cut short).
   package private(set) var endedInsideQuotes = false
 
+  /// The longest record read, in bytes: a real export's rows are at most a few kilobytes, and
+  /// a longer one (a field of gigabytes in a small gzip) would be held whole.
+  package static let maximumRecordBytes = 1 << 20
+
   /// The next record, or nil at the end of the input. Blank lines are skipped.
   ///
-  /// - Throws: `IOError` when the source cannot be read (never for bytes in memory).
-  package mutating func next() throws(IOError) -> CSVRecord? {
+  /// - Throws: `IOError` when the source cannot be read (never for bytes in memory);
+  ///   `CSVRecordTooLong` for a record longer than `maximumRecordBytes`.
+  package mutating func next() throws -> CSVRecord? {
     while true {
+      // Blank lines are passed before the record's start is kept, so a window of nothing
+      // but line breaks is dropped at the next refill.
+      skipBlankLines()
       let startLine = nextLine
       let startPosition = position
       if let complete = scanRecord() {
+        guard position - startPosition <= Self.maximumRecordBytes else {
+          throw CSVRecordTooLong(line: startLine, limit: Self.maximumRecordBytes)
+        }
         return complete ? CSVRecord(reader: self) : nil
       }
       // The window ends inside this record: read on, and scan it again from its start.
       position = startPosition
       nextLine = startLine
+      guard bytes.count - startPosition <= Self.maximumRecordBytes else {
+        throw CSVRecordTooLong(line: startLine, limit: Self.maximumRecordBytes)
+      }
       try refill()
     }
+  }
+
+  /// Passes line breaks at `position`, counting lines.
+  private mutating func skipBlankLines() {
+    var p = position
+    var lines = nextLine
+    bytes.withUnsafeBufferPointer { b in
+      while p < b.count, b[p] == 0x0A || b[p] == 0x0D {
+        if b[p] == 0x0A { lines += 1 }
+        p += 1
+      }
+    }
+    position = p
+    nextLine = lines
   }
 
   /// Moves the unread bytes to the front and appends the source's next chunk; at the end of
@@ -249,5 +277,16 @@ package struct CSVRecord {
         l.count == b.count && (b.isEmpty || zip(l, b).allSatisfy { $0 == $1 })
       }
     }
+  }
+}
+
+/// A CSV record longer than the reader takes (`CSVReader.maximumRecordBytes`), at the line it
+/// begins on.
+package struct CSVRecordTooLong: Error, Sendable, Equatable {
+  package var line: Int
+  package var limit: Int
+
+  package var message: String {
+    "a row longer than \(limit >> 20) MiB, the most one may be (no real export's is near it)"
   }
 }

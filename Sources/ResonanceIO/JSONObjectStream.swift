@@ -28,6 +28,9 @@ package struct JSONObjectStream {
   private var chunkSize = 1 << 20
   /// The line on which the object last returned by `next()` began.
   package private(set) var line = 0
+  /// The longest object read, in bytes: no service writes an entry of more than a few
+  /// kilobytes, and a longer one (a 2 GiB title in a 2 MB gzip) would be held whole.
+  package static let maximumObjectBytes = 1 << 20
 
   /// - Throws: `JSONScanError` when the bytes do not begin (after whitespace) with `[`.
   package init(bytes: [UInt8]) throws(JSONScanError) {
@@ -44,17 +47,19 @@ package struct JSONObjectStream {
     bytes = []
     self.source = source
     self.chunkSize = max(chunkSize, 16)
-    // Enough to see past a byte-order mark and leading whitespace.
+    // Enough to see past a byte-order mark and leading whitespace (passed as it comes, so
+    // that any amount of it is dropped window by window).
     while self.source != nil {
       try refill()
-      let rest = bytes.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
-      if rest.count > 3 { break }
+      if position == 0, bytes.starts(with: [0xEF, 0xBB, 0xBF]) { position = 3 }
+      skipWhitespace()
+      if bytes.count - position > 3 { break }
     }
     try openArray()
   }
 
   private mutating func openArray() throws(JSONScanError) {
-    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { position = 3 }
+    if position == 0, bytes.starts(with: [0xEF, 0xBB, 0xBF]) { position = 3 }
     skipWhitespace()
     guard position < bytes.count, bytes[position] == UInt8(ascii: "[") else {
       throw error("expected a JSON array ('['), found \(found())")
@@ -73,20 +78,33 @@ package struct JSONObjectStream {
   ///   column), `IOError` when the source cannot be read.
   package mutating func next() throws -> JSONFlatObject? {
     while true {
+      // Whitespace between objects is passed before the object's start is kept: a window of
+      // nothing but whitespace is dropped at the next refill, however much of it there is.
+      skipWhitespace()
       let saved = (position, lineNumber, lineStart)
       do {
         let object = try nextInWindow()
+        if position - saved.0 > Self.maximumObjectBytes { throw tooLong(at: saved) }
         if finished { try checkEnd() }
         return object
       } catch let error as JSONScanError {
         // Every way of running off the window's end fails within a few bytes of it: read on,
         // and parse the object again from its start.
         guard source != nil, bytes.count - position < 8 else { throw error }
+        guard bytes.count - saved.0 <= Self.maximumObjectBytes else { throw tooLong(at: saved) }
         (position, lineNumber, lineStart) = saved
         finished = false
         try refill()
       }
     }
+  }
+
+  /// The error for an object longer than `maximumObjectBytes`, at its start.
+  private func tooLong(at start: (Int, Int, Int)) -> JSONScanError {
+    JSONScanError(
+      message:
+        "an entry longer than \(Self.maximumObjectBytes >> 20) MiB, the most one may be (no real export's is near it)",
+      line: start.1, column: start.0 - start.2 + 1)
   }
 
   /// After the closing `]`: only whitespace may follow, to the end of the source.
@@ -199,16 +217,24 @@ package struct JSONObjectStream {
   }
 
   private mutating func skipWhitespace() {
-    while position < bytes.count {
-      switch bytes[position] {
-      case 0x20, 0x09, 0x0D: position += 1
-      case 0x0A:
-        position += 1
-        lineNumber += 1
-        lineStart = position
-      default: return
+    var p = position
+    var line = lineNumber
+    var start = lineStart
+    bytes.withUnsafeBufferPointer { b in
+      scan: while p < b.count {
+        switch b[p] {
+        case 0x20, 0x09, 0x0D: p += 1
+        case 0x0A:
+          p += 1
+          line += 1
+          start = p
+        default: break scan
+        }
       }
     }
+    position = p
+    lineNumber = line
+    lineStart = start
   }
 
   /// A string's content range (between the quotes) and whether it holds escapes.

@@ -219,9 +219,11 @@ package enum PrivacyFilter {
   /// A JSON Web Token: three base64url parts joined by dots, the first a JSON object's
   /// encoding (`eyJ…`, `{"` in base64).
   private static func isJWT(_ t: UnsafeBufferPointer<UInt8>) -> Bool {
-    guard let start = (0..<max(0, t.count - 2)).first(where: {
-      t[$0] == UInt8(ascii: "e") && t[$0 + 1] == UInt8(ascii: "y") && t[$0 + 2] == UInt8(ascii: "J")
-    }), start == 0 || !isAlphanumeric(t[start - 1])
+    guard
+      let start = (0..<max(0, t.count - 2)).first(where: {
+        t[$0] == UInt8(ascii: "e") && t[$0 + 1] == UInt8(ascii: "y")
+          && t[$0 + 2] == UInt8(ascii: "J")
+      }), start == 0 || !isAlphanumeric(t[start - 1])
     else { return false }
     var parts = [0]
     for b in t[start...] {

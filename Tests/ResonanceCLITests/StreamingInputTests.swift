@@ -83,6 +83,75 @@ struct StreamingInputTests {
     #expect(run.exitCode == 0 || run.exitCode == 65, "\(run)")
   }
 
+  /// One entry, field or gap of gigabytes, in a gzip of about 2 MB: each reader refuses it at
+  /// its place, or passes it, holding at most a window — never the whole of it.
+  enum Oversized: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case spotifyTitle = "a Spotify title of 2 GB"
+    case spotifyWhitespace = "500 MB of whitespace between two Spotify entries"
+    case accountTitle = "a Spotify account-history title of 2 GB"
+    case playActivityField = "a Play Activity CSV field of 2 GB"
+    case blankLines = "500 MB of blank lines inside a Play Activity CSV"
+
+    var testDescription: String { rawValue }
+  }
+
+  @Test(
+    "one huge entry, field or gap is refused at FILE:LINE:COL (65), or passed, in bounded memory",
+    arguments: Oversized.allCases)
+  func oversizedEntries(input: Oversized) throws {
+    let folder = try TemporaryFolder()
+    let db = folder.file("x.sqlite")
+    let entry = #"{"ts":"2024-03-11T18:03:20Z","ms_played":200000,"master_metadata_track_name":"#
+    let header = try String(
+      contentsOfFile: listeningFixturePath("play-activity-quirks.csv"), encoding: .utf8
+    ).prefix { $0 != "\n" }
+    let path: String
+    switch input {
+    case .spotifyTitle:
+      path = try Self.gzipFile(
+        in: folder, "[\n" + entry + "\"", filler: "a", byteCount: 2_000_000_000, "\"}]\n")
+    case .spotifyWhitespace:
+      path = try Self.gzipFile(
+        in: folder, "[" + entry + "\"A\"},", filler: " ", byteCount: 500_000_000,
+        entry + "\"B\"}]")
+    case .accountTitle:
+      path = try Self.gzipFile(
+        in: folder,
+        #"[{"endTime":"2023-04-01 18:22","artistName":"X","msPlayed":9000,"trackName":""#,
+        filler: "a", byteCount: 2_000_000_000, "\"}]")
+    case .playActivityField:
+      path = try Self.gzipFile(
+        in: folder, header + "\n\"", filler: "a", byteCount: 2_000_000_000, "\"\n")
+    case .blankLines:
+      path = try Self.gzipFile(
+        in: folder, header + "\n", filler: "\n", byteCount: 500_000_000, "")
+    }
+    let run = try ChildRun.resonance(["ingest", path, "--db", db], in: folder)
+    let measured = "\(input.rawValue): \(run)"
+    #expect(!run.isTimedOut && run.signal == nil, "\(measured)")
+    #expect(run.isPeak(under: Self.residentLimitKilobytes), "\(measured)")
+    switch input {
+    case .spotifyTitle:
+      #expect(run.exitCode == 65, "\(measured)")
+      #expect(run.err.contains("error: \(path):2:1: an entry longer than 1 MiB"), "\(measured)")
+    case .accountTitle:
+      #expect(run.exitCode == 65, "\(measured)")
+      #expect(run.err.contains("error: \(path):1:2:"), "\(measured)")
+      #expect(run.err.contains("an entry longer than 1 MiB"), "\(measured)")
+    case .playActivityField:
+      #expect(run.exitCode == 65, "\(measured)")
+      #expect(run.err.contains("error: \(path):2:1: a row longer than 1 MiB"), "\(measured)")
+    case .spotifyWhitespace:
+      #expect(run.exitCode == 0, "\(measured)")
+      #expect(
+        try Store(path: db).connection.row("SELECT COUNT(*) FROM playback_events")?.int(0) == 2)
+    case .blankLines:
+      // A header and nothing else: no plays, and no error.
+      #expect(run.exitCode == 0 || run.exitCode == 65, "\(measured)")
+      #expect(!run.err.contains("longer than"), "\(measured)")
+    }
+  }
+
   @Test("standard input is read once and named 'standard input' in the ledger")
   func standardInput() throws {
     let folder = try TemporaryFolder()
@@ -250,6 +319,27 @@ extension StreamingInputTests {
     file.reserveCapacity(file.count + member.count * count)
     for _ in 0..<count { file.append(member) }
     let path = folder.file("zeros.gz")
+    try file.write(to: URL(fileURLWithPath: path))
+    return path
+  }
+
+  /// A gzip of `prefix`, then `byteCount` bytes of `filler` (1 MiB members, each deflated
+  /// once and repeated), then `suffix`.
+  static func gzipFile(
+    in folder: TemporaryFolder, _ prefix: String, filler: Character, byteCount: Int,
+    _ suffix: String
+  ) throws -> String {
+    func member(_ data: Data) throws -> Data {
+      let part = folder.file("part.bin")
+      try data.write(to: URL(fileURLWithPath: part))
+      defer { try? FileManager.default.removeItem(atPath: part) }
+      return try gzip(part)
+    }
+    let block = try member(Data(repeating: filler.asciiValue!, count: mebibyte))
+    var file = try member(Data(prefix.utf8))
+    for _ in 0..<((byteCount + mebibyte - 1) / mebibyte) { file.append(block) }
+    if !suffix.isEmpty { file.append(try member(Data(suffix.utf8))) }
+    let path = folder.file("huge.gz")
     try file.write(to: URL(fileURLWithPath: path))
     return path
   }

@@ -14,9 +14,9 @@ struct ListeningFileReader: ExportReader {
 
   /// Plays per batch sent to the store.
   static let batchSize = 4096
-  /// The largest listening file read whole: ten times a decade of heavy listening in Apple's
-  /// most verbose export (Play Activity, about 600 bytes a play).
-  static let maximumSize: Int64 = 1 << 30
+  /// The largest listening file read whole (the CSV summaries, Last.fm's scrobbles): a decade
+  /// of scrobbles is about 30 MB; the larger formats are read a window at a time.
+  static let maximumSize: Int64 = 128 << 20
   /// The longest title, artist, album or genre kept, in bytes.
   static let maximumNameLength = 4096
 
@@ -36,7 +36,7 @@ struct ListeningFileReader: ExportReader {
       return batches.log.summarise(summary)
     case .whole(let parse):
       var log = Log()
-      let (file, diagnostics) = try parse(path, try Self.readAll(source))
+      let (file, diagnostics) = try parse(path, source)
       summary.rows = file.rows
       summary.plays = file.plays.count
       summary.songs = file.songs.count
@@ -56,6 +56,16 @@ struct ListeningFileReader: ExportReader {
     }
   }
 
+  /// A format parsed from the file's bytes held whole (`readAll`).
+  static func whole(
+    _ parse:
+      @escaping @Sendable (_ path: String, _ bytes: [UInt8]) throws -> (
+        ListeningFile, [Diagnostic]
+      )
+  ) -> ListeningFormat.Reading {
+    .whole { path, source in try parse(path, try readAll(source)) }
+  }
+
   /// The whole stream, up to `maximumSize`.
   ///
   /// - Throws: `IngestError` for a larger one (nothing is sent), `IOError` from reading.
@@ -69,7 +79,8 @@ struct ListeningFileReader: ExportReader {
       guard Int64(bytes.count + chunk.count) <= maximumSize else {
         throw IngestError(
           .malformed, at: SourceLocation(file: source.name),
-          "expected a listening file of at most \(maximumSize >> 20) MiB, found a larger one")
+          "expected a file of at most \(maximumSize >> 20) MiB (a CSV history is read whole), found a larger one"
+        )
       }
       bytes.append(contentsOf: chunk)
     }

@@ -51,19 +51,19 @@ extension ImportRegistry {
     ListeningFormat(
       .appleDailyTracks, service: "Apple Music", files: "Play History Daily Tracks", plays: nil,
       recognizes: { AppleMusicHistorySummaryReader.kind(of: $0) == .appleDailyTracks },
-      reading: .whole(AppleMusicHistorySummaryReader.read)),
+      reading: ListeningFileReader.whole(AppleMusicHistorySummaryReader.read)),
     ListeningFormat(
       .appleTrackPlayHistory, service: "Apple Music", files: "Track Play History", plays: nil,
       recognizes: { AppleMusicHistorySummaryReader.kind(of: $0) == .appleTrackPlayHistory },
-      reading: .whole(AppleMusicHistorySummaryReader.read)),
+      reading: ListeningFileReader.whole(AppleMusicHistorySummaryReader.read)),
     ListeningFormat(
       .appleLibraryTracks, service: "Apple Music", files: "Library Tracks", plays: nil,
       describesLibrary: true, recognizes: AppleMusicLibraryTracksReader.looksLike,
-      reading: .whole(AppleMusicLibraryTracksReader.read)),
+      reading: .whole(AppleMusicLibraryTracksReader.read(path:source:))),
     ListeningFormat(
       .musicLibraryXML, service: "Music.app", files: "Music.app Library.xml", plays: nil,
       describesLibrary: true, recognizes: MusicLibraryReader.looksLike,
-      reading: .whole(MusicLibraryReader.read)),
+      reading: .whole(MusicLibraryReader.read(path:source:))),
     ListeningFormat(
       .spotifyExtended, service: "Spotify", files: "Spotify Extended Streaming History",
       plays: .init(.spotify, rank: 4), recognizes: SpotifyExtendedReader.looksLike,
@@ -73,11 +73,11 @@ extension ImportRegistry {
     ListeningFormat(
       .spotifyAccount, service: "Spotify", files: "account StreamingHistory*.json",
       plays: .init(.spotifyAccount, rank: 3), recognizes: SpotifyAccountReader.looksLike,
-      reading: .whole(SpotifyAccountReader.read)),
+      reading: .whole(SpotifyAccountReader.read(path:source:))),
     ListeningFormat(
       .lastFM, service: "Last.fm", files: "Last.fm scrobble CSV",
       plays: .init(.lastFM, rank: 2), recognizes: LastFMReader.looksLike,
-      reading: .whole(LastFMReader.read)),
+      reading: ListeningFileReader.whole(LastFMReader.read)),
     ListeningFormat(
       .listenBrainz, service: "ListenBrainz",
       files: "ListenBrainz listens (the export zip's months, or the older JSON array)",

@@ -12,10 +12,17 @@ package enum AppleMusicLibraryTracksReader {
   }
 
   package static func read(path: String, bytes: [UInt8]) throws -> (ListeningFile, [Diagnostic]) {
+    try read(path: path, source: MemorySource(bytes, name: path))
+  }
+
+  /// Reads the tracks a window of the file at a time: memory holds the songs, not the file.
+  package static func read(path: String, source: any ByteSource) throws -> (
+    ListeningFile, [Diagnostic]
+  ) {
     var stream: JSONObjectStream
     do {
-      stream = try JSONObjectStream(bytes: bytes)
-    } catch {
+      stream = try JSONObjectStream(source: source)
+    } catch let error as JSONScanError {
       throw IngestError(
         .unrecognized, at: SourceLocation(file: path, line: error.line, column: error.column),
         "\(error.message) (Library Tracks is a JSON array of tracks)")

@@ -386,7 +386,7 @@ package enum AppleMusicPlayActivityReader {
   ) throws -> (
     Int, [Diagnostic]
   ) {
-    guard let first = try reader.next() else {
+    guard let first = try reader.nextRecord(in: path) else {
       throw IngestError(
         .unrecognized, at: SourceLocation(file: path, line: 1, column: 1),
         "expected an Apple Music Play Activity header, found an empty file")
@@ -424,7 +424,7 @@ package enum AppleMusicPlayActivityReader {
       guard let reason, record.withBytes(eventType, { $0.isEmpty }) else { return false }
       return record.withBytes(reason) { !$0.isEmpty }
     }
-    while let record = try reader.next() {
+    while let record = try reader.nextRecord(in: path) {
       count += 1
       if let warning = record.nulWarning(
         names: header.names, at: SourceLocation(file: path, line: reader.line))
@@ -500,7 +500,7 @@ package enum AppleMusicHistorySummaryReader {
 
   package static func read(path: String, bytes: [UInt8]) throws -> (ListeningFile, [Diagnostic]) {
     var reader = CSVReader(bytes: bytes)
-    guard let first = try reader.next() else {
+    guard let first = try reader.nextRecord(in: path) else {
       throw IngestError(
         .unrecognized, at: SourceLocation(file: path, line: 1, column: 1),
         "expected an Apple Music play history header, found an empty file")
@@ -517,7 +517,7 @@ package enum AppleMusicHistorySummaryReader {
     var seen: Set<String> = []
     var diagnostics: [Diagnostic] = []
     var count = 0
-    while let record = try reader.next() {
+    while let record = try reader.nextRecord(in: path) {
       count += 1
       if let warning = record.nulWarning(
         names: header.names, at: SourceLocation(file: path, line: reader.line))

@@ -64,3 +64,18 @@ extension CSVRecord {
       at: location)
   }
 }
+
+extension CSVReader {
+  /// The next record, a row over the reader's cap an error at its line in `path`.
+  ///
+  /// - Throws: `IngestError(.malformed)` for a row longer than `maximumRecordBytes`;
+  ///   `IOError` from reading.
+  mutating func nextRecord(in path: String) throws -> CSVRecord? {
+    do {
+      return try next()
+    } catch let error as CSVRecordTooLong {
+      throw IngestError(
+        .malformed, at: SourceLocation(file: path, line: error.line, column: 1), error.message)
+    }
+  }
+}

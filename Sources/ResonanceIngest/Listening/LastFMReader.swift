@@ -37,7 +37,9 @@ package enum LastFMReader {
   /// it is `throws` like the other listening readers.
   package static func read(path: String, bytes: [UInt8]) throws -> (ListeningFile, [Diagnostic]) {
     var reader = CSVReader(bytes: bytes)
-    guard var record = try reader.next() else { return (ListeningFile(kind: .lastFM, rows: 0), []) }
+    guard var record = try reader.nextRecord(in: path) else {
+      return (ListeningFile(kind: .lastFM, rows: 0), [])
+    }
     var columns = Columns()
     var hasRecord = true
     var names: [String] = []
@@ -51,7 +53,7 @@ package enum LastFMReader {
     var rows = 0
     while true {
       if !hasRecord {
-        guard let next = try reader.next() else { break }
+        guard let next = try reader.nextRecord(in: path) else { break }
         record = next
       }
       hasRecord = false

@@ -26,18 +26,22 @@ package enum MusicLibraryReader {
   ///   well-formed; `IngestError(.unrecognized)` for a property list without a `Tracks`
   ///   dictionary, or XML that is not a property list.
   package static func read(path: String, bytes: [UInt8]) throws -> (ListeningFile, [Diagnostic]) {
+    try read(path: path, source: MemorySource(bytes, name: path))
+  }
+
+  /// Reads the library a chunk of the file at a time: memory holds the songs, not the file.
+  package static func read(path: String, source: any ByteSource) throws -> (
+    ListeningFile, [Diagnostic]
+  ) {
     let handler = LibraryPlistHandler()
     let parser = XMLPushParser(handler: handler)
     let notALibrary = IngestError(
       .unrecognized, at: SourceLocation(file: path),
       "expected a Music library (an XML property list with a Tracks dictionary)")
     do {
-      var offset = 0
-      while offset < bytes.count {
-        let end = min(offset + (1 << 16), bytes.count)
-        try parser.feed(array: Array(bytes[offset..<end]))
+      try source.forEachChunk(chunkSize: 1 << 16) { chunk in
+        try parser.feed(array: Array(chunk.bindMemory(to: UInt8.self)))
         if handler.isNotAPropertyList { throw notALibrary }
-        offset = end
       }
       try parser.finish()
     } catch let error as XMLParseError {

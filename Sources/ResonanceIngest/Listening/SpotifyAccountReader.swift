@@ -23,10 +23,22 @@ package enum SpotifyAccountReader {
   /// - Throws: `IngestError(.malformed)` for bytes that are not JSON;
   ///   `IngestError(.unrecognized)` for JSON that is not an array of objects with `endTime`.
   package static func read(path: String, bytes: [UInt8]) throws -> (ListeningFile, [Diagnostic]) {
+    try read(path: path, source: MemorySource(bytes, name: path))
+  }
+
+  /// Reads the history a window of the file at a time: memory holds the plays, not the file.
+  package static func read(path: String, source: any ByteSource) throws -> (
+    ListeningFile, [Diagnostic]
+  ) {
     let notOurs = IngestError(
       .unrecognized, at: SourceLocation(file: path, line: 1, column: 1),
       "expected Spotify's streaming history (a JSON array of objects with \"endTime\")")
-    guard var stream = try? JSONObjectStream(bytes: bytes) else { throw notOurs }
+    var stream: JSONObjectStream
+    do {
+      stream = try JSONObjectStream(source: source)
+    } catch is JSONScanError {
+      throw notOurs
+    }
     var plays: [PlayReport] = []
     var diagnostics: [Diagnostic] = []
     var rows = 0
