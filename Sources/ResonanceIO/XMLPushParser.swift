@@ -415,7 +415,16 @@ package final class XMLPushParser {
       let parser = context.assumingMemoryBound(to: xmlParserCtxt.self)
       let box = Unmanaged<HandlerBox>.fromOpaque(parser.pointee._private).takeUnretainedValue()
       if error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue, box.error == nil {
-        let message = error.pointee.message.map { String(cString: $0) } ?? "malformed XML"
+        var message = error.pointee.message.map { String(cString: $0) } ?? "malformed XML"
+        // libxml2's own size limits (without XML_PARSE_HUGE: 10,000,000 bytes for a name, an
+        // attribute value or a text node) speak of its internals; say what they mean.
+        if message.contains("Huge input lookup") || message.contains("too long")
+          || message.contains("huge")
+        {
+          message =
+            "a value or name longer than libxml2's limit of 10,000,000 bytes (no real export's is near it); libxml2 said: "
+            + message.trimmingCharacters()
+        }
         box.error = XMLParseError(
           message: message.trimmingCharacters(), line: Int(error.pointee.line),
           column: Int(error.pointee.int2))

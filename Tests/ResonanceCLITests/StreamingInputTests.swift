@@ -91,6 +91,9 @@ struct StreamingInputTests {
     case accountTitle = "a Spotify account-history title of 2 GB"
     case playActivityField = "a Play Activity CSV field of 2 GB"
     case blankLines = "500 MB of blank lines inside a Play Activity CSV"
+    case healthAttribute = "a Health record attribute of 300 MB"
+    case healthText = "300 MB of text in an element Health does not define"
+    case libraryString = "a Library.xml song name of 300 MB"
 
     var testDescription: String { rawValue }
   }
@@ -125,6 +128,23 @@ struct StreamingInputTests {
     case .blankLines:
       path = try Self.gzipFile(
         in: folder, header + "\n", filler: "\n", byteCount: 500_000_000, "")
+    case .healthAttribute:
+      path = try Self.gzipFile(
+        in: folder,
+        "<?xml version=\"1.0\"?>\n<HealthData locale=\"en_US\">\n<ExportDate value=\"2024-02-01 09:00:00 -0800\"/>\n<Record type=\"HKQuantityTypeIdentifierHeartRate\" sourceName=\"",
+        filler: "a", byteCount: 300_000_000,
+        "\" unit=\"count/min\" startDate=\"2024-01-20 08:00:00 -0800\" endDate=\"2024-01-20 08:00:00 -0800\" value=\"64\"/>\n</HealthData>\n"
+      )
+    case .healthText:
+      path = try Self.gzipFile(
+        in: folder,
+        "<?xml version=\"1.0\"?>\n<HealthData locale=\"en_US\">\n<ExportDate value=\"2024-02-01 09:00:00 -0800\"/>\n<Note>",
+        filler: "a", byteCount: 300_000_000, "</Note>\n</HealthData>\n")
+    case .libraryString:
+      path = try Self.gzipFile(
+        in: folder,
+        "<?xml version=\"1.0\"?>\n<plist version=\"1.0\">\n<dict>\n<key>Tracks</key>\n<dict>\n<key>1</key>\n<dict>\n<key>Track ID</key><integer>1</integer>\n<key>Name</key><string>",
+        filler: "a", byteCount: 300_000_000, "</string>\n</dict>\n</dict>\n</dict>\n</plist>\n")
     }
     let run = try ChildRun.resonance(["ingest", path, "--db", db], in: folder)
     let measured = "\(input.rawValue): \(run)"
@@ -145,6 +165,16 @@ struct StreamingInputTests {
       #expect(run.exitCode == 0, "\(measured)")
       #expect(
         try Store(path: db).connection.row("SELECT COUNT(*) FROM playback_events")?.int(0) == 2)
+    case .healthAttribute:
+      #expect(run.exitCode == 65, "\(measured)")
+      #expect(
+        run.err.contains("error: \(path):4:") && run.err.contains("longer than libxml2's limit"),
+        "\(measured)")
+    case .healthText:
+      #expect(run.exitCode == 0, "\(measured)")
+    case .libraryString:
+      #expect(run.exitCode == 65, "\(measured)")
+      #expect(run.err.contains("error: \(path):9: a value longer than 1 MiB"), "\(measured)")
     case .blankLines:
       // A header and nothing else: no plays, and no error.
       #expect(run.exitCode == 0 || run.exitCode == 65, "\(measured)")

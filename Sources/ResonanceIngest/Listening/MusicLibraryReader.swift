@@ -42,6 +42,12 @@ package enum MusicLibraryReader {
       try source.forEachChunk(chunkSize: 1 << 16) { chunk in
         try parser.feed(array: Array(chunk.bindMemory(to: UInt8.self)))
         if handler.isNotAPropertyList { throw notALibrary }
+        if let line = handler.tooLongLine {
+          throw IngestError(
+            .malformed, at: SourceLocation(file: path, line: line),
+            "a value longer than \(LibraryPlistHandler.maximumValueBytes >> 20) MiB, the most one may be (no real library's is near it)"
+          )
+        }
       }
       try parser.finish()
     } catch let error as XMLParseError {
@@ -140,8 +146,19 @@ private final class LibraryPlistHandler: XMLEventHandler {
 
   var wantsCharacters: Bool { true }
 
+  /// The longest value collected, in bytes; a longer one stops the read (`tooLongLine`).
+  static let maximumValueBytes = 1 << 20
+  /// The line of the first value longer than `maximumValueBytes`, once one is met.
+  private(set) var tooLongLine: Int?
+
   func characters(_ text: XMLText) {
-    if collecting { self.text.append(contentsOf: text.bytes) }
+    guard collecting else { return }
+    guard self.text.count + text.bytes.count <= Self.maximumValueBytes else {
+      collecting = false
+      if tooLongLine == nil { tooLongLine = leafLine }
+      return
+    }
+    self.text.append(contentsOf: text.bytes)
   }
 
   func startElement(_ name: XMLText, attributes: XMLAttributes, line: Int) {
