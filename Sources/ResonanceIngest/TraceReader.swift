@@ -74,13 +74,51 @@ package enum TraceReader {
     return (file, log.diagnostics)
   }
 
-  /// A recording read line by line from a stream.
+  /// A recording read line by line from a stream, held whole (tests, and small files); the
+  /// import streams it instead (`stream(path:lines:emit:)`).
   ///
   /// - Throws: `IngestError` when the header is not one of our formats, `IOError` when the
   ///   stream cannot be read.
   package static func read(path: String, lines: inout LineReader) throws -> (
     TraceFile, DiagnosticLog
   ) {
+    var whole: TraceFile?
+    let log = try stream(path: path, lines: &lines) { part in
+      guard var file = whole else {
+        whole = part
+        return true
+      }
+      file.samples += part.samples
+      switch (file.content, part.content) {
+      case (.watch(let a), .watch(let b)): file.content = .watch(a + b)
+      case (.mac(let a), .mac(let b)): file.content = .mac(a + b)
+      case (.mood(let a), .mood(let b)): file.content = .mood(a + b)
+      case (.decisions(let a), .decisions(let b)): file.content = .decisions(a + b)
+      default: break
+      }
+      whole = file
+      return true
+    }
+    return (whole!, log)
+  }
+
+  /// Samples per part a recording is sent in: a part of Watch, Mac or mood lines is a few
+  /// hundred kilobytes; a decision carries its candidates, so its parts are smaller.
+  static let samplesPerPart = 8192
+  static let decisionsPerPart = 256
+
+  /// Reads a recording line by line, handing it to `emit` in parts as it goes (it returns
+  /// false to stop): the first part names the recording (format, version, first instant),
+  /// and each later one (`continues`) adds its samples. Memory holds one part, whatever the
+  /// recording's length. A breathing session (minutes long) is one part. A recording with no
+  /// samples is one empty part.
+  ///
+  /// - Returns: the warnings.
+  /// - Throws: `IngestError` when the header is not one of our formats, `IOError` when the
+  ///   stream cannot be read.
+  package static func stream(
+    path: String, lines: inout LineReader, emit: (TraceFile) throws -> Bool
+  ) throws -> DiagnosticLog {
     guard let first = try lines.next(), case .text(let headerLine) = first.content,
       let format = format(ofFirstLine: headerLine),
       let header = try? JSONSerialization.jsonObject(with: Data(headerLine)) as? [String: Any]
@@ -93,12 +131,11 @@ package enum TraceReader {
     if format == "resonance.breathing" {
       let (recording, samples, log) = try BreathingRecordingReader.read(
         path: path, header: header, lines: &lines)
-      return (
+      _ = try emit(
         TraceFile(
           format: format, version: version, started: recording.started, samples: samples,
-          content: .breathing(recording)),
-        log
-      )
+          content: .breathing(recording)))
+      return log
     }
     var diagnostics = DiagnosticLog()
     var decoder: DecisionLogDecoder?
@@ -117,12 +154,14 @@ package enum TraceReader {
           .malformed, at: SourceLocation(file: path, line: 1, column: 1), error.message)
       }
     }
-    var watch: [BiometricReading] = []
-    var mac: [MacContextSnapshot] = []
-    var mood: [MoodInput] = []
-    var decisions: [DecisionRecord] = []
-    var samples = 0
-    while let next = try lines.next() {
+    var part = Part(format: format, version: version)
+    var stopped = false
+    let perPart = decoder == nil ? samplesPerPart : decisionsPerPart
+    func send() throws {
+      guard !stopped else { return }
+      stopped = !(try emit(part.take()))
+    }
+    while !stopped, let next = try lines.next() {
       let location = SourceLocation(file: path, line: next.number)
       guard case .text(let line) = next.content else {
         diagnostics.append(tooLong(next, at: location))
@@ -132,8 +171,7 @@ package enum TraceReader {
       if var lineDecoder = decoder {
         do {
           var warnings: [String] = []
-          decisions.append(try lineDecoder.decode(line, warnings: &warnings))
-          samples += 1
+          part.add(.decision(try lineDecoder.decode(line, warnings: &warnings)))
           for warning in warnings {
             diagnostics.append(Diagnostic(.warning, warning, at: location))
           }
@@ -141,61 +179,118 @@ package enum TraceReader {
           diagnostics.append(Diagnostic(.warning, "line skipped: " + error.message, at: location))
         }
         decoder = lineDecoder
-        continue
-      }
-      guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
-        let text = object["t"] as? String,
-        let time = BreathingRecordingReader.isoTimestamp(text, offset: object["offset"] as? Int)
-      else {
+      } else if let sample = sample(line, format: format) {
+        part.add(sample)
+      } else {
         diagnostics.append(
           Diagnostic(
             .warning, "line skipped: expected an object with \"t\" (ISO UTC) and \"offset\"",
             at: location))
-        continue
       }
-      samples += 1
-      switch format {
-      case "resonance.watch-trace":
-        watch.append(
-          BiometricReading(
-            time: time, heartRate: object["hr"] as? Double, hrv: object["hrv"] as? Double,
-            isStationary: object["stationary"] as? Bool, isWorkout: object["workout"] as? Bool))
-      case "resonance.mac-context":
-        mac.append(
-          MacContextSnapshot(
-            time: time, focusMode: object["focus"] as? String,
-            appCategory: object["app_category"] as? String,
-            inMeeting: object["meeting"] as? Bool))
-      case "resonance.mood":
-        let tap: Int? =
-          switch object["tap"] as? String {
-          case "😊": 1
-          case "😐": 0
-          case "😔": -1
-          default: nil
-          }
-        mood.append(
-          MoodInput(
-            time: time, device: object["device"] as? String ?? "unknown", tap: tap,
-            valence: object["valence"] as? Double, energy: object["energy"] as? Double))
-      default:
-        break
-      }
+      if part.samples >= perPart { try send() }
     }
-    let content: TraceContent =
-      switch format {
-      case "resonance.watch-trace": .watch(watch)
-      case "resonance.mac-context": .mac(mac)
-      case "resonance.mood": .mood(mood)
-      default: .decisions(decisions)
+    if !part.isSent || part.samples > 0 { try send() }
+    return diagnostics
+  }
+
+  /// One line of a Watch, Mac or mood recording; nil when it has no readable `t` and `offset`.
+  private static func sample(_ line: [UInt8], format: String) -> Part.Sample? {
+    guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
+      let text = object["t"] as? String,
+      let time = BreathingRecordingReader.isoTimestamp(text, offset: object["offset"] as? Int)
+    else { return nil }
+    switch format {
+    case "resonance.watch-trace":
+      return .watch(
+        BiometricReading(
+          time: time, heartRate: object["hr"] as? Double, hrv: object["hrv"] as? Double,
+          isStationary: object["stationary"] as? Bool, isWorkout: object["workout"] as? Bool))
+    case "resonance.mac-context":
+      return .mac(
+        MacContextSnapshot(
+          time: time, focusMode: object["focus"] as? String,
+          appCategory: object["app_category"] as? String,
+          inMeeting: object["meeting"] as? Bool))
+    default:
+      let tap: Int? =
+        switch object["tap"] as? String {
+        case "😊": 1
+        case "😐": 0
+        case "😔": -1
+        default: nil
+        }
+      return .mood(
+        MoodInput(
+          time: time, device: object["device"] as? String ?? "unknown", tap: tap,
+          valence: object["valence"] as? Double, energy: object["energy"] as? Double))
+    }
+  }
+
+  /// The samples read since the last part was sent.
+  private struct Part {
+    enum Sample {
+      case watch(BiometricReading)
+      case mac(MacContextSnapshot)
+      case mood(MoodInput)
+      case decision(DecisionRecord)
+    }
+
+    let format: String
+    let version: Int
+    private var watch: [BiometricReading] = []
+    private var mac: [MacContextSnapshot] = []
+    private var mood: [MoodInput] = []
+    private var decisions: [DecisionRecord] = []
+    private(set) var samples = 0
+    /// Whether a part was sent: the later ones continue it.
+    private(set) var isSent = false
+    private var started: Timestamp?
+
+    init(format: String, version: Int) {
+      self.format = format
+      self.version = version
+    }
+
+    mutating func add(_ sample: Sample) {
+      samples += 1
+      let time: Timestamp
+      switch sample {
+      case .watch(let r):
+        watch.append(r)
+        time = r.time
+      case .mac(let m):
+        mac.append(m)
+        time = m.time
+      case .mood(let m):
+        mood.append(m)
+        time = m.time
+      case .decision(let d):
+        decisions.append(d)
+        time = d.time
       }
-    let started = [watch.first?.time, mac.first?.time, mood.first?.time, decisions.first?.time]
-      .compactMap { $0 }.first
-    return (
-      TraceFile(
-        format: format, version: version, started: started, samples: samples, content: content),
-      diagnostics
-    )
+      if started == nil { started = time }
+    }
+
+    /// The part to send, and a fresh start for the next.
+    mutating func take() -> TraceFile {
+      let content: TraceContent =
+        switch format {
+        case "resonance.watch-trace": .watch(watch)
+        case "resonance.mac-context": .mac(mac)
+        case "resonance.mood": .mood(mood)
+        default: .decisions(decisions)
+        }
+      var file = TraceFile(
+        format: format, version: version, started: started, samples: samples, content: content)
+      file.continues = isSent
+      isSent = true
+      watch.removeAll(keepingCapacity: true)
+      mac.removeAll(keepingCapacity: true)
+      mood.removeAll(keepingCapacity: true)
+      decisions.removeAll(keepingCapacity: true)
+      samples = 0
+      return file
+    }
   }
 
   /// The warning for a line too long to read.

@@ -221,7 +221,8 @@ package enum TraceContent: Sendable {
   case breathing(BreathingRecording)
 }
 
-/// A recording of one of our formats: its header's format and version, and its content.
+/// A recording of one of our formats, or a part of one: its header's format and version, and
+/// its content.
 package struct TraceFile: Sendable {
   package var format: String
   package var version: Int
@@ -230,6 +231,10 @@ package struct TraceFile: Sendable {
   /// Lines after the header that were read.
   package var samples: Int
   package var content: TraceContent
+  /// Whether this is a later part of a recording read in parts (`TraceReader.stream`): its
+  /// content and samples add to the recording of the part before it, whose format, version and
+  /// first instant stand.
+  package var continues = false
 
   package init(
     format: String, version: Int, started: Timestamp?, samples: Int, content: TraceContent

@@ -1,23 +1,32 @@
 import ResonanceModel
 
 extension Store {
-  /// Writes one recording of our formats, inside the caller's transaction: its
-  /// `trace_recordings` row and its content (BiometricSample, MacOSContext, mood inputs,
-  /// decisions, or a breathing session with its samples).
+  /// Writes one recording of our formats, or one part of it, inside the caller's transaction:
+  /// its `trace_recordings` row (a later part, `continues`, adds its samples to the import's
+  /// last row) and its content (BiometricSample, MacOSContext, mood inputs, decisions, or a
+  /// breathing session with its samples).
   ///
   /// - Returns: the domain records added (the lines after the header that were read).
   @discardableResult
   package func insertTrace(_ file: TraceFile, importID: Int64) throws(StoreError) -> Int {
     let db = connection
-    try db.execute(
-      """
-      INSERT INTO trace_recordings (import_id, format, format_version, started_ms, started_offset_s, samples)
-      VALUES (?, ?, ?, ?, ?, ?)
-      """,
-      [
-        importID, file.format, file.version, file.started?.millisecondsSinceEpoch,
-        file.started.map { Int64($0.utcOffsetSeconds) }, file.samples,
-      ])
+    if file.continues {
+      try db.execute(
+        """
+        UPDATE trace_recordings SET samples = samples + ?
+        WHERE id = (SELECT MAX(id) FROM trace_recordings WHERE import_id = ?)
+        """, [file.samples, importID])
+    } else {
+      try db.execute(
+        """
+        INSERT INTO trace_recordings (import_id, format, format_version, started_ms, started_offset_s, samples)
+        VALUES (?, ?, ?, ?, ?, ?)
+        """,
+        [
+          importID, file.format, file.version, file.started?.millisecondsSinceEpoch,
+          file.started.map { Int64($0.utcOffsetSeconds) }, file.samples,
+        ])
+    }
     func flag(_ value: Bool?) -> Int64? { value.map { $0 ? 1 : 0 } }
     switch file.content {
     case .watch(let readings):

@@ -1,4 +1,5 @@
 import Foundation
+import ResonanceIO
 import ResonanceModel
 import Testing
 
@@ -468,5 +469,55 @@ struct DecisionLogImpossibleNumbersTests {
     #expect(records.map(\.decision) == [1])
     #expect(warnings.map(\.location?.line) == [3])
     #expect(warnings.first?.message.contains(message) == true, "\(warnings)")
+  }
+}
+
+@Suite("Recordings read in parts")
+struct TracePartsTests {
+  @Test(
+    "a Watch recording of 20,000 lines goes out in parts of 8,192: the first names it, the rest continue it"
+  )
+  func watchParts() throws {
+    var text = #"{"format":"resonance.watch-trace","version":1,"generator":"test"}"# + "\n"
+    for i in 0..<20_000 {
+      text +=
+        #"{"t":"2024-01-15T08:\#(String(format: "%02d", i / 600 % 60)):\#(String(format: "%02d", i / 10 % 60)).\#(i % 10)00Z","offset":3600,"hr":\#(60 + i % 20)}"#
+        + "\n"
+    }
+    var lines = LineReader(MemorySource(Array(text.utf8), name: "w.jsonl"), maximumLength: 1 << 20)
+    var parts: [TraceFile] = []
+    let log = try TraceReader.stream(path: "w.jsonl", lines: &lines) { part in
+      parts.append(part)
+      return true
+    }
+    #expect(log.count == 0)
+    #expect(parts.map(\.samples) == [8192, 8192, 3616])
+    #expect(parts.map(\.continues) == [false, true, true])
+    #expect(parts[0].started?.millisecondsSinceEpoch == 1_705_305_600_000)
+    var heartRates: [Double] = []
+    for part in parts {
+      guard case .watch(let readings) = part.content else {
+        Issue.record("expected Watch readings")
+        return
+      }
+      heartRates += readings.compactMap(\.heartRate)
+    }
+    #expect(heartRates == (0..<20_000).map { Double(60 + $0 % 20) })
+    // Read whole, the same recording.
+    var again = LineReader(MemorySource(Array(text.utf8), name: "w.jsonl"), maximumLength: 1 << 20)
+    let (whole, _) = try TraceReader.read(path: "w.jsonl", lines: &again)
+    #expect(whole.samples == 20_000 && !whole.continues)
+  }
+
+  @Test("an empty recording is one part, with no samples")
+  func emptyRecording() throws {
+    let text = #"{"format":"resonance.mood","version":1,"generator":"test"}"# + "\n"
+    var lines = LineReader(MemorySource(Array(text.utf8), name: "m.jsonl"), maximumLength: 1 << 20)
+    var parts: [TraceFile] = []
+    _ = try TraceReader.stream(path: "m.jsonl", lines: &lines) { part in
+      parts.append(part)
+      return true
+    }
+    #expect(parts.count == 1 && parts[0].samples == 0 && !parts[0].continues)
   }
 }

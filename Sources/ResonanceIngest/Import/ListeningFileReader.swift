@@ -174,19 +174,24 @@ struct RecordingReader: ExportReader {
 
   func read(_ source: any ByteSource, into sink: any ImportSink) throws -> ReadSummary {
     var lines = LineReader(source, maximumLength: TraceReader.maximumLineLength)
-    let (file, log) = try TraceReader.read(path: source.name, lines: &lines)
     var summary = ReadSummary()
-    summary.rows = file.samples
-    summary.samples = file.samples
+    // The recording goes to the store in parts as it is read: memory holds one part.
+    let log = try TraceReader.stream(path: source.name, lines: &lines) { part in
+      summary.rows += part.samples
+      summary.samples += part.samples
+      guard sink.send(.recording(part)) else { return false }
+      guard case .decisions(let decisions) = part.content else { return true }
+      let plays = Self.plays(from: decisions)
+      summary.plays += plays.count
+      if !part.continues {
+        // A hint for the store's bulk load: the file's size at a few kilobytes a decision.
+        let expected = Int((source.expectedByteCount ?? 0) / 4096)
+        guard sink.send(.expectedPlays(max(expected, plays.count))) else { return false }
+      }
+      return plays.isEmpty || sink.send(.plays(plays))
+    }
     summary.diagnostics = log.diagnostics
     summary.warnings = log.count
-    guard sink.send(.recording(file)) else { return summary }
-    if case .decisions(let decisions) = file.content {
-      let plays = Self.plays(from: decisions)
-      summary.plays = plays.count
-      guard sink.send(.expectedPlays(plays.count)) else { return summary }
-      _ = sink.send(.plays(plays))
-    }
     return summary
   }
 
