@@ -144,7 +144,7 @@ if Context.environment["RESONANCE_FUZZ"] != nil {
   let harnesses = [
     "HealthXML", "PlayActivity", "AppleMusicHistory", "LibraryTracks", "SpotifyExtended",
     "SpotifyAccount", "MusicLibrary", "LastFM", "ListenBrainz", "DecisionLog", "WatchTrace",
-    "MacContext", "Mood", "Breathing", "RRFile", "ArchiveFile", "ArchivePipe",
+    "MacContext", "Mood", "Breathing", "RRFile", "ArchiveFile", "ArchivePipe", "ReportText",
   ]
   package.targets += [
     // libFuzzer's driver, declared (the toolchain's clang runtime has no header for it).
@@ -156,7 +156,10 @@ if Context.environment["RESONANCE_FUZZ"] != nil {
   ]
   package.targets += harnesses.map { name in
     .executableTarget(
-      name: "Fuzz\(name)", dependencies: ["FuzzSupport", "ResonanceModel"], path: "Fuzz/\(name)",
+      name: "Fuzz\(name)",
+      dependencies: ["FuzzSupport", "ResonanceModel"]
+        + (name == "ReportText" ? ["ResonanceIO", "ResonanceReports"] : []),
+      path: "Fuzz/\(name)",
       // The file has no top-level code: its entry point is the `@_cdecl` function.
       swiftSettings: [.unsafeFlags(["-parse-as-library"])])
   }

@@ -256,6 +256,42 @@ def main() -> None:
         for name, data in archives.items():
             add(harness, name, data)
 
+    # Titles built to break a format (the list HostileTitleReportTests renders), as the report
+    # writer's inputs and inside every listening format, beside the values the readers must
+    # refuse or mend: a title of the wrong type, a NUL, a yes/no as a string.
+    titles = [
+        "Line\r\nBreak", "Only\rCR", "Tab\there", "Para\u2029graph",
+        "<script>alert(1)</script>", "<iframe src=https://example.invalid>",
+        "[x](javascript:alert(1))", "![i](file:///etc/passwd)", "Esc\x1b[31mRed", "Bell\x07",
+        '=HYPERLINK("http://example.invalid")', "+1+1", "-2+3", "@SUM(A1)", "Pipe | in | title",
+        "Back\\slash\\", 'Quote "q"', "Comma, here", "&amp; &lt;b&gt;", "**bold** `code`",
+        "<!-- /output -->", "```", "Emoji \U0001F3B5", "Before\x00After",
+    ]
+    for i, title in enumerate(titles):
+        text = title.encode("utf-8")
+        add("ReportText", f"title-{i:02}", text)
+        quoted = json.dumps(title).encode()
+        add("SpotifyExtended", f"title-{i:02}.json",
+            b'[{"ts":"2024-03-11T18:03:20Z","ms_played":200000,"master_metadata_track_name":'
+            + quoted + b',"skipped":"true","shuffle":"false"}]')
+        add("SpotifyAccount", f"title-{i:02}.json",
+            b'[{"endTime":"2023-04-01 18:22","artistName":' + quoted + b',"trackName":'
+            + quoted + b',"msPlayed":9000}]')
+        add("LibraryTracks", f"title-{i:02}.json",
+            b'[{"Track Identifier":1,"Title":' + quoted + b',"Content Type":"Song"}]')
+        add("LastFM", f"title-{i:02}.csv",
+            b'"A","B","' + title.replace('"', '""').encode("utf-8") + b'","11 Mar 2024 18:03"\n')
+        add("ListenBrainz", f"title-{i:02}.jsonl",
+            b'{"listened_at":1710180000,"track_metadata":{"track_name":' + quoted
+            + b',"artist_name":' + quoted + b'}}\n')
+    for name, value in {"number": b"42", "array": b'["x"]', "object": b'{"a":1}',
+                        "bool": b"true"}.items():
+        add("SpotifyExtended", f"title-{name}.json",
+            b'[{"ts":"2024-03-11T18:03:20Z","ms_played":1,"master_metadata_track_name":'
+            + value + b'}]')
+        add("LibraryTracks", f"title-{name}.json",
+            b'[{"Track Identifier":1,"Title":' + value + b',"Content Type":"Song"}]')
+
     for harness, files in sorted(seeds.items()):
         folder = corpus / harness
         folder.mkdir(parents=True, exist_ok=True)

@@ -83,9 +83,13 @@ package struct CSVTable: Sendable {
 }
 
 extension String {
-  fileprivate func replacingAll(_ target: Character, with replacement: String) -> String {
+  /// By scalar: a quote followed by a combining mark is one `Character`, unequal to `"`, and
+  /// would otherwise be written undoubled, ending the field early.
+  fileprivate func replacingAll(_ target: Unicode.Scalar, with replacement: String) -> String {
     var out = ""
-    for c in self { out += c == target ? replacement : String(c) }
+    for scalar in unicodeScalars {
+      if scalar == target { out += replacement } else { out.unicodeScalars.append(scalar) }
+    }
     return out
   }
 }

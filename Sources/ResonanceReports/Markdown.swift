@@ -18,7 +18,8 @@ package enum Markdown {
   }
 
   /// Escapes a table cell (`markup` names the columns whose cells are Markdown the page built
-  /// itself, already escaped): a `|` would end it, a line break would end the row, a `<` that
+  /// itself, already escaped): a `|` would end it (and so would one after a `\`, which escapes
+  /// a backslash, so `\` is written `\\` too), a line break would end the row, a `<` that
   /// could open an HTML tag (before a letter, `/`, `!` or `?`) would be markup to a renderer,
   /// and a `[` or `]` could make a link (`[x](javascript:…)`) — a song called `<b>Intro</b>`
   /// or `[x](y)` stays text. Line breaks (CR, LF, CRLF, U+2028/2029) and tabs become spaces;
@@ -33,6 +34,7 @@ package enum Markdown {
         out += "\\<"
       }
       switch c {
+      case "\\": out += "\\\\"
       case "|": out += "\\|"
       case "[": out += "\\["
       case "]": out += "\\]"

@@ -112,13 +112,24 @@ package enum HTMLReport {
     }
     """
 
+  /// By scalar: `&` or `<` followed by a combining mark is one `Character`, which a
+  /// character-wise replacement would pass over.
   private static func escaped(_ text: String) -> String {
-    text.replacingAll("&", with: "&amp;").replacingAll("<", with: "&lt;")
-      .replacingAll(">", with: "&gt;")
+    var out = ""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "&": out += "&amp;"
+      case "<": out += "&lt;"
+      case ">": out += "&gt;"
+      default: out.unicodeScalars.append(scalar)
+      }
+    }
+    return out
   }
 }
 
 extension String {
+  /// Every occurrence of `target` replaced (for the links the pages themselves write).
   fileprivate func replacingAll(_ target: String, with replacement: String) -> String {
     split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
   }
