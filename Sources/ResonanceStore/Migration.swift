@@ -62,19 +62,25 @@ package struct Migrator: Sendable {
     var ran: [String] = []
     for (index, migration) in migrations.enumerated() where !applied.contains(migration.name) {
       do {
-        try connection.transaction {
+        // Asked again under the write lock: another run that opened the store at the same
+        // moment (two imports into a new store) may have applied it while this one waited.
+        let didRun = try connection.transaction { () throws -> Bool in
+          let done = try connection.row(
+            "SELECT 1 AS applied FROM schema_migrations WHERE name = ?", [migration.name])
+          guard done == nil else { return false }
           try connection.execute(migration.sql)
           try connection.execute(
             "INSERT INTO schema_migrations (name, applied_at_ms) VALUES (?, ?)",
             [migration.name, now])
           try connection.execute("PRAGMA user_version = \(index + 1)")
+          return true
         }
+        if didRun { ran.append(migration.name) }
       } catch let error as StoreError {
         throw error
       } catch {
         throw StoreError(.sqlite(code: 1), message: "\(error)", path: connection.path)
       }
-      ran.append(migration.name)
     }
     return ran
   }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import ResonanceStore
@@ -24,6 +25,29 @@ struct MigrationTests {
       #expect(tables.contains(table), "missing table \(table)")
     }
     #expect(try store.connection.row("PRAGMA foreign_keys")?.int(0) == 1)
+  }
+
+  /// Two imports into a store that does not exist yet both find no migration applied; the
+  /// one that waits for the write lock must not apply them again ("duplicate column name").
+  @Test("two runs opening a new store at the same moment both succeed; each migration runs once")
+  func concurrentOpen() throws {
+    let folder = try TemporaryFolder()
+    for round in 0..<6 {
+      let path = folder.file("s\(round).sqlite")
+      let failures = Mutex<[String]>([])
+      DispatchQueue.concurrentPerform(iterations: 2) { _ in
+        do {
+          _ = try Store(path: path, now: 1_700_000_000_000)
+        } catch {
+          failures.withLock { $0.append("\(error)") }
+        }
+      }
+      #expect(failures.withLock { $0 } == [], "round \(round)")
+      let store = try Store(path: path)
+      #expect(
+        try store.connection.row("SELECT COUNT(*) FROM schema_migrations")?.int(0)
+          == Schema.migrations.count)
+    }
   }
 
   @Test("migrating again is a no-op")
