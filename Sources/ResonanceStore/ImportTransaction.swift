@@ -100,6 +100,11 @@ package final class ImportTransaction {
     case .plays(let plays): try listeningWriter().add(plays)
     case .expectedPlays(let count): try listeningWriter().beginBulkLoad(plays: count)
     case .recording(let recording):
+      // A recording comes in parts, a decision log's plays between them: the listening
+      // writer's queued writes run on its own thread, on this same connection, and must be
+      // done before this thread writes (two threads at once corrupt a connection opened
+      // without SQLite's mutex).
+      listening?.waitForWrites()
       samples += try store.insertTrace(recording, importID: importID)
     case .restart:
       listening?.waitForWrites()

@@ -489,3 +489,51 @@ struct AnalyzeCommandTests {
     #expect(runResonance(["analyze", "--db", db, "--gap", "0"]).status == .usage)
   }
 }
+
+@Suite("ingest: a long decision log, in parts")
+struct LongDecisionLogTests {
+  /// A version-2 decision log of `count` decisions a minute apart, each with an outcome (a
+  /// play): far more than one part, so parts and plays take turns on the store's connection.
+  static func log(_ count: Int) -> String {
+    let preferences =
+      #"{"bpmWeight":0.25,"contextWeight":0.15,"energyWeight":0.25,"familiarityWeight":0.15,"#
+      + #""historicalWeight":0.2,"morningBPMCap":120,"morningEndHour":9,"morningStartHour":5,"#
+      + #""nightBPMCap":95,"nightEndHour":5,"nightHardCapBPM":110,"nightStartHour":22,"#
+      + #""policy":{"epsilon":0,"kind":"softmax","temperature":0.05},"recencyPenaltyWeight":0.3,"#
+      + #""recencyWindowMinutes":240,"repeatBlockMinutes":60,"sameArtistLimit":0,"#
+      + #""sameArtistWindow":3,"timeOfDayPenaltyWeight":0.2}"#
+    var text =
+      #"{"format":"resonance.decision-log","version":2,"generator":"test","preferences":"#
+      + preferences + "}\n"
+    for n in 0..<count {
+      let ms = 1_654_092_000_000 + Int64(n) * 60_000
+      let t = Timestamp.iso8601UTC(millisecondsSinceEpoch: ms)
+      text +=
+        #"{"t":"\#(t)","offset":3600,"decision":\#(n),"session":\#(n / 10),"need":"energy","#
+        + #""context":"workout","local_hour":16.5,"stress":0.25,"max_play_count":40,"#
+        + #""previous":null,"recent_artists":[],"candidates":[{"song":"s\#(n % 50)","#
+        + #""artist":"Ana","bpm":128,"energy":0.85,"valence":0.6,"plays":3,"learned":null,"#
+        + #""last_played":null,"c":[1,1,0.1,0.75,0.95,0,0],"base":0.5,"score":0.5,"p":1}],"#
+        + #""rejected":[],"chosen":"s\#(n % 50)","outcome":{"listened_ms":50000,"#
+        + #""duration_ms":180000,"skipped":false,"completed":false}}"# + "\n"
+    }
+    return text
+  }
+
+  @Test("3,000 decisions import whole, their plays beside them, the store intact")
+  func longLog() throws {
+    let folder = try TemporaryFolder()
+    let path = folder.file("decisions-2022-06.jsonl")
+    try Self.log(3000).write(toFile: path, atomically: true, encoding: .utf8)
+    for round in 0..<3 {
+      let db = folder.file("s\(round).sqlite")
+      let result = runResonance(["ingest", path, "--db", db, "-q"])
+      #expect(result.status == .ok, "round \(round): \(result.err)")
+      let store = try Store(path: db)
+      #expect(try store.connection.row("SELECT COUNT(*) FROM dj_decisions")?.int(0) == 3000)
+      #expect(try store.connection.row("SELECT samples FROM trace_recordings")?.int(0) == 3000)
+      #expect(try store.connection.row("SELECT COUNT(*) FROM playback_events")?.int(0) == 3000)
+      #expect(try store.connection.row("PRAGMA integrity_check")?.string(0) == "ok")
+    }
+  }
+}

@@ -56,6 +56,47 @@ struct ImportTransactionTests {
     return store
   }
 
+  /// A recording arrives in parts, with a decision log's plays between them; the plays'
+  /// writes run on the listening writer's thread, on the same connection, and a part written
+  /// while they ran used the connection from two threads at once ("database disk image is
+  /// malformed").
+  @Test(
+    "a recording's parts and plays taking turns: the plays' writes end before a part is written")
+  func recordingPartsBetweenPlays() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "resonance-parts-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let store = try Store(path: folder.appendingPathComponent("s.sqlite").path)
+    let unit = try store.beginImport(file: "watch.jsonl", format: .recording(.watchTrace))
+    let start: Int64 = 1_654_092_000_000
+    try unit.write(.expectedPlays(90_000))
+    for part in 0..<3 {
+      try unit.write(
+        .plays(
+          (0..<30_000).map {
+            Self.play($0, at: start + Int64(part * 30_000 + $0) * 200_000, offset: 0)
+          }))
+      var file = TraceFile(
+        format: "resonance.watch-trace", version: 1,
+        started: Timestamp(millisecondsSinceEpoch: start, utcOffsetSeconds: 0), samples: 20_000,
+        content: .watch(
+          (0..<20_000).map {
+            BiometricReading(
+              time: Timestamp(
+                millisecondsSinceEpoch: start + Int64(part * 20_000 + $0) * 5_000,
+                utcOffsetSeconds: 0),
+              heartRate: 60, hrv: nil, isStationary: nil, isWorkout: nil)
+          }))
+      file.continues = part > 0
+      try unit.write(.recording(file))
+    }
+    _ = try unit.commit(sha256: String(repeating: "b", count: 64), bytes: 1, warnings: 0)
+    #expect(try store.connection.row("SELECT samples FROM trace_recordings")?.int(0) == 60_000)
+    #expect(try store.connection.row("SELECT COUNT(*) FROM biometric_samples")?.int(0) == 60_000)
+    #expect(try store.connection.row("PRAGMA integrity_check")?.string(0) == "ok")
+  }
+
   @Test(
     "plays with and without offsets, thousands of them: the Health offsets are read mid-import, while writes are in flight, and land right"
   )
