@@ -194,26 +194,32 @@ package enum TraceReader {
   }
 
   /// One line of a Watch, Mac or mood recording; nil when it has no readable `t` and `offset`.
+  ///
+  /// Read by `JSONFlatObject`, the listening readers' scanner, not `JSONSerialization`: no
+  /// dictionary of bridged values per line. A number must be finite, a flag `true` or `false`,
+  /// text a string; a value of another type is absent, as it was.
   private static func sample(_ line: [UInt8], format: String) -> Part.Sample? {
-    guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
-      let text = object["t"] as? String,
-      let time = BreathingRecordingReader.isoTimestamp(text, offset: object["offset"] as? Int)
+    guard let object = try? JSONFlatObject(parsing: line), let text = object.string("t"),
+      let time = BreathingRecordingReader.isoTimestamp(
+        text, offset: object.int64("offset").flatMap { Int(exactly: $0) })
     else { return nil }
+    func number(_ key: StaticString) -> Double? {
+      object.number(key).flatMap { $0.isFinite ? $0 : nil }
+    }
     switch format {
     case "resonance.watch-trace":
       return .watch(
         BiometricReading(
-          time: time, heartRate: object["hr"] as? Double, hrv: object["hrv"] as? Double,
-          isStationary: object["stationary"] as? Bool, isWorkout: object["workout"] as? Bool))
+          time: time, heartRate: number("hr"), hrv: number("hrv"),
+          isStationary: object.bool("stationary"), isWorkout: object.bool("workout")))
     case "resonance.mac-context":
       return .mac(
         MacContextSnapshot(
-          time: time, focusMode: object["focus"] as? String,
-          appCategory: object["app_category"] as? String,
-          inMeeting: object["meeting"] as? Bool))
+          time: time, focusMode: object.string("focus"), appCategory: object.string("app_category"),
+          inMeeting: object.bool("meeting")))
     default:
       let tap: Int? =
-        switch object["tap"] as? String {
+        switch object.string("tap") {
         case "😊": 1
         case "😐": 0
         case "😔": -1
@@ -221,8 +227,8 @@ package enum TraceReader {
         }
       return .mood(
         MoodInput(
-          time: time, device: object["device"] as? String ?? "unknown", tap: tap,
-          valence: object["valence"] as? Double, energy: object["energy"] as? Double))
+          time: time, device: object.string("device") ?? "unknown", tap: tap,
+          valence: number("valence"), energy: number("energy")))
     }
   }
 
