@@ -94,6 +94,7 @@ struct StreamingInputTests {
     case healthAttribute = "a Health record attribute of 300 MB"
     case healthText = "300 MB of text in an element Health does not define"
     case libraryString = "a Library.xml song name of 300 MB"
+    case lastFMField = "a Last.fm CSV field of 2 GB after a good row"
 
     var testDescription: String { rawValue }
   }
@@ -140,6 +141,10 @@ struct StreamingInputTests {
         in: folder,
         "<?xml version=\"1.0\"?>\n<HealthData locale=\"en_US\">\n<ExportDate value=\"2024-02-01 09:00:00 -0800\"/>\n<Note>",
         filler: "a", byteCount: 300_000_000, "</Note>\n</HealthData>\n")
+    case .lastFMField:
+      path = try Self.gzipFile(
+        in: folder, "Artist,Album,Track,11 Mar 2024 18:03\n\"", filler: "a",
+        byteCount: 2_000_000_000, "\",Album,Track,11 Mar 2024 18:07\n")
     case .libraryString:
       path = try Self.gzipFile(
         in: folder,
@@ -172,6 +177,9 @@ struct StreamingInputTests {
         "\(measured)")
     case .healthText:
       #expect(run.exitCode == 0, "\(measured)")
+    case .lastFMField:
+      #expect(run.exitCode == 65, "\(measured)")
+      #expect(run.err.contains("error: \(path):2:1: a row longer than 1 MiB"), "\(measured)")
     case .libraryString:
       #expect(run.exitCode == 65, "\(measured)")
       #expect(run.err.contains("error: \(path):9: a value longer than 1 MiB"), "\(measured)")

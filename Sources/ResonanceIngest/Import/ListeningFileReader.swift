@@ -3,10 +3,10 @@ import ResonanceIO
 import ResonanceModel
 
 /// Reads one listening file once its first bytes were recognised, as its format's entry says
-/// (`ImportRegistry.listeningFormats`): a streamed format (the large histories) a window of the
-/// file at a time, sending its plays in batches while it parses, whatever the file's size; the
-/// others into memory, up to `maximumSize`, parsed whole, then their songs, playlists and plays
-/// sent. A play or song
+/// (`ImportRegistry.listeningFormats`), a window of the file at a time: a streamed format (the
+/// large histories) sends its plays in batches while it parses, whatever the file's size; the
+/// others are gathered into one `ListeningFile`, then their songs, playlists and plays sent.
+/// A play or song
 /// whose title, artist, album or genre is longer than `maximumNameLength` is left out with a
 /// warning: no real name is, and one that is would cost its length many times over.
 struct ListeningFileReader: ExportReader {
@@ -14,9 +14,6 @@ struct ListeningFileReader: ExportReader {
 
   /// Plays per batch sent to the store.
   static let batchSize = 4096
-  /// The largest listening file read whole (the CSV summaries, Last.fm's scrobbles): a decade
-  /// of scrobbles is about 30 MB; the larger formats are read a window at a time.
-  static let maximumSize: Int64 = 128 << 20
   /// The longest title, artist, album or genre kept, in bytes.
   static let maximumNameLength = 4096
 
@@ -54,37 +51,6 @@ struct ListeningFileReader: ExportReader {
       }
       return log.summarise(summary)
     }
-  }
-
-  /// A format parsed from the file's bytes held whole (`readAll`).
-  static func whole(
-    _ parse:
-      @escaping @Sendable (_ path: String, _ bytes: [UInt8]) throws -> (
-        ListeningFile, [Diagnostic]
-      )
-  ) -> ListeningFormat.Reading {
-    .whole { path, source in try parse(path, try readAll(source)) }
-  }
-
-  /// The whole stream, up to `maximumSize`.
-  ///
-  /// - Throws: `IngestError` for a larger one (nothing is sent), `IOError` from reading.
-  static func readAll(_ source: any ByteSource) throws -> [UInt8] {
-    var bytes: [UInt8] = []
-    // The size, when the source knows it: growing by doubling would hold the file twice.
-    if let expected = source.expectedByteCount, expected > 0, expected <= maximumSize {
-      bytes.reserveCapacity(Int(expected))
-    }
-    try source.forEachChunk { chunk in
-      guard Int64(bytes.count + chunk.count) <= maximumSize else {
-        throw IngestError(
-          .malformed, at: SourceLocation(file: source.name),
-          "expected a file of at most \(maximumSize >> 20) MiB (a CSV history is read whole), found a larger one"
-        )
-      }
-      bytes.append(contentsOf: chunk)
-    }
-    return bytes
   }
 
   /// The warnings of one file: the reader's, then the names left out for their length.

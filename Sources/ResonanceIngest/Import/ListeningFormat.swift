@@ -25,9 +25,8 @@ package struct ListeningFormat: Sendable {
 
   /// How the format's reader takes a file.
   enum Reading: Sendable {
-    /// Parsed into one `ListeningFile` (songs, playlists, plays) before anything is sent: the
-    /// file read a window at a time where the format allows, else whole, in memory, up to
-    /// `ListeningFileReader.maximumSize` (`ListeningFileReader.whole`).
+    /// Parsed into one `ListeningFile` (songs, playlists, plays) before anything is sent, the
+    /// file read a window at a time: memory holds what the file describes, never its bytes.
     case whole(
       @Sendable (_ path: String, _ source: any ByteSource) throws -> (ListeningFile, [Diagnostic]))
     /// Streamed, a window of the file at a time, the plays sent in batches while it parses,

@@ -51,11 +51,11 @@ extension ImportRegistry {
     ListeningFormat(
       .appleDailyTracks, service: "Apple Music", files: "Play History Daily Tracks", plays: nil,
       recognizes: { AppleMusicHistorySummaryReader.kind(of: $0) == .appleDailyTracks },
-      reading: ListeningFileReader.whole(AppleMusicHistorySummaryReader.read)),
+      reading: .whole(AppleMusicHistorySummaryReader.read(path:source:))),
     ListeningFormat(
       .appleTrackPlayHistory, service: "Apple Music", files: "Track Play History", plays: nil,
       recognizes: { AppleMusicHistorySummaryReader.kind(of: $0) == .appleTrackPlayHistory },
-      reading: ListeningFileReader.whole(AppleMusicHistorySummaryReader.read)),
+      reading: .whole(AppleMusicHistorySummaryReader.read(path:source:))),
     ListeningFormat(
       .appleLibraryTracks, service: "Apple Music", files: "Library Tracks", plays: nil,
       describesLibrary: true, recognizes: AppleMusicLibraryTracksReader.looksLike,
@@ -77,7 +77,7 @@ extension ImportRegistry {
     ListeningFormat(
       .lastFM, service: "Last.fm", files: "Last.fm scrobble CSV",
       plays: .init(.lastFM, rank: 2), recognizes: LastFMReader.looksLike,
-      reading: ListeningFileReader.whole(LastFMReader.read)),
+      reading: .whole(LastFMReader.read(path:source:))),
     ListeningFormat(
       .listenBrainz, service: "ListenBrainz",
       files: "ListenBrainz listens (the export zip's months, or the older JSON array)",

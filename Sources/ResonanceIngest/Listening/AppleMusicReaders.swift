@@ -499,7 +499,14 @@ package enum AppleMusicHistorySummaryReader {
   }
 
   package static func read(path: String, bytes: [UInt8]) throws -> (ListeningFile, [Diagnostic]) {
-    var reader = CSVReader(bytes: bytes)
+    try read(path: path, source: MemorySource(bytes, name: path))
+  }
+
+  /// Reads the summary a window of the file at a time: memory holds its songs, not the file.
+  package static func read(path: String, source: any ByteSource) throws -> (
+    ListeningFile, [Diagnostic]
+  ) {
+    var reader = try CSVReader(source: source)
     guard let first = try reader.nextRecord(in: path) else {
       throw IngestError(
         .unrecognized, at: SourceLocation(file: path, line: 1, column: 1),

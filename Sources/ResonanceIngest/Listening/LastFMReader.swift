@@ -33,10 +33,16 @@ package enum LastFMReader {
   }
 
   /// Reads every row; a row without a track or with a date that does not parse is skipped with
-  /// a warning naming its line. Nothing in a CSV stops the read, so this does not throw today;
-  /// it is `throws` like the other listening readers.
+  /// a warning naming its line. A row over the reader's cap stops the read (65, at its line).
   package static func read(path: String, bytes: [UInt8]) throws -> (ListeningFile, [Diagnostic]) {
-    var reader = CSVReader(bytes: bytes)
+    try read(path: path, source: MemorySource(bytes, name: path))
+  }
+
+  /// Reads the scrobbles a window of the file at a time: memory holds the plays, not the file.
+  package static func read(path: String, source: any ByteSource) throws -> (
+    ListeningFile, [Diagnostic]
+  ) {
+    var reader = try CSVReader(source: source)
     guard var record = try reader.nextRecord(in: path) else {
       return (ListeningFile(kind: .lastFM, rows: 0), [])
     }
