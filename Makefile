@@ -13,6 +13,8 @@ BUILD_PACKAGES += libopenblas-dev
 BUILD_PACKAGES += libgsl-dev
 # cmark-gfm: the report's HTML pages (CCmark target, for ResonanceIO).
 BUILD_PACKAGES += libcmark-gfm-dev libcmark-gfm-extensions-dev
+# zstd: the pages of the Parquet files `resonance export` writes (CZstd target, for ResonanceIO).
+BUILD_PACKAGES += libzstd-dev
 # What `make render-check` shows the report with: GitHub's Markdown renderer and a browser.
 RENDER_PACKAGES := cmark-gfm chromium fonts-dejavu-core python3
 # What the tests check generated files with: standard parsers, not ours.

@@ -66,6 +66,9 @@ let package = Package(
     .systemLibrary(
       name: "CCmark", pkgConfig: "libcmark-gfm",
       providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]),
+    .systemLibrary(
+      name: "CZstd", pkgConfig: "libzstd",
+      providers: [.apt(["libzstd-dev"])]),
 
     .target(name: "ResonanceModel"),
     // The readers' per-element state lives in class properties, and the run-time exclusivity
@@ -74,7 +77,7 @@ let package = Package(
     // IO's XML event recorder, called per element on the parsing thread, is the same case.
     .target(
       name: "ResonanceIO",
-      dependencies: ["ResonanceModel", "CCrypto", "CArchive", "CXML", "CCmark"],
+      dependencies: ["ResonanceModel", "CCrypto", "CArchive", "CXML", "CCmark", "CZstd"],
       swiftSettings: perElementSettings),
     .target(
       name: "ResonanceIngest", dependencies: ["ResonanceModel", "ResonanceIO"],

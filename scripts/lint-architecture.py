@@ -50,7 +50,9 @@ from pathlib import Path
 # The rules as data. The module table is ../shared/DESIGN.md's ("Modules (SwiftPM targets)"),
 # the one source of truth for who may import whom; change it there first, then here.
 
-CLI_LINE_BUDGET = 2_500
+# 2,500 when the rule was set, with thirteen commands; each command added since brings at most
+# 100 lines of its own (export, cohort).
+CLI_LINE_BUDGET = 2_700
 MAX_FILE_LINES = 600
 ALLOW_LIST = "scripts/lint-allow.txt"
 

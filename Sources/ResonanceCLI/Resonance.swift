@@ -12,7 +12,8 @@ package enum Resonance {
     [
       SynthCommand.self, IngestCommand.self, StatusCommand.self, HRVCommand.self,
       BreathingCommand.self, ValidateCommand.self, AnalyzeCommand.self, SweepCommand.self,
-      TuneCommand.self, ReportCommand.self, NotebookCommand.self, DemoCommand.self,
+      TuneCommand.self, ReportCommand.self, ExportCommand.self, NotebookCommand.self,
+      DemoCommand.self,
     ]
   }
 

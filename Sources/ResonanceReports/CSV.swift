@@ -74,7 +74,7 @@ package struct CSVTable: Sendable {
   }
 
   /// Scalars, not characters: `"\r\n"` is one `Character`, equal to neither line break.
-  private static func quoted(_ s: String) -> String {
+  static func quoted(_ s: String) -> String {
     guard
       s.unicodeScalars.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" })
     else { return s }

@@ -47,6 +47,7 @@ struct CommandTests {
       ["status"], ["validate", "--truth", "truth.json"], ["breathing"],
       ["hrv", "--from", "2022-06-01"], ["analyze"], ["analyze", "--from", "2022-06-01"],
       ["report"], ["notebook", "run", "n.md"], ["tune"], ["sweep"],
+      ["export", "--out", "cohort", "--person", "p1"],
     ])
   func readOnlyCommandsNeedAStore(arguments: [String]) throws {
     let folder = try TemporaryFolder()
@@ -119,7 +120,7 @@ struct CommandTests {
     "every command's help page matches its golden file",
     arguments: [
       "synth", "ingest", "status", "hrv", "breathing", "validate", "analyze", "sweep", "tune",
-      "report", "notebook", "demo",
+      "report", "export", "notebook", "demo",
     ])
   func helpGolden(command: String) throws {
     try expectGolden(runResonance([command, "--help"]).out, named: "\(command)-help.txt")
@@ -129,7 +130,7 @@ struct CommandTests {
   func everyCommandHasAGoldenHelpPage() {
     let pinned = [
       "synth", "ingest", "status", "hrv", "breathing", "validate", "analyze", "sweep", "tune",
-      "report", "notebook", "demo",
+      "report", "export", "notebook", "demo",
     ]
     #expect(Set(Resonance.commands.map { $0.configuration.name }) == Set(pinned))
   }

@@ -111,6 +111,7 @@ package enum PracticeStatistics {
       comparison.adjusted = fit.estimate
       comparison.low90 = fit.estimate - fit.t90 * fit.se
       comparison.high90 = fit.estimate + fit.t90 * fit.se
+      comparison.se = fit.se
       return comparison
     }
   }

@@ -110,6 +110,7 @@ package enum ReportStatistics {
         comparison.adjusted = adjusted.estimate
         comparison.adjustedLow90 = adjusted.estimate - z90 * adjusted.se
         comparison.adjustedHigh90 = adjusted.estimate + z90 * adjusted.se
+        comparison.adjustedSE = adjusted.se
       }
       return comparison
     }

@@ -44,6 +44,8 @@ package struct PracticeEffects: Sendable, Equatable {
     package var adjusted: Double?
     package var low90: Double?
     package var high90: Double?
+    /// The practice coefficient's standard error (what `resonance export` hands on).
+    package var se: Double?
 
     package init(
       outcome: String, label: String, unit: String, daysWith: Int, daysWithout: Int,

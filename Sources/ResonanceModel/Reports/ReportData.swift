@@ -134,6 +134,8 @@ package struct GroupComparison: Sendable, Equatable {
   package var adjusted: Double?
   package var adjustedLow90: Double?
   package var adjustedHigh90: Double?
+  /// The adjusted difference's standard error (what `resonance export` hands on).
+  package var adjustedSE: Double?
 
   package init(
     outcome: String, label: String, unit: String, nightsWith: Int, nightsWithout: Int,

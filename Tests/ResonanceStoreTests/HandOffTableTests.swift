@@ -1,0 +1,42 @@
+import Foundation
+import ResonanceModel
+import Testing
+
+@testable import ResonanceStore
+
+@Suite("hand-off tables")
+struct HandOffTableTests {
+  static let cohortDocs = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
+      "docs/cohort.md")
+
+  /// The rows of the table under `#### name` in docs/cohort.md: column, type, missing.
+  static func documented(_ table: String, in text: String) -> [(String, String, String)] {
+    let lines = text.components(separatedBy: "\n")
+    guard let heading = lines.firstIndex(of: "#### \(table)") else { return [] }
+    var rows: [(String, String, String)] = []
+    for line in lines[(heading + 1)...] {
+      if line.hasPrefix("#") { break }
+      let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+      guard cells.count >= 3, cells[0].hasPrefix("`") else { continue }
+      rows.append((cells[0].trimmingCharacters(in: ["`"]), cells[1], cells[2]))
+    }
+    return rows
+  }
+
+  @Test(
+    "an empty store gives every table with its columns, and docs/cohort.md lists each column with its type and whether it may be missing",
+    arguments: HandOffTable.allCases)
+  func documentedColumns(table: HandOffTable) throws {
+    let folder = try TemporaryFolder()
+    let store = try Store(path: folder.file("empty.sqlite"))
+    let columns = try store.handOffTable(table)
+    #expect(columns.name == table.rawValue)
+    #expect(columns.rowCount == 0)
+    let docs = try String(contentsOf: Self.cohortDocs, encoding: .utf8)
+    let rows = Self.documented(table.rawValue, in: docs)
+    #expect(rows.map(\.0) == columns.columns.map(\.name))
+    #expect(rows.map(\.1) == columns.columns.map(\.values.typeName))
+    #expect(rows.map(\.2) == columns.columns.map { $0.nullable ? "yes" : "no" })
+  }
+}
