@@ -19,6 +19,9 @@ BUILD_PACKAGES += libzstd-dev
 RENDER_PACKAGES := cmark-gfm chromium fonts-dejavu-core python3
 # What the tests check generated files with: standard parsers, not ours.
 TEST_PACKAGES := libxml2-utils python3 time
+# What `make conformance` reads the hand-off's Parquet files with: pyarrow and DuckDB, from
+# PyPI into a virtual environment.
+CONFORMANCE_PACKAGES := python3 python3-venv
 # The public fixtures CI has beside the project; a user's clone does not.
 FIXTURES ?= $(abspath ../shared/fixtures)
 RELEASE_BIN := .build/release/resonance
@@ -33,7 +36,7 @@ help:
 	@echo "make render-check     every report page through cmark-gfm and headless Chromium, light and dark (after make demo)"
 	@echo "make readme-check     run the README's command block as shown and find every figure it quotes in their output"
 	@echo "make test         build and run the unit tests (no network, no ../shared needed)"
-	@echo "make conformance  tests over the real public files in ../shared/fixtures"
+	@echo "make conformance  tests over the real public files in ../shared/fixtures, then exported Parquet read back by pyarrow and DuckDB"
 	@echo "make lint         swift format lint --strict over Sources and Tests, then the architecture rules (scripts/lint-architecture.py, docs/architecture.md)"
 	@echo "make fuzz         each reader's libFuzzer harness for FUZZ_SECONDS (default $(FUZZ_SECONDS)) each; make fuzz-ci: $(FUZZ_CI_SECONDS) s each"
 	@echo "make build        release build only: $(RELEASE_BIN)"
@@ -62,9 +65,13 @@ test: test-deps
 	$(SWIFT) build --build-tests -Xswiftc -warnings-as-errors
 	$(SWIFT) test -Xswiftc -warnings-as-errors
 
+# The readers over the shared public fixtures, then the hand-off's Parquet files read back by
+# pyarrow and DuckDB (from PyPI into .build/conformance-venv; scripts/parquet-conformance.sh).
 conformance: deps
+	@scripts/require-packages.sh $(CONFORMANCE_PACKAGES)
 	@test -d "$(FIXTURES)" || { echo "error: $(FIXTURES) not found: conformance needs the shared fixtures (CI has them)" >&2; exit 1; }
 	RESONANCE_FIXTURES="$(FIXTURES)" $(SWIFT) test -Xswiftc -warnings-as-errors --filter ConformanceTests
+	scripts/parquet-conformance.sh
 
 # Fuzzing (docs/reliability.md): a libFuzzer harness per reader (Fuzz/<Name>/), built with the
 # toolchain's `-sanitize=fuzzer,address` (one option: SwiftPM's `--sanitize fuzzer --sanitize

@@ -5,7 +5,7 @@ package enum ExportSummary {
   package static func text(_ result: ExportResult) -> String {
     var text = ""
     for file in result.files {
-      let rows = file.rows.map { "\($0) rows, " } ?? ""
+      let rows = file.rows.map { $0 == 1 ? "1 row, " : "\($0) rows, " } ?? ""
       text += "export: \(file.name): \(rows)\(file.bytes) bytes\n"
     }
     for effect in result.effects {
