@@ -8,10 +8,14 @@ package enum HandOffDocuments {
   /// another.
   package static let schemaVersion = 1
 
-  /// `effects.json`: the person and one entry per effect the data allowed.
-  package static func effects(person: String, _ effects: [PersonEffect]) -> String {
+  /// `effects.json`: the person, one entry per effect the data allowed, and `tune`'s last
+  /// recommendation (`change` or `keep`; null without a tuning run).
+  package static func effects(
+    person: String, _ effects: [PersonEffect], tuneRecommendation: String?
+  ) -> String {
     JSONValue.object([
       "format_version": .int(Int64(schemaVersion)), "person": .string(person),
+      "tune_recommendation": .text(tuneRecommendation),
       "effects": .array(
         effects.map { effect in
           [

@@ -54,7 +54,11 @@ package struct ExportStage: Stage {
     let effects = try Self.effects(store)
     files.append(
       try write(
-        Array(HandOffDocuments.effects(person: request.person, effects).utf8), "effects.json",
+        Array(
+          HandOffDocuments.effects(
+            person: request.person, effects,
+            tuneRecommendation: try store.latestTuning()?.recommendation.rawValue
+          ).utf8), "effects.json",
         in: folder, rows: nil))
     let manifest = HandOffDocuments.Manifest(
       person: request.person, toolVersion: request.toolVersion,
