@@ -26,7 +26,7 @@ CONFORMANCE_PACKAGES := python3 python3-venv
 FIXTURES ?= $(abspath ../shared/fixtures)
 RELEASE_BIN := .build/release/resonance
 
-.PHONY: help deps test-deps build test conformance fuzz fuzz-ci fuzz-build demo notebooks-check render-check readme-check report-golden report-golden-check sample sample-check validate-tuning lint bench bench-ingest bench-synth bench-listening bench-analyze bench-sweep bench-demo clean
+.PHONY: help deps test-deps build test conformance cohort-check bench-cohort fuzz fuzz-ci fuzz-build demo notebooks-check render-check readme-check report-golden report-golden-check sample sample-check validate-tuning lint bench bench-ingest bench-synth bench-listening bench-analyze bench-sweep bench-demo clean
 
 help:
 	@echo "make demo         build in release mode, run the whole pipeline on Datasets/sample into Reports/, re-run notebooks-md/"
@@ -44,11 +44,13 @@ help:
 	@echo "make sample-check check that Datasets/sample is exactly what resonance synth writes"
 	@echo "make bench        every benchmark (bench-synth, bench-ingest, bench-listening, bench-analyze, bench-sweep, bench-demo), then one table of them all (each figure beside its same-run reference or goal, the ratio, peak RSS, the machine and the build), printed and written into docs/performance.md"
 	@echo "make bench-ingest     the Health import on synth's export and two foreign mixes, beside xmllint --stream and healthkit-to-sqlite"
+	@echo "make bench-cohort     10,000 generated hand-offs read by DuckDB through their partitions and pooled by resonance cohort pool"
 	@echo "make bench-listening  1M Play Activity rows and 1M Spotify entries ingested, beside csv/json/sqlite3 references"
 	@echo "make bench-analyze    resonance analyze over a 12-month history, beside a numpy reference checked against it"
 	@echo "make bench-demo       make demo's wall time after the build (resonance demo and the notebooks) against the 60 s goal"
 	@echo "make bench-sweep      resonance sweep's kernel on 10^4 weight vectors beside a numpy reference checked against it; tune on 12 months"
 	@echo "make validate-tuning  tune on simulated people of every kind, judged against the truth synth plants: coverage, false changes over a year of reruns, power, the closed loop, the estimators' bias (scripts/validate-tuning.py); then people from an independent generator (scripts/validate-tuning-independent.py)"
+	@echo "make cohort-check  $(COHORT_PERSONS) simulated persons through the pipeline as a Slurm job array on a one-node cluster started here (slurm-wlm, munge), then pooled"
 	@echo "make clean        remove .build and the demo's outputs"
 
 deps:
@@ -160,7 +162,7 @@ sample-check: build
 # them all and writes it into docs/performance.md. A bench-* target alone appends its rows:
 # `python3 bench/table.py` then shows each benchmark's latest run.
 export BENCH_RESULTS ?= .bench/results.tsv
-BENCHES := bench-synth bench-ingest bench-listening bench-analyze bench-sweep bench-demo
+BENCHES := bench-synth bench-ingest bench-listening bench-analyze bench-sweep bench-demo bench-cohort
 bench:
 	@mkdir -p $(dir $(BENCH_RESULTS)) && : > $(BENCH_RESULTS)
 	$(MAKE) --no-print-directory -j1 $(BENCHES)
@@ -180,6 +182,11 @@ bench-synth: build
 
 # The listening goal: 1M rows of either history in under 10 s. Generates its files once into
 # .bench/listening (python3), and needs the sqlite3 CLI and /usr/bin/time for its references.
+# The cohort at scale: 10,000 hand-off partitions written directly (pyarrow), read by DuckDB
+# through the Hive partitions and pooled by resonance cohort pool (bench/cohort.sh).
+bench-cohort: build test-deps
+	bench/cohort.sh
+
 bench-listening: build test-deps
 	@scripts/require-packages.sh sqlite3 time
 	bench/listening.sh
@@ -218,6 +225,14 @@ PER_KIND ?= 15
 NULLS ?= 60
 POWER ?= 30
 INDEPENDENT ?= 30
+# The cohort fan-out on a real Slurm, on this machine alone (scripts/cohort-check.sh): installs
+# slurm-wlm and munge when missing (their services never started by the packages), runs
+# slurmctld and slurmd on loopback, pushes COHORT_PERSONS simulated persons through the
+# pipeline as a job array, submits it again (every person skipped) and pools.
+COHORT_PERSONS ?= 20
+cohort-check: build test-deps
+	COHORT_PERSONS=$(COHORT_PERSONS) scripts/cohort-check.sh
+
 validate-tuning: build test-deps
 	python3 scripts/validate-tuning.py --bin $(RELEASE_BIN) --per-kind $(PER_KIND) --nulls $(NULLS) --power $(POWER)
 	python3 scripts/validate-tuning-independent.py --bin $(RELEASE_BIN) --persons $(INDEPENDENT)
