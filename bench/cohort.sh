@@ -31,7 +31,7 @@ if [ "$(ls "$WORK/set" 2>/dev/null | wc -l)" -ne "$N" ]; then
   "$PY" bench/make_cohort.py "$N" "$WORK/set"
 fi
 
-cat >"$WORK/duckdb.py" <<PY
+cat >"$WORK/read_partitions.py" <<PY
 import duckdb
 rows = duckdb.sql("""
   SELECT person, count(*) AS songs, avg(hr_effect) AS mean_hr_effect
@@ -40,7 +40,7 @@ rows = duckdb.sql("""
 assert len(rows) == $N, len(rows)
 print(len(rows))
 PY
-read -r duck_s duck_kb < <(measure "$PY" "$WORK/duckdb.py")
+read -r duck_s duck_kb < <(measure "$PY" "$WORK/read_partitions.py")
 read -r pool_s pool_kb < <(measure "$BIN" cohort pool "$WORK/set" --out "$WORK/report" -q)
 grep -q '"persons"' <("$BIN" cohort pool "$WORK/set" --out "$WORK/report" --json)
 
