@@ -21,6 +21,14 @@ extension Store {
     }
   }
 
+  /// Runs `body` with every read of the store in it seeing one snapshot, so that the tables
+  /// of one hand-off come from one state of the store even while `analyze` writes beside it.
+  ///
+  /// - Throws: what `body` throws; `StoreError` when the snapshot cannot be begun or ended.
+  package func snapshot<T>(_ body: () throws -> T) throws -> T {
+    try connection.readTransaction(body)
+  }
+
   /// The table as the hand-off writes it.
   ///
   /// - Throws: `StoreError` when a query fails.

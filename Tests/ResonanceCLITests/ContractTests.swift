@@ -37,6 +37,7 @@ struct ContractTests {
         case "notebook": ["run", folder.file("n.md")]
         case "hrv": ["--from", "2022-06-01"]
         case "ingest": [folder.file("nothing-here.zip")]
+        case "export": ["--out", folder.file("cohort"), "--person", "p1"]
         default: []
         }
       try "{}".write(toFile: folder.file("truth.json"), atomically: true, encoding: .utf8)

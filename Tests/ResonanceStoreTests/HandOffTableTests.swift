@@ -40,3 +40,26 @@ struct HandOffTableTests {
     #expect(rows.map(\.2) == columns.columns.map { $0.nullable ? "yes" : "no" })
   }
 }
+
+@Suite("hand-off snapshot")
+struct HandOffSnapshotTests {
+  @Test("reads inside a snapshot do not see what another connection commits meanwhile")
+  func snapshot() throws {
+    let folder = try TemporaryFolder()
+    let path = folder.file("store.sqlite")
+    let writer = try Store(path: path)
+    let reader = try Store(readingAt: path)
+    let count = "SELECT count(*) AS n FROM sleep_nights"
+    let insert = """
+      INSERT INTO sleep_nights (evening, bedtime_ms, bedtime_offset_s, wake_ms, wake_offset_s,
+        time_in_bed_ms, primary_source) VALUES (?, 0, 0, 1, 0, 1, 'watch')
+      """
+    let (before, during) = try reader.snapshot { () throws -> (Int, Int) in
+      let before = try reader.handOffTable(.nights).rowCount
+      try writer.connection.execute(insert, ["2024-01-01"])
+      return (before, try reader.handOffTable(.nights).rowCount)
+    }
+    #expect(before == 0 && during == 0)
+    #expect(try reader.connection.row(count)?.int("n") == 1)
+  }
+}

@@ -27,6 +27,11 @@ package struct ExportStage: Stage {
         "'\(request.person)' is not a pseudonym: it must match \(HandOffPerson.pattern)")
     }
     let store = try request.store.reading(for: "export")
+    return try store.snapshot { try export(store, progress: progress) }
+  }
+
+  /// The hand-off of the store as one snapshot shows it.
+  private func export(_ store: Store, progress: any StageProgress) throws -> ExportResult {
     let identity = Self.storeIdentity(try store.firstImportDigest())
     let folder = (request.folder as NSString).appendingPathComponent("person=\(request.person)")
     let manifestPath = (folder as NSString).appendingPathComponent("manifest.json")

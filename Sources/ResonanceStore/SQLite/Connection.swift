@@ -219,6 +219,22 @@ package final class Connection {
     }
   }
 
+  /// Runs `body` inside `BEGIN … COMMIT` (deferred): every read in it sees one snapshot of the
+  /// store, whatever another connection commits meanwhile (WAL keeps the snapshot; readers
+  /// never block the writer).
+  @discardableResult
+  package func readTransaction<T>(_ body: () throws -> T) throws -> T {
+    try execute("BEGIN")
+    do {
+      let result = try body()
+      try execute("COMMIT")
+      return result
+    } catch {
+      try? execute("ROLLBACK")
+      throw error
+    }
+  }
+
   /// Whether a transaction is open on this connection (SQLite is out of autocommit mode).
   package var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
