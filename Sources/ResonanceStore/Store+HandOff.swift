@@ -38,11 +38,20 @@ extension Store {
       "SELECT " + columns.map { "\($0.sql) AS \"\($0.name)\"" }.joined(separator: ", ") + " "
       + from
     let rows = try connection.rows(sql)
-    return ColumnTable(
-      name: table.rawValue,
-      columns: columns.map { column in
-        ColumnTable.Column(column.name, nullable: column.nullable, values(column, rows))
-      })
+    var built: [ColumnTable.Column] = []
+    for column in columns {
+      let values = values(column, rows)
+      // A store edited by hand (or an offset beyond 32 bits) can leave a required value
+      // missing: a named error, not a table that breaks its own schema.
+      if !column.nullable, let row = (0..<values.count).first(where: { values.isNull($0) }) {
+        throw StoreError(
+          .sqlite(code: 20),
+          message: "\(table.rawValue).\(column.name) has no value in row \(row + 1), "
+            + "or one out of its type's range: the store is not one this build writes")
+      }
+      built.append(ColumnTable.Column(column.name, nullable: column.nullable, values))
+    }
+    return ColumnTable(name: table.rawValue, columns: built)
   }
 
   /// The first and last local day with a play, `YYYY-MM-DD`; nil without plays.

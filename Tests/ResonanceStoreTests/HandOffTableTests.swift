@@ -63,3 +63,22 @@ struct HandOffSnapshotTests {
     #expect(try reader.connection.row(count)?.int("n") == 1)
   }
 }
+
+@Suite("hand-off bad data")
+struct HandOffBadDataTests {
+  @Test("a required value out of its type's range is a named error, not a crash")
+  func offsetOutOfRange() throws {
+    let folder = try TemporaryFolder()
+    let store = try Store(path: folder.file("store.sqlite"))
+    try store.connection.execute(
+      """
+      INSERT INTO sleep_nights (evening, bedtime_ms, bedtime_offset_s, wake_ms, wake_offset_s,
+        time_in_bed_ms, primary_source) VALUES ('2024-01-01', 0, 9999999999, 1, 0, 1, 'watch')
+      """)
+    #expect {
+      try store.handOffTable(.nights)
+    } throws: { error in
+      "\(error)".contains("nights.bedtime_offset_s has no value in row 1")
+    }
+  }
+}
