@@ -228,7 +228,8 @@ INDEPENDENT ?= 30
 # The cohort fan-out on a real Slurm, on this machine alone (scripts/cohort-check.sh): installs
 # slurm-wlm and munge when missing (their services never started by the packages), runs
 # slurmctld and slurmd on loopback, pushes COHORT_PERSONS simulated persons through the
-# pipeline as a job array, submits it again (every person skipped) and pools.
+# pipeline as a job array, submits it again (every person skipped) and pools; then the same
+# for four persons under Snakemake 7 (cohort/Snakefile; from PyPI into .build/cohort-venv).
 COHORT_PERSONS ?= 20
 cohort-check: build test-deps
 	COHORT_PERSONS=$(COHORT_PERSONS) scripts/cohort-check.sh

@@ -10,7 +10,8 @@
 #
 # Resumable: a person whose hand-off is complete (COHORT/person=ID/manifest.json) is skipped.
 # Idempotent: otherwise the person's store is built afresh from DATA (a store a stopped run
-# left is removed first), so a re-run writes the same hand-off, byte for byte.
+# left is removed first), so a re-run writes the same hand-off, byte for byte, but for the time
+# tune ran (tuning.parquet's ran_at, and so the manifest's digest of it).
 set -euo pipefail
 
 if [ $# -ne 5 ]; then
