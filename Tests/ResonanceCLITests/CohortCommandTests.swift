@@ -68,6 +68,11 @@ struct CohortCommandTests {
       root, person: "future",
       effects: [PersonEffect(name: .tempoHeartRate, estimate: 9, se: 0.1, n: 1, method: "t")],
       schemaVersion: 99)
+    // A folder name that would be markup on the page.
+    try Self.handOff(
+      root, person: "<b>x",
+      effects: [PersonEffect(name: .tempoHeartRate, estimate: 9, se: 0.1, n: 1, method: "t")],
+      schemaVersion: 2)
     try Self.handOff(
       root, person: "edited",
       effects: [PersonEffect(name: .tempoHeartRate, estimate: 9, se: 0.1, n: 1, method: "t")])
@@ -89,7 +94,7 @@ struct CohortCommandTests {
     #expect((json["incomplete"] as? [Any])?.count == 1)
     #expect(
       (json["refused"] as? [[String: Any]])?.map { $0["folder"] as? String } == [
-        "person=edited", "person=future",
+        "person=<b>x", "person=edited", "person=future",
       ])
     #expect((json["tune"] as? [String: Any])?["change"] as? Int == 3)
     #expect((json["tune"] as? [String: Any])?["persons"] as? Int == 10)
@@ -103,6 +108,7 @@ struct CohortCommandTests {
     #expect(effects[1]["persons"] as? Int == 5)
     let page = try String(contentsOfFile: out + "/cohort.md", encoding: .utf8)
     #expect(page.contains("`tune` said `change` for 3 of 10 persons"))
+    #expect(page.contains(#"person=\<b>x"#) && !page.contains("person=<b>x"))
     #expect(
       page.contains(
         "![Forest plot of heart rate per 10 BPM of tempo](forest-tempo_hr_per_10bpm.svg)"))

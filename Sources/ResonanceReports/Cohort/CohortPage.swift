@@ -27,7 +27,9 @@ package enum CohortPage {
     }
     if !result.refused.isEmpty {
       text += "; \(Format.count(result.refused.count, "hand-off")) refused: "
-      text += result.refused.map { "\($0.folder) (\($0.reason))" }.joined(separator: "; ")
+      // Folder names come from the file system: escaped, as any text on a page is.
+      text += result.refused.map { "\(Markdown.escape($0.folder)) (\($0.reason))" }
+        .joined(separator: "; ")
     }
     text += ".\n\n"
     text += "Each effect is pooled by a random-effects model: the persons' true effects are "
