@@ -19,8 +19,8 @@ BUILD_PACKAGES += libzstd-dev
 RENDER_PACKAGES := cmark-gfm chromium fonts-dejavu-core python3
 # What the tests check generated files with: standard parsers, not ours.
 TEST_PACKAGES := libxml2-utils python3 time
-# What `make conformance` reads the hand-off's Parquet files with: pyarrow and DuckDB, from
-# PyPI into a virtual environment.
+# What `make conformance` reads the hand-off's Parquet files with (pyarrow and DuckDB), and
+# what cohort-check runs Snakemake with, from PyPI into virtual environments.
 CONFORMANCE_PACKAGES := python3 python3-venv
 # The public fixtures CI has beside the project; a user's clone does not.
 FIXTURES ?= $(abspath ../shared/fixtures)
@@ -42,7 +42,7 @@ help:
 	@echo "make build        release build only: $(RELEASE_BIN)"
 	@echo "make sample       regenerate Datasets/sample with resonance synth"
 	@echo "make sample-check check that Datasets/sample is exactly what resonance synth writes"
-	@echo "make bench        every benchmark (bench-synth, bench-ingest, bench-listening, bench-analyze, bench-sweep, bench-demo), then one table of them all (each figure beside its same-run reference or goal, the ratio, peak RSS, the machine and the build), printed and written into docs/performance.md"
+	@echo "make bench        every benchmark (bench-synth, bench-ingest, bench-listening, bench-analyze, bench-sweep, bench-demo, bench-cohort), then one table of them all (each figure beside its same-run reference or goal, the ratio, peak RSS, the machine and the build), printed and written into docs/performance.md"
 	@echo "make bench-ingest     the Health import on synth's export and two foreign mixes, beside xmllint --stream and healthkit-to-sqlite"
 	@echo "make bench-cohort     10,000 generated hand-offs read by DuckDB through their partitions and pooled by resonance cohort pool"
 	@echo "make bench-listening  1M Play Activity rows and 1M Spotify entries ingested, beside csv/json/sqlite3 references"
@@ -180,13 +180,14 @@ bench-ingest: build test-deps
 bench-synth: build
 	bench/synth.sh
 
-# The listening goal: 1M rows of either history in under 10 s. Generates its files once into
-# .bench/listening (python3), and needs the sqlite3 CLI and /usr/bin/time for its references.
 # The cohort at scale: 10,000 hand-off partitions written directly (pyarrow), read by DuckDB
 # through the Hive partitions and pooled by resonance cohort pool (bench/cohort.sh).
 bench-cohort: build test-deps
+	@scripts/require-packages.sh $(CONFORMANCE_PACKAGES)
 	bench/cohort.sh
 
+# The listening goal: 1M rows of either history in under 10 s. Generates its files once into
+# .bench/listening (python3), and needs the sqlite3 CLI and /usr/bin/time for its references.
 bench-listening: build test-deps
 	@scripts/require-packages.sh sqlite3 time
 	bench/listening.sh
@@ -232,6 +233,7 @@ INDEPENDENT ?= 30
 # for four persons under Snakemake 7 (cohort/Snakefile; from PyPI into .build/cohort-venv).
 COHORT_PERSONS ?= 20
 cohort-check: build test-deps
+	@scripts/require-packages.sh $(CONFORMANCE_PACKAGES)
 	COHORT_PERSONS=$(COHORT_PERSONS) scripts/cohort-check.sh
 
 validate-tuning: build test-deps
