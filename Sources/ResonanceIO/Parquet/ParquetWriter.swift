@@ -103,12 +103,7 @@ package enum ParquetWriter {
       let present = !values.isNull(row)
       var end = row + 1
       while end < rows.upperBound, !values.isNull(end) == present { end += 1 }
-      var length = UInt64(end - row) << 1
-      while length >= 0x80 {
-        out.append(UInt8(length & 0x7F) | 0x80)
-        length >>= 7
-      }
-      out.append(UInt8(length))
+      ThriftCompactWriter.appendVarint(UInt64(end - row) << 1, to: &out)
       out.append(present ? 1 : 0)
       row = end
     }

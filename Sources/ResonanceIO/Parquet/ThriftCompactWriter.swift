@@ -119,6 +119,12 @@ struct ThriftCompactWriter {
   }
 
   private mutating func varint(_ value: UInt64) {
+    Self.appendVarint(value, to: &bytes)
+  }
+
+  /// `value` as an unsigned LEB128 varint, seven bits a byte, low first: Thrift's compact
+  /// integers, and the run headers of Parquet's RLE/bit-packing hybrid.
+  static func appendVarint(_ value: UInt64, to bytes: inout [UInt8]) {
     var value = value
     while value >= 0x80 {
       bytes.append(UInt8(value & 0x7F) | 0x80)

@@ -30,21 +30,8 @@ package enum ExportSummary {
     .object([
       "format_version": 1, "out": .string(result.folder), "person": .string(result.person),
       "replaced": .bool(result.replaced),
-      "files": .array(
-        result.files.map { file in
-          [
-            "name": .string(file.name), "rows": .integer(file.rows),
-            "bytes": .int(Int64(file.bytes)), "sha256": .string(file.sha256),
-          ]
-        }),
-      "effects": .array(
-        result.effects.map { effect in
-          [
-            "name": .string(effect.name.rawValue), "estimate": .number(effect.estimate),
-            "se": .number(effect.se), "n": .int(Int64(effect.n)),
-            "method": .string(effect.method),
-          ]
-        }),
+      "files": .array(result.files.map(HandOffDocuments.json)),
+      "effects": .array(result.effects.map(HandOffDocuments.json)),
     ])
   }
 }

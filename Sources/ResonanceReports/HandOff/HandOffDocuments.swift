@@ -16,15 +16,24 @@ package enum HandOffDocuments {
     JSONValue.object([
       "format_version": .int(Int64(schemaVersion)), "person": .string(person),
       "tune_recommendation": .text(tuneRecommendation),
-      "effects": .array(
-        effects.map { effect in
-          [
-            "name": .string(effect.name.rawValue), "estimate": .number(effect.estimate),
-            "se": .number(effect.se), "n": .int(Int64(effect.n)),
-            "method": .string(effect.method),
-          ]
-        }),
+      "effects": .array(effects.map(json)),
     ]).text
+  }
+
+  /// One person-level effect as `effects.json` and `export --json` write it.
+  package static func json(_ effect: PersonEffect) -> JSONValue {
+    [
+      "name": .string(effect.name.rawValue), "estimate": .number(effect.estimate),
+      "se": .number(effect.se), "n": .int(Int64(effect.n)), "method": .string(effect.method),
+    ]
+  }
+
+  /// One file of a hand-off as the manifest and `export --json` list it.
+  package static func json(_ file: ExportResult.File) -> JSONValue {
+    [
+      "name": .string(file.name), "rows": .integer(file.rows), "bytes": .int(Int64(file.bytes)),
+      "sha256": .string(file.sha256),
+    ]
   }
 
   /// What the manifest records beside the files.
@@ -67,13 +76,7 @@ package enum HandOffDocuments {
       "table_format": .string(m.format.rawValue),
       "data_range": m.range.map { ["from": .string($0.from), "to": .string($0.to)] } ?? .null,
       "complete": true,
-      "files": .array(
-        m.files.map { file in
-          [
-            "name": .string(file.name), "rows": .integer(file.rows),
-            "bytes": .int(Int64(file.bytes)), "sha256": .string(file.sha256),
-          ]
-        }),
+      "files": .array(m.files.map(json)),
     ]).text
   }
 }

@@ -208,15 +208,7 @@ package final class Connection {
   /// timeout instead of failing mid-transaction.
   @discardableResult
   package func transaction<T>(_ body: () throws -> T) throws -> T {
-    try execute("BEGIN IMMEDIATE")
-    do {
-      let result = try body()
-      try execute("COMMIT")
-      return result
-    } catch {
-      try? execute("ROLLBACK")
-      throw error
-    }
+    try inTransaction(begin: "BEGIN IMMEDIATE", body)
   }
 
   /// Runs `body` inside `BEGIN … COMMIT` (deferred): every read in it sees one snapshot of the
@@ -224,7 +216,12 @@ package final class Connection {
   /// never block the writer).
   @discardableResult
   package func readTransaction<T>(_ body: () throws -> T) throws -> T {
-    try execute("BEGIN")
+    try inTransaction(begin: "BEGIN", body)
+  }
+
+  /// `begin`, then `body`, then `COMMIT`; `ROLLBACK` when `body` throws.
+  private func inTransaction<T>(begin: String, _ body: () throws -> T) throws -> T {
+    try execute(begin)
     do {
       let result = try body()
       try execute("COMMIT")
