@@ -66,7 +66,7 @@ package enum ReportStatistics {
   /// Nights after an evening with music against the others, for time asleep, deep-sleep
   /// share, and overnight heart rate and SDNN: the difference of the means with a seeded
   /// bootstrap 90% interval over nights, and the same difference adjusted by least squares for
-  /// the evening's weekday and a workout that day. An outcome with fewer than `minimumNights` in
+  /// the evening's weekday, a workout that day and the bedtime's clock time. An outcome with fewer than `minimumNights` in
   /// either group gets counts and no difference.
   package static func sleepComparisons(_ evenings: [EveningNight]) -> [GroupComparison] {
     groupComparisons(evenings.map { ($0, $0.eveningMusic) }, stream: "")
@@ -150,9 +150,10 @@ package enum ReportStatistics {
     return (Statistics.quantile(differences, 0.05), Statistics.quantile(differences, 0.95))
   }
 
-  /// The first-group coefficient of y ~ 1 + first + weekday + workout by ordinary least
-  /// squares (`adjustedEffect`), the weekday as six indicators against Monday, with its
-  /// standard error.
+  /// The first-group coefficient of y ~ 1 + first + weekday + workout + bedtime by ordinary
+  /// least squares (`adjustedEffect`), the weekday as six indicators against Monday and the
+  /// bedtime as its local clock time in hours (`EveningNight.bedtimeHours`), with its standard
+  /// error.
   static func adjustedDifference(_ rows: [(evening: EveningNight, isFirst: Bool, value: Double)])
     -> (estimate: Double, se: Double)?
   {
@@ -161,7 +162,7 @@ package enum ReportStatistics {
         (
           treated: row.isFirst,
           covariates: (1...6).map { row.evening.weekday == $0 ? 1.0 : 0 }
-            + [row.evening.workoutThatDay ? 1 : 0],
+            + [row.evening.workoutThatDay ? 1 : 0, row.evening.bedtimeHours],
           y: row.value
         )
       }

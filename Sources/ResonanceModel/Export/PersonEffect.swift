@@ -8,7 +8,7 @@ package struct PersonEffect: Sendable, Equatable, Codable {
     /// 10 BPM of tempo.
     case tempoHeartRate = "tempo_hr_per_10bpm"
     /// Minutes asleep after an evening with music against one without, adjusted for the
-    /// weekday and a workout that day.
+    /// weekday, a workout that day and the bedtime.
     case eveningMusicAsleep = "evening_music_asleep_min"
     /// That night's overnight SDNN on days with breathing practice against days without,
     /// adjusted for the weekday and a workout, ms.

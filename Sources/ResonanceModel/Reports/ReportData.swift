@@ -129,8 +129,8 @@ package struct GroupComparison: Sendable, Equatable {
   package var difference: Double?
   package var low90: Double?
   package var high90: Double?
-  /// The same difference from a regression that also has the evening's weekday and a workout
-  /// that day, with its 90% interval (±1.645 standard errors).
+  /// The same difference from a regression that also has the evening's weekday, a workout
+  /// that day and the bedtime's clock time, with its 90% interval (±1.645 standard errors).
   package var adjusted: Double?
   package var adjustedLow90: Double?
   package var adjustedHigh90: Double?
@@ -196,6 +196,15 @@ package struct EveningNight: Sendable, Equatable {
     self.heartRateEffect = heartRateEffect
     self.estimatedShare = estimatedShare
     self.tempoBPM = tempoBPM
+  }
+
+  /// The local clock time of bedtime in hours after the evening's midnight: 23.5 for 23:30,
+  /// 24.75 for 00:45 the next morning.
+  package var bedtimeHours: Double {
+    let local =
+      night.bedtime.millisecondsSinceEpoch
+      + Int64(night.bedtime.utcOffsetSeconds) * 1_000
+    return Double(local - night.evening.daysSinceEpoch * 86_400_000) / 3_600_000
   }
 }
 

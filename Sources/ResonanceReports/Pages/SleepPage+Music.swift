@@ -58,15 +58,15 @@ extension SleepPage {
     text += "minutes it was heard then (`sleep.csv` has every evening's figures). The nights "
     text += "after the two parts are compared as above: the difference is the mean after the "
     text += "first part less the mean after the second, with its bootstrap 90% interval and its "
-    text += "weekday- and workout-adjusted figure.\n\n"
+    text += "figure adjusted for the weekday, a workout and the bedtime.\n\n"
     for split in splits {
       text += splitText(split)
     }
     text += "**These too are associations, not causes.** Nobody chose the evenings' music at "
-    text += "random: calmer or slower songs may go with a quieter evening, tiredness, an "
-    text += "earlier bedtime or a mood that shapes the night as well, and the songs' effects "
+    text += "random: calmer or slower songs may go with a quieter evening, tiredness or a "
+    text += "mood that shapes the night as well, and the songs' effects "
     text += "and tempi are themselves estimates. Both splits compare evenings with music only; "
-    text += "the regression takes out only the weekday and workouts.\n\n"
+    text += "the regression takes out only the weekday, workouts and the bedtime.\n\n"
     return text
   }
 

@@ -51,8 +51,10 @@ package enum SleepPage {
       text += "the mean after music less the mean after other evenings, with a 90% interval "
       text += "from 2,000 bootstrap resamples of the nights (seeded: the same store gives the "
       text += "same interval). The adjusted difference comes from a least-squares regression "
-      text += "of the outcome on evening music, the evening's weekday and a workout that day, "
-      text += "with a 90% interval from its standard error.\n\n"
+      text += "of the outcome on evening music, the evening's weekday, a workout that day and "
+      text += "the bedtime's clock time, with a 90% interval from its standard error. Bedtime is "
+      text += "in it because an earlier bed alone means a longer night, and it moves which "
+      text += "evenings count as evenings with music: the window is the four hours before it.\n\n"
       text += Markdown.table(
         header: [
           "outcome", "nights with / without", "mean with", "mean without", "difference (90%)",
@@ -61,9 +63,9 @@ package enum SleepPage {
         rows: comparisonRows(comparisons), alignments: ["l", "r", "r", "r", "r", "r"])
       text += "\n"
       text += "**This is an association, not a cause.** The nights were not assigned: an "
-      text += "evening with music may also be a calmer evening, a later or earlier bedtime, a "
-      text += "day with less caffeine or alcohol, or a different mood — none of which the "
-      text += "data hold. The regression takes out only the weekday and workouts. An interval "
+      text += "evening with music may also be a calmer evening, a day with less caffeine or "
+      text += "alcohol, or a different mood — none of which the data hold. The regression takes "
+      text += "out only the weekday, workouts and the bedtime. An interval "
       text += "that spans zero means the data cannot tell the two kinds of night apart.\n\n"
       let points = evenings.compactMap { e in
         e.night.asleepHours.map { SVGChart.Point(e.eveningMinutes, $0) }

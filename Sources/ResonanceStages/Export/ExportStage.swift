@@ -133,10 +133,14 @@ package struct ExportStage: Stage {
   /// The person-level effects (`PersonEffects`), from the values the report's pages use.
   static func effects(_ store: Store) throws -> [PersonEffect] {
     let features = Dictionary(
-      try store.songFeatures().map { ($0.songID, $0.bpm.value) }, uniquingKeysWith: { a, _ in a })
+      try store.songFeatures().map { ($0.songID, $0.bpm) }, uniquingKeysWith: { a, _ in a })
     let songs = try store.effectEstimates().filter { $0.signal == .heartRate }.compactMap {
       estimate in
-      features[estimate.songID].map { (bpm: $0, estimate: estimate.estimate, se: estimate.sd) }
+      features[estimate.songID].map {
+        PersonEffects.TempoSong(
+          bpm: $0.value, isMeasured: $0.source == .library, estimate: estimate.estimate,
+          se: estimate.sd)
+      }
     }
     let evenings = ReportStatistics.evenings(
       try store.nightRecords(), sessions: try store.sessionRecords(),
