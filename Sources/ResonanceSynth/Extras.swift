@@ -65,14 +65,18 @@ enum Practice {
 
   /// The SD of a single SDNN reading's noise around the body's value, ms.
   static let readingNoiseMs = 3.0
-  /// The night after a day with practice: SDNN raised by this much through the night, ms.
-  static let nightSDNNMs = 5.0
+  /// The night after a day with practice: SDNN raised by this much through the night, ms —
+  /// the cohort member's planted value, else `PlantedEffects.standardPracticeNightSDNNMs`.
+  static func nightSDNNMs(_ configuration: SynthConfiguration) -> Double {
+    configuration.planted?.practiceNightSDNNMs ?? PlantedEffects.standardPracticeNightSDNNMs
+  }
   /// The night's rise as lived, averaged over the days with practice: `nightSDNNMs`, scaled
   /// by `--step`'s factor on the nights after it — what comparing nights estimates.
   static func nightSDNN(_ history: SynthHistory) -> Double {
-    guard !history.practiceDays.isEmpty else { return nightSDNNMs }
+    let rise = nightSDNNMs(history.configuration)
+    guard !history.practiceDays.isEmpty else { return rise }
     let total = history.practiceDays.reduce(0.0) {
-      $0 + nightSDNNMs * (Physiology.stepped(history, day: $1) ? Physiology.Step.sdnnFactor : 1)
+      $0 + rise * (Physiology.stepped(history, day: $1) ? Physiology.Step.sdnnFactor : 1)
     }
     return total / Double(history.practiceDays.count)
   }

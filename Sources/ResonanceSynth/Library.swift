@@ -24,6 +24,9 @@ package struct SynthSong: Sendable, Equatable, Codable {
   package var hrEffectBPM: Double
   /// True change in HRV (SDNN), ms, before the context gain.
   package var hrvEffectMs: Double
+  /// A cohort member's planted tempo term: heart rate while the song plays, bpm, in every
+  /// context alike (outside the context gain); 0 for a lone person.
+  package var tempoEffectBPM: Double = 0
 }
 
 /// The library generator: artists with a genre each, albums, titles, true features and effects.
@@ -34,8 +37,14 @@ package enum LibraryGenerator {
     .general: 1.0,
   ]
 
-  /// `count` songs, deterministic in `seed`.
-  package static func songs(count: Int, seed: UInt64, effectScale: Double) -> [SynthSong] {
+  /// `count` songs, deterministic in `seed`. With `tempoSlope` (a cohort member's planted
+  /// heart rate per 10 BPM), the drawn heart-rate effects lose their least-squares trend on
+  /// tempo over the library (energy, and with it the calming and activating songs, leans on
+  /// tempo by genre; a member's kinds are drawn apart from the features), and each song
+  /// carries the planted trend as `tempoEffectBPM`, about the library's mean tempo.
+  package static func songs(
+    count: Int, seed: UInt64, effectScale: Double, tempoSlope: Double? = nil
+  ) -> [SynthSong] {
     var rng = SplitMix64(seed: seed, stream: "library")
     let priors = GenrePrior.table
     let artistCount = max(3, count / 7)
@@ -70,8 +79,11 @@ package enum LibraryGenerator {
         bpm: clamp(rng.normal(prior.bpmMean, prior.bpmSD), 55, 190).rounded(),
         energy: rounded(clamp(rng.normal(prior.energyMean, prior.energySD), 0.02, 0.99)),
         valence: rounded(clamp(rng.normal(prior.valenceMean, prior.valenceSD), 0.02, 0.98)))
-      let calmingChance = 0.03 + 0.12 * (1 - features.energy)
-      let activatingChance = 0.03 + 0.12 * features.energy
+      // A lone person's calming songs lean to low energy and activating ones to high; a
+      // cohort member's kind owes nothing to the features, so that the DJ's playlists (drawn
+      // by energy) and its choices carry no tempo trend of their own beside the planted one.
+      let calmingChance = tempoSlope == nil ? 0.03 + 0.12 * (1 - features.energy) : 0.09
+      let activatingChance = tempoSlope == nil ? 0.03 + 0.12 * features.energy : 0.09
       let u = rng.uniform()
       let kind: SynthSong.EffectKind
       var hr: Double
@@ -102,7 +114,27 @@ package enum LibraryGenerator {
           libraryBPM: rng.chance(0.3) ? Int(features.bpm + rng.normal(0, 1.5).rounded()) : nil,
           effectKind: kind, hrEffectBPM: hr, hrvEffectMs: hrv))
     }
+    if let tempoSlope { plant(tempoSlope, in: &songs) }
     return songs
+  }
+
+  /// Takes the songs' heart-rate trend on tempo out of their drawn effects and plants `slope`
+  /// bpm per 10 BPM as their tempo terms.
+  static func plant(_ slope: Double, in songs: inout [SynthSong]) {
+    let n = Double(songs.count)
+    let meanBPM = songs.reduce(0) { $0 + $1.features.bpm } / n
+    let meanHR = songs.reduce(0) { $0 + $1.hrEffectBPM } / n
+    var sxx = 0.0
+    var sxy = 0.0
+    for song in songs {
+      sxx += (song.features.bpm - meanBPM) * (song.features.bpm - meanBPM)
+      sxy += (song.features.bpm - meanBPM) * (song.hrEffectBPM - meanHR)
+    }
+    let drawn = sxx > 0 ? sxy / sxx : 0
+    for i in songs.indices {
+      songs[i].hrEffectBPM -= drawn * (songs[i].features.bpm - meanBPM)
+      songs[i].tempoEffectBPM = slope / 10 * (songs[i].features.bpm - meanBPM)
+    }
   }
 
   static func clamp(_ x: Double, _ lo: Double, _ hi: Double) -> Double { max(lo, min(hi, x)) }

@@ -32,7 +32,8 @@ package enum LifeSimulator {
     // A flat person's songs do nothing to the body, so that no song's response is better.
     let songs = LibraryGenerator.songs(
       count: configuration.songs, seed: seed,
-      effectScale: configuration.person == .flat ? 0 : configuration.effectScale)
+      effectScale: configuration.person == .flat ? 0 : configuration.effectScale,
+      tempoSlope: configuration.planted?.tempoHeartRatePer10BPM)
     let t0 = calendar.utcMs(day: 0, localMinutes: 0)
     let minutes = Int((calendar.utcMs(day: dayCount, localMinutes: 12 * 60) - t0) / 60_000)
     var history = SynthHistory(

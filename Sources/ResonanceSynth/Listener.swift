@@ -164,7 +164,9 @@ struct Listener {
           let usesHRV = need == .calm || need == .focus
           return OutcomeExpectation.truth(
             skip: skipChance(s.index), durationMs: song.durationMs, remainingMs: endMs - t,
-            effect: gain * (usesHRV ? song.hrvEffectMs : song.hrEffectBPM), usesHRV: usesHRV,
+            effect: usesHRV
+              ? gain * song.hrvEffectMs : gain * song.hrEffectBPM + song.tempoEffectBPM,
+            usesHRV: usesHRV,
             isFlat: isFlat)
         }
         decision = SynthDecision(
@@ -232,7 +234,8 @@ struct Listener {
       }
       let gain = LibraryGenerator.contextGain[context] ?? 1
       Physiology.addMusic(
-        &history, startMs: t, listenMs: entry.playedMs, hrEffect: song.hrEffectBPM * gain,
+        &history, startMs: t, listenMs: entry.playedMs,
+        hrEffect: song.hrEffectBPM * gain + song.tempoEffectBPM,
         hrvEffect: song.hrvEffectMs * gain)
       if byDJ {
         learn(from: entry, song: chosenSong, context: context)

@@ -1,3 +1,4 @@
+import ResonanceBrain
 import ResonanceModel
 
 #if canImport(Glibc)
@@ -138,8 +139,22 @@ enum Physiology {
     history.musicDrives.insert(drive, at: at)
   }
 
+  /// Whether the evening before `bedMs` had music as the report counts it: at least
+  /// `ReportStatistics.eveningMusicMinutes` heard in the `eveningHours` before bed.
+  static func eveningMusic(_ history: SynthHistory, bedMs: Int64) -> Bool {
+    let from = bedMs - Int64(ReportStatistics.eveningHours * 3_600_000)
+    var minutes = 0.0
+    for play in history.plays.reversed() {
+      if play.startMs + Int64(play.playedMs) <= from { break }
+      let overlap = min(play.startMs + Int64(play.playedMs), bedMs) - max(play.startMs, from)
+      if overlap > 0 { minutes += Double(overlap) / 60_000 }
+    }
+    return minutes >= ReportStatistics.eveningMusicMinutes
+  }
+
   /// The night after `day`: stages in 90-minute cycles (deep early, REM late), shares nudged
-  /// by the evening's calming music, and the physiology of each stage.
+  /// by the evening's calming music, and the physiology of each stage. A cohort member first
+  /// lies awake N(40, 8) minutes (10 to 70), less the planted minutes after evening music.
   static func sleep(day: Int, into history: inout SynthHistory, rng: inout SplitMix64) {
     let plan = history.days[day]
     let calendar = history.calendar
@@ -163,18 +178,31 @@ enum Physiology {
     let remShare = max(0.08, rng.normal(0.22, 0.03))
     let awakeShare = max(0.01, rng.normal(0.05, 0.015))
 
-    let total = b - a
+    var m = a
+    if let planted = history.configuration.planted {
+      // A cohort member lies awake a while before falling asleep, and less after an evening
+      // with music: the planted minutes asleep it gains.
+      let latency = min(70, max(10, rng.normal(40, 8)))
+      let music = eveningMusic(history, bedMs: bedMs) ? planted.eveningMusicAsleepMinutes : 0
+      let awake = min(b - a - 60, Int(max(0, latency - music).rounded()))
+      while m < a + awake {
+        history.sleep[m] = SleepStage.awake.rawValue
+        m += 1
+      }
+    }
+    let total = b - m
     let cycles = max(1, Int((Double(total) / 90).rounded()))
     let cycleLength = Double(total) / Double(cycles)
     let deepWeights = (0..<cycles).map { Double(cycles - $0) }
     let remWeights = (0..<cycles).map { Double($0 + 1) }
     let deepTotal = deepShare * Double(total)
     let remTotal = remShare * Double(total)
-    var m = a
     for k in 0..<cycles {
       let deep = deepTotal * deepWeights[k] / deepWeights.reduce(0, +)
       let rem = remTotal * remWeights[k] / remWeights.reduce(0, +)
-      let awake = awakeShare * cycleLength
+      // The night's awake share is of the whole time in bed, so that a member's shorter wait
+      // to fall asleep is all minutes asleep gained (for a lone person, total is that time).
+      let awake = awakeShare * (Double(b - a) / Double(cycles))
       let core = max(0, cycleLength - deep - rem - awake)
       let segments: [(SleepStage, Double)] = [
         (.core, core * 0.5), (.deep, deep), (.core, core * 0.5), (.rem, rem), (.awake, awake),
@@ -195,7 +223,8 @@ enum Physiology {
     }
     let rhr = restingHR(history, day: day)
     // A day with breathing practice raises that night's SDNN (`Practice.nightSDNNMs`).
-    let practice = history.practiceDays.contains(day) ? Practice.nightSDNNMs : 0
+    let practice =
+      history.practiceDays.contains(day) ? Practice.nightSDNNMs(history.configuration) : 0
     let factor = stepped(history, day: day) ? Step.sdnnFactor : 1
     var noise = 0.0
     for minute in a..<b {

@@ -178,7 +178,8 @@ package struct SynthWriter {
           durationMs: $0.durationMs, bpm: $0.features.bpm, energy: $0.features.energy,
           valence: $0.features.valence, libraryBpm: $0.libraryBPM,
           effectKind: $0.effectKind.rawValue,
-          hrEffectBpm: $0.hrEffectBPM, hrvEffectMs: $0.hrvEffectMs)
+          hrEffectBpm: $0.hrEffectBPM, hrvEffectMs: $0.hrvEffectMs,
+          tempoEffectBpm: history.configuration.planted == nil ? nil : $0.tempoEffectBPM)
       },
       trips: history.calendar.trips,
       nights: history.nights.map {
@@ -196,6 +197,7 @@ package struct SynthWriter {
           date: String(iso($0 * 86_400_000).prefix(10)),
           restingHrBpm: Physiology.Step.restingHRBPM, sdnnFactor: Physiology.Step.sdnnFactor)
       },
+      planted: c.planted.map(SynthTruth.Planted.init),
       plays: .init(
         total: plays.count, byDj: plays.filter(\.byDJ).count,
         skipped: plays.filter(\.isSkipped).count,

@@ -94,6 +94,9 @@ package struct SynthTruth: Sendable, Equatable, Codable {
     var hrEffectBpm: Double
     /// Change in SDNN while it plays (ms) before the context gain.
     var hrvEffectMs: Double
+    /// A cohort member's planted tempo term, bpm in every context (no context gain); absent
+    /// for a lone person.
+    var tempoEffectBpm: Double?
   }
 
   /// One night of sleep as lived.
@@ -129,6 +132,23 @@ package struct SynthTruth: Sendable, Equatable, Codable {
     var nightSdnnMs: Double
     /// The change of the next morning's resting heart rate, bpm.
     var morningRestingHrBpm: Double
+  }
+
+  /// A cohort member's person-level effects (`--cohort`), drawn from the cohort's population
+  /// (`cohort-truth.json` beside the members holds it).
+  package struct Planted: Sendable, Equatable, Codable {
+    /// Heart rate while a song plays, bpm per 10 BPM of tempo.
+    var tempoHrPerTenBpm: Double
+    /// Minutes asleep gained after an evening with music.
+    var eveningMusicAsleepMin: Double
+    /// The night's SDNN rise after a day with breathing practice, ms.
+    var practiceNightSdnnMs: Double
+
+    init(_ effects: PlantedEffects) {
+      tempoHrPerTenBpm = effects.tempoHeartRatePer10BPM
+      eveningMusicAsleepMin = effects.eveningMusicAsleepMinutes
+      practiceNightSdnnMs = effects.practiceNightSDNNMs
+    }
   }
 
   /// The sustained change `--step` planted: its first day and sizes.
@@ -207,6 +227,8 @@ package struct SynthTruth: Sendable, Equatable, Codable {
   var practice: Practice?
   /// Nil without `--step`.
   var step: Step?
+  /// Nil but for a cohort member.
+  var planted: Planted?
   var plays: Plays
   /// The closed-loop value of the DJ's policy in each month that has DJ decisions, in order.
   var djMonths: [DJMonth] = []
@@ -243,6 +265,7 @@ extension SynthTruth {
     breathing = try c.decode([Breathing].self, forKey: .breathing)
     practice = try c.decodeIfPresent(Practice.self, forKey: .practice)
     step = try c.decodeIfPresent(Step.self, forKey: .step)
+    planted = try c.decodeIfPresent(Planted.self, forKey: .planted)
     plays = try c.decode(Plays.self, forKey: .plays)
     // A truth.json written before the closed-loop value was planted has none.
     djMonths = try c.decodeIfPresent([DJMonth].self, forKey: .djMonths) ?? []

@@ -168,7 +168,8 @@ extension SynthTruth {
       let effect = song.effect(on: signal)
       let weight = weights[estimate.songID] ?? 0
       let gain = weight > 0 ? (gainSum[estimate.songID] ?? 0) / weight : 1
-      rows.append((estimate, effect, effect * gain))
+      let tempo = signal == .heartRate ? song.tempoEffectBpm ?? 0 : 0
+      rows.append((estimate, effect, effect * gain + tempo))
     }
     guard !rows.isEmpty else { return nil }
     let totalMinutes = rows.reduce(0.0) { $0 + $1.estimate.minutes }

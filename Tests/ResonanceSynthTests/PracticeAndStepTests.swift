@@ -52,7 +52,8 @@ struct PracticeAndStepTests {
     // The truth's night effect is the planted 5 ms, scaled by the step's 0.8 after it.
     let night = Practice.nightSDNN(history)
     #expect(
-      night < Practice.nightSDNNMs && night > Practice.nightSDNNMs * Physiology.Step.sdnnFactor)
+      night < Practice.nightSDNNMs(history.configuration)
+        && night > Practice.nightSDNNMs(history.configuration) * Physiology.Step.sdnnFactor)
   }
 
   @Test("--step raises resting heart rate by 3 bpm from its day on, and only from it")

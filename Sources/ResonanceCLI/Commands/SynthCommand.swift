@@ -24,6 +24,9 @@ struct SynthCommand: ParsableCommand {
       Example(
         "resonance synth --out /tmp/tried --months 3 --dj-preferences p.json --dj-from 2022-08-01",
         "The same life, the DJ running the app's settings for two months, then p.json's."),
+      Example(
+        "resonance synth --out /tmp/cohort --cohort 20 --months 2 --scale 0.1",
+        "Twenty people, two months each, for cohort/run-person.sh and resonance cohort pool."),
     ])
 
   @Option(
@@ -103,6 +106,13 @@ struct SynthCommand: ParsableCommand {
     parser: .synthDay(upTo: 28))
   var step: SynthDate?
 
+  @Option(
+    name: "cohort", placeholder: "N",
+    help:
+      "Write N persons, 1–10000, each into DIR/person-NNNN with effects drawn from a planted population (tempo on heart rate, evening music on time asleep, breathing practice on night SDNN), and the population and every draw in DIR/cohort-truth.json. The i-th person has seed S+i−1; the other options apply to each. Default: one person, written into DIR.",
+    parser: .integer(in: 1...10_000))
+  var cohort: Int?
+
   @OptionGroup var output: OutputOptions
 
   /// The simulation the options ask for.
@@ -121,7 +131,8 @@ struct SynthCommand: ParsableCommand {
     configuration.djFromMonth = djFrom.map { ($0.year, $0.month) }
     configuration.step = step
     return SynthRequest(
-      configuration: configuration, djPreferencesPath: djPreferencesPath, folder: folder)
+      configuration: configuration, djPreferencesPath: djPreferencesPath, folder: folder,
+      cohort: cohort)
   }
 
   func validate() throws(UsageError) {

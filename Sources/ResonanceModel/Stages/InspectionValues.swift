@@ -141,11 +141,27 @@ package struct SynthRequest: Sendable, Equatable {
   /// `configuration.djFromMonth` on, when it is set).
   package var djPreferencesPath: String?
   package var folder: String
+  /// Members of a simulated cohort (`--cohort`): each written to its own `person-NNNN`
+  /// folder, seed `configuration.seed + i − 1` for the i-th, with effects drawn from
+  /// `CohortPopulation`; nil for one person written into `folder` itself.
+  package var cohort: Int?
 
-  package init(configuration: SynthConfiguration, djPreferencesPath: String?, folder: String) {
+  package init(
+    configuration: SynthConfiguration, djPreferencesPath: String?, folder: String,
+    cohort: Int? = nil
+  ) {
     self.configuration = configuration
     self.djPreferencesPath = djPreferencesPath
     self.folder = folder
+    self.cohort = cohort
+  }
+
+  /// The folder of cohort member `index` (1-based) of `count`: `person-0001`, zero-padded to
+  /// four digits or as many as `count` has.
+  package static func memberFolder(_ index: Int, of count: Int) -> String {
+    let digits = String(index)
+    let width = max(4, String(count).count)
+    return "person-" + String(repeating: "0", count: max(0, width - digits.count)) + digits
   }
 
   /// Why the request cannot run, in lower case as a usage error says it: `--dj-from` without
@@ -154,6 +170,10 @@ package struct SynthRequest: Sendable, Equatable {
   package var usageProblem: String? {
     if configuration.djFromMonth != nil && djPreferencesPath == nil {
       return "'--dj-from' needs '--dj-preferences FILE', the settings the DJ switches to"
+    }
+    if cohort != nil && configuration.person == .flat {
+      return "'--cohort' cannot plant effects in a flat person, who feels no song differently;"
+        + " choose another '--person'"
     }
     return configuration.dayProblem
   }
@@ -166,12 +186,19 @@ package struct SynthResult: Sendable, Equatable {
   package var plays: Int
   package var files: [WrittenFile]
   package var seconds: Double
+  /// Members written, for a cohort (`days` is each member's, `plays` all members'); nil for
+  /// one person.
+  package var persons: Int?
 
-  package init(folder: String, days: Int, plays: Int, files: [WrittenFile], seconds: Double) {
+  package init(
+    folder: String, days: Int, plays: Int, files: [WrittenFile], seconds: Double,
+    persons: Int? = nil
+  ) {
     self.folder = folder
     self.days = days
     self.plays = plays
     self.files = files
     self.seconds = seconds
+    self.persons = persons
   }
 }

@@ -55,6 +55,11 @@ package struct SynthConfiguration: Sendable, Equatable {
   /// The day a sustained change begins (`--step`): from it on resting heart rate is higher
   /// and HRV lower (`docs/synth.md`); nil for none.
   package var step: (year: Int, month: Int, day: Int)?
+  /// The person-level effects a cohort member carries (`--cohort`, `docs/synth.md`,
+  /// "A cohort"); nil for a lone person, whose songs' heart-rate effects owe nothing planted
+  /// to tempo, whose evening music moves only the deep-sleep share, and whose practice raises
+  /// the night's SDNN by `PlantedEffects.standardPracticeNightSDNNMs`.
+  package var planted: PlantedEffects?
 
   package init() {}
 
@@ -64,7 +69,7 @@ package struct SynthConfiguration: Sendable, Equatable {
       && a.tasteContrast == b.tasteContrast
       && a.effectScale == b.effectScale && a.djPreferences == b.djPreferences
       && a.compresses == b.compresses && a.djPreferencesSource == b.djPreferencesSource
-      && a.djFromDay == b.djFromDay && a.stepDay == b.stepDay
+      && a.djFromDay == b.djFromDay && a.stepDay == b.stepDay && a.planted == b.planted
   }
 
   /// Days from `start` through `months` calendar months later.
@@ -112,5 +117,54 @@ package struct SynthConfiguration: Sendable, Equatable {
         + " \(text(last))"
     }
     return nil
+  }
+}
+
+/// The three person-level effects `synth --cohort` plants in each member of a cohort, each drawn
+/// from the cohort's population (`CohortPopulation`). They are what a hand-off's
+/// `effects.json` estimates (`PersonEffect.Name`), so a pooled estimate can be judged against
+/// the population that made them.
+package struct PlantedEffects: Sendable, Equatable, Codable {
+  /// The night's SDNN rise after a day with breathing practice when nothing else is planted.
+  package static let standardPracticeNightSDNNMs = 5.0
+
+  /// Heart rate while a song plays, bpm, per 10 BPM of its tempo: a term added to every
+  /// song's effect, outside the context's gain, after the library's own tempo trend is taken
+  /// out of the drawn effects.
+  package var tempoHeartRatePer10BPM: Double
+  /// Minutes asleep gained on a night after an evening with music (as the report counts it:
+  /// ten minutes heard in the four hours before bed), by falling asleep sooner.
+  package var eveningMusicAsleepMinutes: Double
+  /// The rise of the night's SDNN after a day with breathing practice, ms.
+  package var practiceNightSDNNMs: Double
+
+  package init(
+    tempoHeartRatePer10BPM: Double, eveningMusicAsleepMinutes: Double, practiceNightSDNNMs: Double
+  ) {
+    self.tempoHeartRatePer10BPM = tempoHeartRatePer10BPM
+    self.eveningMusicAsleepMinutes = eveningMusicAsleepMinutes
+    self.practiceNightSDNNMs = practiceNightSDNNMs
+  }
+}
+
+/// The population a simulated cohort is drawn from: each effect's mean μ and between-person
+/// standard deviation τ, fixed so that `cohort-truth.json` is the same for the same seed and
+/// a pooled estimate has a known answer (`docs/synth.md`, "A cohort").
+package enum CohortPopulation {
+  /// Each planted effect with μ and τ, in `PersonEffect.Name`'s order.
+  package static let effects: [(name: PersonEffect.Name, mu: Double, tau: Double)] = [
+    (.tempoHeartRate, 1.0, 0.5),
+    (.eveningMusicAsleep, 15.0, 8.0),
+    (.practiceNightSDNN, 5.0, 2.0),
+  ]
+
+  /// Member `index`'s effects, one normal draw per effect from the cohort seed's stream for
+  /// that member: the same seed and index always give the same person.
+  package static func draw(seed: UInt64, index: Int) -> PlantedEffects {
+    var rng = SplitMix64(seed: seed, stream: "cohort-\(index)")
+    let values = effects.map { $0.mu + $0.tau * rng.normal() }
+    return PlantedEffects(
+      tempoHeartRatePer10BPM: values[0], eveningMusicAsleepMinutes: values[1],
+      practiceNightSDNNMs: values[2])
   }
 }
