@@ -26,7 +26,7 @@ CONFORMANCE_PACKAGES := python3 python3-venv
 FIXTURES ?= $(abspath ../shared/fixtures)
 RELEASE_BIN := .build/release/resonance
 
-.PHONY: help deps test-deps build test conformance cohort-check bench-cohort fuzz fuzz-ci fuzz-build demo notebooks-check render-check readme-check report-golden report-golden-check sample sample-check validate-tuning lint bench bench-ingest bench-synth bench-listening bench-analyze bench-sweep bench-demo clean
+.PHONY: help deps test-deps build test conformance cohort-check bench-cohort fuzz fuzz-ci fuzz-build demo notebooks-check render-check readme-check report-golden report-golden-check sample sample-check validate-tuning validate-cohort lint bench bench-ingest bench-synth bench-listening bench-analyze bench-sweep bench-demo clean
 
 help:
 	@echo "make demo         build in release mode, run the whole pipeline on Datasets/sample into Reports/, re-run notebooks-md/"
@@ -51,6 +51,7 @@ help:
 	@echo "make bench-sweep      resonance sweep's kernel on 10^4 weight vectors beside a numpy reference checked against it; tune on 12 months"
 	@echo "make validate-tuning  tune on simulated people of every kind, judged against the truth synth plants: coverage, false changes over a year of reruns, power, the closed loop, the estimators' bias (scripts/validate-tuning.py); then people from an independent generator (scripts/validate-tuning-independent.py)"
 	@echo "make cohort-check  $(COHORT_PERSONS) simulated persons through the pipeline as a Slurm job array on a one-node cluster started here (slurm-wlm, munge), then pooled"
+	@echo "make validate-cohort  a 100-person cohort from synth --cohort (seed fixed in advance) through the whole pipeline and pooled: each pooled mu against its interval and the planted mu, tau against the planted tau (scripts/validate-cohort.sh)"
 	@echo "make clean        remove .build and the demo's outputs"
 
 deps:
@@ -235,6 +236,14 @@ COHORT_PERSONS ?= 20
 cohort-check: build test-deps
 	@scripts/require-packages.sh $(CONFORMANCE_PACKAGES)
 	COHORT_PERSONS=$(COHORT_PERSONS) scripts/cohort-check.sh
+
+# One simulated cohort through the whole pipeline, pooled and judged against the population
+# synth --cohort planted (scripts/validate-cohort.sh; COHORT_PERSONS, COHORT_MONTHS,
+# COHORT_SCALE and COHORT_SEED in the environment change it). About 20 minutes here for 100
+# persons of 3 months, two at a time; it reports into .bench/validate-cohort/summary.txt.
+validate-cohort: build
+	@scripts/require-packages.sh python3
+	scripts/validate-cohort.sh
 
 validate-tuning: build test-deps
 	python3 scripts/validate-tuning.py --bin $(RELEASE_BIN) --per-kind $(PER_KIND) --nulls $(NULLS) --power $(POWER)
