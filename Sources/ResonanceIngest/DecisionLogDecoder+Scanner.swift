@@ -414,6 +414,7 @@ private struct LineScanner {
   /// those are left to it.
   private mutating func double() throws(GiveUp) -> Double {
     let (start, end, _) = try numberBounds()
+    if let value = Self.shortDecimal(bytes, start, end) { return value }
     let lower = text.utf8.index(text.utf8.startIndex, offsetBy: start)
     let upper = text.utf8.index(lower, offsetBy: end - start)
     guard let value = Double(text[lower..<upper]), value.isFinite else { throw GiveUp() }
@@ -424,6 +425,47 @@ private struct LineScanner {
       }
     }
     return value
+  }
+
+  /// The powers of ten a double holds exactly, 10⁰ … 10²².
+  private static let exactPowersOfTen: [Double] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+    1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+  ]
+
+  /// A number of at most 15 significant digits and a power of ten within ±22, as `Double(_:)`
+  /// reads it, without its string: such digits are an integer a double holds exactly, and so
+  /// is the power of ten, so one multiplication or division, correctly rounded as every IEEE
+  /// operation is, gives the correctly rounded value (Clinger's fast path). Nil for any other
+  /// number, and for zero (whose exponent matters to `JSONDecoder`, see `double()`), which
+  /// take the long way.
+  private static func shortDecimal(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int)
+    -> Double?
+  {
+    var k = start
+    let negative = b[k] == UInt8(ascii: "-")
+    if negative { k += 1 }
+    var digits: UInt64 = 0
+    var significant = 0
+    var scale = 0
+    var inFraction = false
+    while k < end {
+      let c = b[k]
+      if c == UInt8(ascii: ".") {
+        inFraction = true
+      } else if c &- 48 < 10 {
+        if digits != 0 || c != UInt8(ascii: "0") { significant += 1 }
+        guard significant <= 15 else { return nil }
+        digits = digits * 10 + UInt64(c &- 48)
+        if inFraction { scale -= 1 }
+      } else {
+        return nil  // an exponent: the long way
+      }
+      k += 1
+    }
+    guard digits != 0, scale >= -22 else { return nil }
+    let value = Double(digits) / exactPowersOfTen[-scale]
+    return negative ? -value : value
   }
 
   /// A number read as an integer: digits only (an optional minus), within 64 bits.
