@@ -442,6 +442,8 @@ private struct LineScanner {
   private static func shortDecimal(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int)
     -> Double?
   {
+    // Longer text has more than 15 digits (or many zeros): not worth a first pass.
+    guard end - start <= 17 else { return nil }
     var k = start
     let negative = b[k] == UInt8(ascii: "-")
     if negative { k += 1 }
