@@ -29,7 +29,9 @@ struct BreathingSampleScanTests {
     #""\u0041""#, "[]", "{}", #""é""#, "01", "1.", "-", "NaN",
   ]
 
-  @Test("every value in every field: when the scanner reads a line, it reads what JSONSerialization reads")
+  @Test(
+    "every value in every field: when the scanner reads a line, it reads what JSONSerialization reads"
+  )
   func sameReading() throws {
     var scanned = 0
     var compared = 0
@@ -74,7 +76,9 @@ struct BreathingSampleScanTests {
     #expect(BreathingRecordingReader.Sample.serializedNumber("0.123456789012345678") == nil)
   }
 
-  @Test("a recording reads to the same samples and warnings with the scanner as through JSONSerialization alone")
+  @Test(
+    "a recording reads to the same samples and warnings with the scanner as through JSONSerialization alone"
+  )
   func sameRecording() throws {
     let header =
       #"{"format":"resonance.breathing","version":1,"session":3,"pattern":"4-7-8","#
@@ -91,7 +95,8 @@ struct BreathingSampleScanTests {
     // A number of more than 17 characters goes through JSONSerialization, as before: its
     // reading (through Decimal) is not Double's correctly rounded one, and it is kept as it was.
     let long = try #require(
-      BreathingRecordingReader.Sample(serializing: Array(#"{"t":0.5,"trace":0.123456789012345678}"#.utf8)))
+      BreathingRecordingReader.Sample(
+        serializing: Array(#"{"t":0.5,"trace":0.123456789012345678}"#.utf8)))
     #expect(recording.trace.map(\.value) == [0.48213, long.trace!, 100])
     #expect(recording.pacer.count == 1 && recording.expressions.count == 1)
     #expect(recording.hrv.count == 1 && recording.pulse.count == 1 && recording.sdkRate.count == 1)

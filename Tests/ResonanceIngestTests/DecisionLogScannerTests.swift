@@ -75,7 +75,8 @@ private func keyedValues(_ text: String) -> [KeyedValue] {
       let end = skipString(i)
       if end < b.count, b[end] == UInt8(ascii: ":") {
         let key = String(decoding: b[(i + 1)..<(end - 1)], as: UTF8.self)
-        found.append(KeyedValue(key: key, keyRange: i..<end, valueRange: (end + 1)..<skipValue(end + 1)))
+        found.append(
+          KeyedValue(key: key, keyRange: i..<end, valueRange: (end + 1)..<skipValue(end + 1)))
       }
       i = end
     } else {
@@ -109,7 +110,8 @@ struct DecisionLogScannerTests {
   static let lines = [
     DecisionLogVersion2Tests.line(1), DecisionLogVersion2Tests.line(2),
     DecisionLogVersion1Tests.first, DecisionLogVersion1Tests.second,
-    DecisionLogVersion2Tests.line(3, extra: #""preferences":"# + DecisionLogVersion2Tests.preferences + ","),
+    DecisionLogVersion2Tests.line(
+      3, extra: #""preferences":"# + DecisionLogVersion2Tests.preferences + ","),
   ]
 
   @Test("well-formed decisions are read by the scanner, to the decoder's very records")
@@ -163,7 +165,8 @@ struct DecisionLogScannerTests {
         let value = String(decoding: Array(line.utf8)[found.valueRange], as: UTF8.self)
         let respelled = [
           otherSpelling(key), key.uppercased(), "_" + key, key + "_", key.capitalized,
-          key.replacingOccurrences(of: "_", with: "__"), "\\u00" + String(key.utf8.first!, radix: 16)
+          key.replacingOccurrences(of: "_", with: "__"),
+          "\\u00" + String(key.utf8.first!, radix: 16)
             + key.dropFirst(), key + "x", "K" + key, "\u{212A}_" + key,
         ]
         var variants = respelled.map {
@@ -171,14 +174,20 @@ struct DecisionLogScannerTests {
         }
         // Doubled (the same spelling, and the other spelling) and dropped.
         let member = "\"\(key)\":" + value
-        variants.append(replacing(line, found.keyRange.lowerBound..<found.keyRange.lowerBound, with: member + ","))
+        variants.append(
+          replacing(line, found.keyRange.lowerBound..<found.keyRange.lowerBound, with: member + ",")
+        )
         variants.append(
           replacing(
             line, found.keyRange.lowerBound..<found.keyRange.lowerBound,
             with: "\"\(otherSpelling(key))\":" + value + ","))
         let bytes = Array(line.utf8)
-        if found.valueRange.upperBound < bytes.count, bytes[found.valueRange.upperBound] == UInt8(ascii: ",") {
-          variants.append(replacing(line, found.keyRange.lowerBound..<(found.valueRange.upperBound + 1), with: ""))
+        if found.valueRange.upperBound < bytes.count,
+          bytes[found.valueRange.upperBound] == UInt8(ascii: ",")
+        {
+          variants.append(
+            replacing(line, found.keyRange.lowerBound..<(found.valueRange.upperBound + 1), with: "")
+          )
         }
         for variant in variants {
           let (scanned, decoded) = try decodedBothWays(variant)
@@ -221,9 +230,11 @@ struct DecisionLogScannerTests {
   func numbers() throws {
     var generator = SplitMix(seed: 30)
     var written: [String] = [
-      "1e-05", "1E-5", "2.5e+3", "-0.0", "0e0", "4.9406564584124654e-324", "2.2250738585072014e-308",
+      "1e-05", "1E-5", "2.5e+3", "-0.0", "0e0", "4.9406564584124654e-324",
+      "2.2250738585072014e-308",
       "1.7976931348623157e308", "0.1", "123456789012345678901234567890", "9007199254740993",
-      "0e1", "0e0", "-0e5", "0.0e1", "0.00e2", "0.0000E+5", "-1e-400", "5e-325", "3e-324", "1.8e308",
+      "0e1", "0e0", "-0e5", "0.0e1", "0.00e2", "0.0000E+5", "-1e-400", "5e-325", "3e-324",
+      "1.8e308",
       "2.4703282292062327e-324", "2.4703282292062328e-324", "0.000", "-0",
     ]
     for _ in 0..<400 {
@@ -235,14 +246,18 @@ struct DecisionLogScannerTests {
     // Up to 15 significant digits and up to 22 decimals, signs and leading zeros: the
     // scanner's short way (one correctly rounded division), which must agree with strtod.
     for _ in 0..<2000 {
-      let digits = String(generator.next() % (generator.next() % 2 == 0 ? 1_000_000_000_000_000 : 10_000))
+      let digits = String(
+        generator.next() % (generator.next() % 2 == 0 ? 1_000_000_000_000_000 : 10_000))
       let decimals = Int(generator.next() % 23)
       let padded = String(repeating: "0", count: max(0, decimals + 1 - digits.count)) + digits
       let point = padded.index(padded.endIndex, offsetBy: -decimals)
       let sign = generator.next() % 4 == 0 ? "-" : ""
       written.append(sign + padded[..<point] + (decimals > 0 ? "." + padded[point...] : ""))
     }
-    written += ["0.1", "0.2", "0.3", "1.15", "123456789012345", "1234567890123456", "0.000000000000000000001", "9007199254740993.0"]
+    written += [
+      "0.1", "0.2", "0.3", "1.15", "123456789012345", "1234567890123456", "0.000000000000000000001",
+      "9007199254740993.0",
+    ]
     var accepted = 0
     for text in written {
       let line = DecisionLogVersion2Tests.line(1).replacingOccurrences(
