@@ -9,18 +9,21 @@ extension DecisionLogDecoder {
   /// values: the line is valid UTF-8 and strict JSON (RFC 8259, nesting kept shallow), every key
   /// this format reads is present with the type it must have, no key is written twice, no key
   /// carries an escape, and no number needs more than a plain conversion (a whole number where
-  /// an integer is read, a finite one where a double is). Anything else — a malformed line, a
+  /// an integer is read; where a double is, a finite one, and no zero written with an exponent
+  /// or reached by underflow, which the decoder may refuse). Anything else — a malformed line, a
   /// missing key, a string where a number belongs, `1e2` for a count — is handed back, so
   /// that what is refused, and the message naming why, stay exactly `JSONDecoder`'s. Keys are
   /// matched after the snake-case conversion the decoder applies (`local_hour` is `localHour`,
-  /// and so is `Local_Hour`). Numbers go through `Double(_:)`, which rounds correctly, as the
+  /// and so is `Local_Hour`). A number of at most 15 significant digits is one exact division
+  /// (`shortDecimal`), any other goes through `Double(_:)`: both round correctly, as the
   /// decoder's parse does.
   ///
   /// - Complexity: O(n) in the line's length, with no dictionary or boxed value per key.
   static func scannedLine(_ bytes: [UInt8]) -> Line? {
     guard let text = String(validating: bytes, as: UTF8.self) else { return nil }
-    var text2 = text
-    return text2.withUTF8 { buffer -> Line? in
+    // `withUTF8` is mutating; the copy shares the validated storage.
+    var storage = text
+    return storage.withUTF8 { buffer -> Line? in
       var scanner = DecisionLineScanner(buffer, text: text)
       return try? scanner.line()
     }

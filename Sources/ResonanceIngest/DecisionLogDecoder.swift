@@ -9,8 +9,8 @@ import ResonanceModel
 /// so that what is refused and the message saying why are the decoder's. Neither goes through
 /// `JSONSerialization`: on Linux its number parsing is not correctly rounded (about four in ten
 /// shortest round-trip doubles came back one unit in the last place off), and a version-2
-/// replay must start from exactly the values the app scored with. The scanner reads numbers
-/// with `Double(_:)`, correctly rounded as the decoder's are.
+/// replay must start from exactly the values the app scored with. The scanner's numbers are
+/// correctly rounded too (an exact division for short decimals, `Double(_:)` for the rest).
 struct DecisionLogDecoder {
   /// The log's version, 1 or 2.
   let version: Int
