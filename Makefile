@@ -26,7 +26,7 @@ CONFORMANCE_PACKAGES := python3 python3-venv
 FIXTURES ?= $(abspath ../shared/fixtures)
 RELEASE_BIN := .build/release/resonance
 
-.PHONY: help deps test-deps build test conformance cohort-check bench-cohort fuzz fuzz-ci fuzz-build demo notebooks-check render-check readme-check report-golden report-golden-check sample sample-check validate-tuning validate-cohort lint bench bench-ingest bench-synth bench-listening bench-analyze bench-sweep bench-demo clean
+.PHONY: help deps test-deps build test conformance cohort-check bench-cohort fuzz fuzz-ci fuzz-build demo notebooks-check render-check readme-check report-golden report-golden-check sample sample-check validate-tuning validate-cohort lint bench bench-ingest bench-traces bench-synth bench-listening bench-analyze bench-sweep bench-demo clean
 
 help:
 	@echo "make demo         build in release mode, run the whole pipeline on Datasets/sample into Reports/, re-run notebooks-md/"
@@ -42,8 +42,9 @@ help:
 	@echo "make build        release build only: $(RELEASE_BIN)"
 	@echo "make sample       regenerate Datasets/sample with resonance synth"
 	@echo "make sample-check check that Datasets/sample is exactly what resonance synth writes"
-	@echo "make bench        every benchmark (bench-synth, bench-ingest, bench-listening, bench-analyze, bench-sweep, bench-demo, bench-cohort), then one table of them all (each figure beside its same-run reference or goal, the ratio, peak RSS, the machine and the build), printed and written into docs/performance.md"
+	@echo "make bench        every benchmark (bench-synth, bench-ingest, bench-traces, bench-listening, bench-analyze, bench-sweep, bench-demo, bench-cohort), then one table of them all (each figure beside its same-run reference or goal, the ratio, peak RSS, the machine and the build), printed and written into docs/performance.md"
 	@echo "make bench-ingest     the Health import on synth's export and two foreign mixes, beside xmllint --stream and healthkit-to-sqlite"
+	@echo "make bench-traces     a synth year's recordings (plain and gzipped) beside python json.loads, and the whole year beside its Health export alone"
 	@echo "make bench-cohort     10,000 generated hand-offs read by DuckDB through their partitions and pooled by resonance cohort pool"
 	@echo "make bench-listening  1M Play Activity rows and 1M Spotify entries ingested, beside csv/json/sqlite3 references"
 	@echo "make bench-analyze    resonance analyze over a 12-month history, beside a numpy reference checked against it"
@@ -163,7 +164,7 @@ sample-check: build
 # them all and writes it into docs/performance.md. A bench-* target alone appends its rows:
 # `python3 bench/table.py` then shows each benchmark's latest run.
 export BENCH_RESULTS ?= .bench/results.tsv
-BENCHES := bench-synth bench-ingest bench-listening bench-analyze bench-sweep bench-demo bench-cohort
+BENCHES := bench-synth bench-ingest bench-traces bench-listening bench-analyze bench-sweep bench-demo bench-cohort
 bench:
 	@mkdir -p $(dir $(BENCH_RESULTS)) && : > $(BENCH_RESULTS)
 	$(MAKE) --no-print-directory -j1 $(BENCHES)
@@ -180,6 +181,13 @@ bench-ingest: build test-deps
 
 bench-synth: build
 	bench/synth.sh
+
+# The apps' recordings (JSON Lines, plain and gzipped) of a synth year, beside python's
+# json.loads line by line over the same files, and the whole year beside its Health export
+# alone (bench/traces.sh). Generates the year once into .bench/traces-year.
+bench-traces: build
+	@scripts/require-packages.sh time
+	bench/traces.sh
 
 # The cohort at scale: 10,000 hand-off partitions written directly (pyarrow), read by DuckDB
 # through the Hive partitions and pooled by resonance cohort pool (bench/cohort.sh).

@@ -67,15 +67,15 @@ package enum BreathingRecordingReader {
       }
       guard !line.isEmpty else { continue }
       samples += 1
-      guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
-        let t = object["t"] as? Double, t.isFinite
+      guard let object = Sample(scanning: line) ?? Sample(serializing: line),
+        let t = object.t, t.isFinite
       else {
         diagnostics.append(
           Diagnostic(.warning, "line skipped: expected an object with a time \"t\"", at: location))
         continue
       }
       var known = false
-      if let phase = object["pacer"] as? String {
+      if let phase = object.pacer {
         known = true
         if let phase = BreathingRecording.Phase(rawValue: phase) {
           recording.pacer.append(.init(t, phase))
@@ -84,25 +84,25 @@ package enum BreathingRecordingReader {
             Diagnostic(.warning, "unknown pacer phase '\(phase)' skipped", at: location))
         }
       }
-      if let value = object["trace"] as? Double, value.isFinite {
+      if let value = object.trace, value.isFinite {
         known = true
         if t < lastTrace { inOrder = false }
         lastTrace = t
         recording.trace.append(.init(t, value))
       }
-      if let value = object["pulse"] as? Double, value.isFinite {
+      if let value = object.pulse, value.isFinite {
         known = true
         recording.pulse.append(.init(t, value))
       }
-      if let value = object["rate"] as? Double, value.isFinite {
+      if let value = object.rate, value.isFinite {
         known = true
         recording.sdkRate.append(.init(t, value))
       }
-      if let value = object["hrv"] as? Double, value.isFinite {
+      if let value = object.hrv, value.isFinite {
         known = true
         recording.hrv.append(.init(t, value))
       }
-      if let label = object["expression"] as? String {
+      if let label = object.expression {
         known = true
         recording.expressions.append(.init(t, label))
       }
@@ -120,6 +120,121 @@ package enum BreathingRecordingReader {
     }
     recording.pacer.sort { $0.t < $1.t }
     return (recording, samples, diagnostics)
+  }
+
+  /// The fields of one sample line this format reads, each as `JSONSerialization` and an `as?`
+  /// cast give it: a time or value is a number (as a double), a phase or label a string.
+  struct Sample: Equatable {
+    var t: Double?
+    var pacer: String?
+    var trace: Double?
+    var pulse: Double?
+    var rate: Double?
+    var hrv: Double?
+    var expression: String?
+
+    /// The line read through `JSONSerialization`; nil when it is not a JSON object.
+    init?(serializing line: [UInt8]) {
+      guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any]
+      else { return nil }
+      t = object["t"] as? Double
+      pacer = object["pacer"] as? String
+      trace = object["trace"] as? Double
+      pulse = object["pulse"] as? Double
+      rate = object["rate"] as? Double
+      hrv = object["hrv"] as? Double
+      expression = object["expression"] as? String
+    }
+
+    /// The keys a sample line may have, in `Sample`'s order.
+    private static let keys = ["t", "pacer", "trace", "pulse", "rate", "hrv", "expression"]
+
+    /// The line read by `JSONFlatObject`, when it is sure to give what `init(serializing:)`
+    /// gives: an ASCII object of this format's keys only, each once, the times and values plain
+    /// numbers that `JSONSerialization` reads as `Double(_:)` does (a whole number of at most
+    /// 15 digits; otherwise at most 17 characters before any `e`, finite), the phases and
+    /// labels strings without escapes. Nil for any other line, which is then read through
+    /// `JSONSerialization`: a number it reads through `Decimal` (a longer one), a value of
+    /// another type, a key written twice.
+    init?(scanning line: [UInt8]) {
+      guard line.allSatisfy({ $0 < 0x80 }), let object = try? JSONFlatObject(parsing: line)
+      else { return nil }
+      let keys = object.keys
+      var seen = 0
+      for key in keys {
+        guard let index = Self.keys.firstIndex(of: key), seen & (1 << index) == 0 else {
+          return nil
+        }
+        seen |= 1 << index
+      }
+      func number(_ key: StaticString) -> Double?? {
+        guard object.has(key) else { return .some(nil) }
+        guard object.kind(key) == .number, let text = object.rawText(key),
+          let value = Self.serializedNumber(text)
+        else { return nil }
+        return .some(value)
+      }
+      func string(_ key: StaticString) -> String?? {
+        guard object.has(key) else { return .some(nil) }
+        guard let raw = object.rawString(key) else { return nil }
+        return .some(String(decoding: raw, as: UTF8.self))
+      }
+      guard let t = number("t"), let pacer = string("pacer"), let trace = number("trace"),
+        let pulse = number("pulse"), let rate = number("rate"), let hrv = number("hrv"),
+        let expression = string("expression")
+      else { return nil }
+      (self.t, self.pacer, self.trace, self.pulse, self.rate, self.hrv, self.expression) =
+        (t, pacer, trace, pulse, rate, hrv, expression)
+    }
+
+    /// A JSON number as `JSONSerialization` hands it over and `as? Double` takes it: a whole
+    /// number through `Int64` (at most 15 characters, so exactly), any other through
+    /// `Double(text)`. Nil when it would go through `Decimal` (more than 17 characters before
+    /// the exponent), is not finite, or has an `E` (read otherwise): those are left to
+    /// `JSONSerialization`.
+    static func serializedNumber(_ text: String) -> Double? {
+      let utf8 = text.utf8
+      guard !utf8.contains(UInt8(ascii: "E")), text.count <= 40, isStrictNumber(utf8) else {
+        return nil
+      }
+      let mantissa = utf8.prefix { $0 != UInt8(ascii: "e") }
+      let isWhole = !utf8.contains(UInt8(ascii: ".")) && mantissa.count == utf8.count
+      // A whole number comes as an integer: `-0` is 0, not -0.0.
+      if isWhole { return mantissa.count <= 15 ? Int64(text).map(Double.init) : nil }
+      guard mantissa.count <= 17, let value = Double(text), value.isFinite else { return nil }
+      return value
+    }
+  }
+
+  /// Whether the bytes are a number as RFC 8259 writes it (`-?(0|[1-9][0-9]*)(.[0-9]+)?`
+  /// and an exponent): `JSONSerialization` refuses `01` and `1.`, which `JSONFlatObject` lets by.
+  static func isStrictNumber(_ bytes: String.UTF8View) -> Bool {
+    var i = bytes.makeIterator()
+    var c = i.next()
+    func digits() -> Int {
+      var n = 0
+      while let d = c, d &- 48 < 10 {
+        n += 1
+        c = i.next()
+      }
+      return n
+    }
+    if c == UInt8(ascii: "-") { c = i.next() }
+    if c == UInt8(ascii: "0") {
+      c = i.next()
+    } else if digits() == 0 {
+      return false
+    }
+    if c == UInt8(ascii: ".") {
+      c = i.next()
+      guard digits() > 0 else { return false }
+    }
+    if c == UInt8(ascii: "e") || c == UInt8(ascii: "E") {
+      c = i.next()
+      if c == UInt8(ascii: "+") || c == UInt8(ascii: "-") { c = i.next() }
+      guard digits() > 0 else { return false }
+    }
+    return c == nil
   }
 
   /// The UTC offsets a recording may state, in seconds: a time zone's are within 18 hours.

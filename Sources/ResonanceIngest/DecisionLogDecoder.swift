@@ -4,10 +4,13 @@ import ResonanceModel
 
 /// Decodes the DJ's decision log (`docs/formats.md`, versions 1 and 2) into `DecisionRecord`s.
 ///
-/// Lines go through `JSONDecoder`, not `JSONSerialization`: on Linux the latter's number
-/// parsing is not correctly rounded (about four in ten shortest round-trip doubles came back
-/// one unit in the last place off), and a version-2 replay must start from exactly the values
-/// the app scored with.
+/// A line is read by a byte scanner (`scannedLine(_:)`, in `DecisionLogDecoder+Scanner.swift`)
+/// when it is a well-formed decision; any other line, and the header, go through `JSONDecoder`,
+/// so that what is refused and the message saying why are the decoder's. Neither goes through
+/// `JSONSerialization`: on Linux its number parsing is not correctly rounded (about four in ten
+/// shortest round-trip doubles came back one unit in the last place off), and a version-2
+/// replay must start from exactly the values the app scored with. The scanner's numbers are
+/// correctly rounded too (an exact division for short decimals, `Double(_:)` for the rest).
 struct DecisionLogDecoder {
   /// The log's version, 1 or 2.
   let version: Int
@@ -15,6 +18,8 @@ struct DecisionLogDecoder {
   private var pending: UserPreferences?
   /// Whether the header states the settings in force (a version-1 header may not).
   let statesPreferences: Bool
+  /// Whether lines go to the scanner first (tests turn it off to compare with the decoder).
+  var usesScanner = true
   private let decoder: JSONDecoder = {
     let decoder = JSONDecoder()
     decoder.keyDecodingStrategy = .convertFromSnakeCase
@@ -72,10 +77,14 @@ struct DecisionLogDecoder {
     -> DecisionRecord
   {
     let entry: Line
-    do {
-      entry = try decoder.decode(Line.self, from: Data(line))
-    } catch {
-      throw DecodeFailure(Self.describe(error))
+    if usesScanner, let scanned = Self.scannedLine(line) {
+      entry = scanned
+    } else {
+      do {
+        entry = try decoder.decode(Line.self, from: Data(line))
+      } catch {
+        throw DecodeFailure(Self.describe(error))
+      }
     }
     guard let time = FixedDateParser.isoUTC(entry.t) else {
       throw DecodeFailure("expected \"t\" as an ISO 8601 UTC instant, found \"\(entry.t)\"")
@@ -243,7 +252,7 @@ struct DecisionLogDecoder {
     }
   }
 
-  private struct Line: Decodable {
+  struct Line: Decodable, Equatable {
     var t: String
     var offset: Int?
     var decision: Int
@@ -264,7 +273,7 @@ struct DecisionLogDecoder {
     var outcome: Outcome?
   }
 
-  private struct Features: Decodable {
+  struct Features: Decodable, Equatable {
     var bpm: Double
     var energy: Double
     var valence: Double
@@ -274,7 +283,7 @@ struct DecisionLogDecoder {
 
   /// An admitted candidate (inputs and scores) or a rejected one (version 1: song and reason;
   /// version 2: the inputs too).
-  private struct Candidate: Decodable {
+  struct Candidate: Decodable, Equatable {
     var song: String?
     var artist: String?
     var bpm: Double?
@@ -314,7 +323,7 @@ struct DecisionLogDecoder {
     }
   }
 
-  private struct Outcome: Decodable {
+  struct Outcome: Decodable, Equatable {
     var listenedMs: Int64
     var durationMs: Int64?
     var skipped: Bool?
