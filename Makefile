@@ -43,7 +43,7 @@ help:
 	@echo "make sample       regenerate Datasets/sample with resonance synth"
 	@echo "make sample-check check that Datasets/sample is exactly what resonance synth writes"
 	@echo "make bench        every benchmark (bench-synth, bench-ingest, bench-traces, bench-listening, bench-analyze, bench-sweep, bench-demo, bench-cohort), then one table of them all (each figure beside its same-run reference or goal, the ratio, peak RSS, the machine and the build), printed and written into docs/performance.md"
-	@echo "make bench-ingest     the Health import on synth's export and two foreign mixes, beside xmllint --stream and healthkit-to-sqlite"
+	@echo "make bench-ingest     the Health import on synth's export and two foreign mixes, beside xmllint --stream, the bare libxml2 SAX parse (bench/sax_floor.c) and healthkit-to-sqlite"
 	@echo "make bench-traces     a synth year's recordings (plain and gzipped) beside python json.loads, and the whole year beside its Health export alone"
 	@echo "make bench-cohort     10,000 generated hand-offs read by DuckDB through their partitions and pooled by resonance cohort pool"
 	@echo "make bench-listening  1M Play Activity rows and 1M Spotify entries ingested, beside csv/json/sqlite3 references"
@@ -172,8 +172,8 @@ bench:
 	python3 bench/table.py --write docs/performance.md
 
 # The Health import on three ~1 GB exports (synth's, and bench/make_foreign_health.py's typical
-# and metadata-heavy mixes, generated once into .bench/foreign-*), each beside xmllint --stream
-# and healthkit-to-sqlite. bench/ingest.sh takes BIN= (another build) and SKIP_HK=1 (no
+# and metadata-heavy mixes, generated once into .bench/foreign-*), each beside xmllint --stream,
+# the bare libxml2 SAX parse (bench/sax_floor.c, compiled by the script) and healthkit-to-sqlite. bench/ingest.sh takes BIN= (another build) and SKIP_HK=1 (no
 # healthkit-to-sqlite, for quick iterations).
 bench-ingest: build test-deps
 	@python3 -m venv --help >/dev/null 2>&1 || scripts/require-packages.sh python3-venv
