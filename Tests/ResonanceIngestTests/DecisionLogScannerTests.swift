@@ -228,7 +228,7 @@ struct DecisionLogScannerTests {
 
   @Test("numbers with exponents and at the edges of a double read back to the same bits")
   func numbers() throws {
-    var generator = SplitMix(seed: 30)
+    var generator = SplitMix64(seed: 30)
     var written: [String] = [
       "1e-05", "1E-5", "2.5e+3", "-0.0", "0e0", "4.9406564584124654e-324",
       "2.2250738585072014e-308",
@@ -291,18 +291,5 @@ struct DecisionLogScannerTests {
       of: #""artist":"Ana""#, with: #""artist":"\ud83c\udfb5 \u00e9""#)
     let scanned = try #require(DecisionLogDecoder.scannedLine(Array(line.utf8)))
     #expect(scanned.candidates.first?.artist == "🎵 é")
-  }
-}
-
-/// A seeded generator (SplitMix64), for numbers that are the same on every run.
-private struct SplitMix {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }
