@@ -124,7 +124,7 @@ package struct SynthConfiguration: Sendable, Equatable {
 /// from the cohort's population (`CohortPopulation`). They are what a hand-off's
 /// `effects.json` estimates (`PersonEffect.Name`), so a pooled estimate can be judged against
 /// the population that made them.
-package struct PlantedEffects: Sendable, Equatable, Codable {
+package struct PlantedEffects: Sendable, Equatable {
   /// The night's SDNN rise after a day with breathing practice when nothing else is planted.
   package static let standardPracticeNightSDNNMs = 5.0
 
@@ -144,6 +144,17 @@ package struct PlantedEffects: Sendable, Equatable, Codable {
     self.tempoHeartRatePer10BPM = tempoHeartRatePer10BPM
     self.eveningMusicAsleepMinutes = eveningMusicAsleepMinutes
     self.practiceNightSDNNMs = practiceNightSDNNMs
+  }
+
+  /// The planted value of the effect `effects.json` calls `name`; nil for one not planted
+  /// (the tuning gain).
+  package func value(of name: PersonEffect.Name) -> Double? {
+    switch name {
+    case .tempoHeartRate: tempoHeartRatePer10BPM
+    case .eveningMusicAsleep: eveningMusicAsleepMinutes
+    case .practiceNightSDNN: practiceNightSDNNMs
+    case .tuningHeldOutGain: nil
+    }
   }
 }
 

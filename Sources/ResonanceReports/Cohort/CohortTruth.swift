@@ -40,15 +40,14 @@ package enum CohortTruth {
       "format_version": 1, "seed": number(seed), "effects": .object(population),
       "persons": .array(
         members.map { member in
-          let p = member.planted
-          return [
+          [
             "person": .string(member.folder), "seed": number(member.seed),
             "plays": .integer(member.plays),
-            "effects": [
-              PersonEffect.Name.tempoHeartRate.rawValue: .number(p.tempoHeartRatePer10BPM),
-              PersonEffect.Name.eveningMusicAsleep.rawValue: .number(p.eveningMusicAsleepMinutes),
-              PersonEffect.Name.practiceNightSDNN.rawValue: .number(p.practiceNightSDNNMs),
-            ],
+            "effects": .object(
+              Dictionary(
+                uniqueKeysWithValues: CohortPopulation.effects.map {
+                  ($0.name.rawValue, JSONValue.number(member.planted.value(of: $0.name)))
+                })),
           ]
         }),
     ]
