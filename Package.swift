@@ -128,7 +128,8 @@ let package = Package(
     .testTarget(
       name: "ResonanceCLITests",
       dependencies: [
-        "ResonanceCLI", "ResonanceStages", "ResonanceStore", "ResonanceBrain", "resonance",
+        "ResonanceCLI", "ResonanceStages", "ResonanceStore", "ResonanceBrain", "ResonanceTuning",
+        "resonance",
       ],
       exclude: ["Golden"]),
     // Runs only under `make conformance`, over the real files in ../shared/fixtures.

@@ -76,4 +76,24 @@ package struct LoggedDecisions: Sendable, Equatable {
   package var rows: Int { rowStart.last ?? 0 }
   /// The rows of decision `d`.
   package func rows(of d: Int) -> Range<Int> { rowStart[d]..<rowStart[d + 1] }
+
+  /// Reserves room for `decisions` more decisions and `rows` more candidate rows.
+  package mutating func reserve(decisions: Int, rows: Int) {
+    let d = count + decisions
+    let r = self.rows + rows
+    rowStart.reserveCapacity(d + 1)
+    components.reserveCapacity(7 * r)
+    smoothness.reserveCapacity(r)
+    propensity.reserveCapacity(r)
+    blends.reserveCapacity(d)
+    familiarityBoost.reserveCapacity(d)
+    chosen.reserveCapacity(d)
+    time.reserveCapacity(d)
+    context.reserveCapacity(d)
+    need.reserveCapacity(d)
+    kept.reserveCapacity(d)
+    listenShare.reserveCapacity(d)
+    response.reserveCapacity(d)
+    sessionQuality.reserveCapacity(d)
+  }
 }

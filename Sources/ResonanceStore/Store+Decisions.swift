@@ -191,6 +191,33 @@ extension Store {
     return records
   }
 
+  /// Every stored decision's time, and the preferences it states (a log's first decision
+  /// states its header's), in the order `decisionRecords(in:)` reads them: what reading the
+  /// history a stretch at a time needs to know before it starts.
+  package func decisionTimeline() throws(StoreError) -> [DecisionMark] {
+    let statement = try connection.prepare(
+      """
+      SELECT time_ms, offset_s, preferences FROM dj_decisions
+      ORDER BY time_ms, import_id, decision
+      """)
+    var marks: [DecisionMark] = []
+    while try statement.step() {
+      let r = statement.currentRow()
+      marks.append(
+        DecisionMark(
+          time: r.timestamp("time_ms", offset: "offset_s"),
+          preferences: try r.text("preferences").map { text throws(StoreError) in
+            try Self.decodedJSON(UserPreferences.self, from: text)
+          }))
+    }
+    return marks
+  }
+
+  /// Whether the store holds any DJ decision.
+  package func hasDecisions() throws(StoreError) -> Bool {
+    try connection.rows("SELECT 1 FROM dj_decisions LIMIT 1").isEmpty == false
+  }
+
   /// The stored decisions (`decisionRecords(in:)`) with what followed each: the heart rate and
   /// HRV around the play it chose (as `resonance analyze` measured them) and its session's
   /// quality. A decision's play is the decision-log play of the same number that started
@@ -251,6 +278,14 @@ extension Store {
         .sqlite(code: 20), message: "a stored \(T.self) is not the JSON this build writes: \(text)")
     }
   }
+}
+
+/// A stored decision as `Store.decisionTimeline()` lists it.
+package struct DecisionMark: Sendable, Equatable {
+  /// When it was made, in the offset the person lived in.
+  package var time: Timestamp
+  /// The preferences its line (or its log's header) states; nil for most decisions.
+  package var preferences: UserPreferences?
 }
 
 /// The columns of `decisionRecords(in:)`'s decision query, found once for its rows: `tune`

@@ -59,70 +59,107 @@ package enum DecisionLogAssembler {
   /// - Throws: `TuningError` of kind `fitFailed` when the missing-response model cannot be
   ///   fitted.
   package static func assemble(_ history: DecisionHistory) throws(TuningError) -> Assembled {
-    let records = history.records
-    let inForce = DecisionReplay.preferencesInForce(records)
-    let policy = inForce.last.flatMap { $0 }?.policy ?? UserPreferences.appDefault.policy
-    var decisions = LoggedDecisions(policy: policy)
-    var used: [Int] = []
-    var usedPreferences: [UserPreferences] = []
-    var excluded: [Exclusion: Int] = [:]
-    var clipped = 0
-    for (i, record) in records.enumerated() {
-      guard let preferences = inForce[i], let moment = DecisionReplay.moment(record),
-        !record.candidates.isEmpty
-      else {
-        excluded[.notReplayable, default: 0] += 1
-        continue
-      }
-      guard preferences.policy == policy else {
-        excluded[.otherPolicy, default: 0] += 1
-        continue
-      }
-      guard let outcome = record.outcome else {
-        excluded[.noOutcome, default: 0] += 1
-        continue
-      }
-      guard let chosen = record.candidates.firstIndex(where: { $0.song == record.chosen }) else {
-        excluded[.chosenNotAdmitted, default: 0] += 1
-        continue
-      }
-      guard record.candidates.allSatisfy(\.hasProbability) else {
-        excluded[.impossiblePropensity, default: 0] += 1
-        continue
-      }
-      guard record.candidates[chosen].propensity > 0 else {
-        excluded[.zeroPropensity, default: 0] += 1
-        continue
-      }
-      let floor = LoggedCandidate.propensityFloor
-      if record.candidates[chosen].propensity < floor { clipped += 1 }
-      for (row, c) in record.candidates.enumerated() {
-        decisions.components.append(contentsOf: c.components.vector)
-        decisions.smoothness.append(
-          moment.previous.map {
-            TransitionController.smoothness(from: $0, to: c.inputs.features)
-          } ?? 0)
-        decisions.propensity.append(row == chosen ? max(c.propensity, floor) : c.propensity)
-      }
-      decisions.rowStart.append(decisions.components.count / 7)
-      decisions.blends.append(moment.previous != nil)
-      decisions.familiarityBoost.append(record.adjuster?.familiarityBoost ?? 1)
-      decisions.chosen.append(chosen)
-      decisions.time.append(record.time)
-      decisions.context.append(moment.context)
-      decisions.need.append(moment.need)
-      decisions.kept.append(!outcome.skipped)
-      decisions.listenShare.append(
-        outcome.durationMs.map { $0 > 0 ? Double(outcome.listenedMs) / Double($0) : .nan }
-          ?? .nan)
-      decisions.response.append(response(toward: moment.need, history.followUps[i]))
-      decisions.sessionQuality.append(history.followUps[i]?.sessionQuality)
-      used.append(i)
-      usedPreferences.append(preferences)
+    let inForce = DecisionReplay.preferencesInForce(history.records)
+    var builder = Builder(policy: (inForce.last.flatMap { $0 } ?? .appDefault).policy)
+    builder.add(history, inForce: inForce)
+    return try builder.finish()
+  }
+
+  /// Assembles a history a stretch at a time, in order: the stretches added one after another
+  /// give what `assemble(_:)` gives for the whole history, and only the assembled arrays are
+  /// kept.
+  package struct Builder: Sendable {
+    private var assembled: Assembled
+    /// Records added so far, over every stretch.
+    package private(set) var records = 0
+
+    /// - Parameter policy: the policy evaluation uses, the one in force at the history's last
+    ///   decision (the app's when none was stated); a decision logged under another is left
+    ///   out.
+    package init(policy: LoggingPolicy) {
+      assembled = Assembled(
+        decisions: LoggedDecisions(policy: policy), recordIndex: [], inForce: [], excluded: [:],
+        clippedPropensities: 0)
     }
-    decisions.responseReward = try MissingResponses.fill(decisions)
-    return Assembled(
-      decisions: decisions, recordIndex: used, inForce: usedPreferences, excluded: excluded,
-      clippedPropensities: clipped)
+
+    /// Room for `rows` candidate rows and `decisions` decisions, when the caller knows them.
+    package mutating func reserve(decisions: Int, rows: Int) {
+      assembled.decisions.reserve(decisions: decisions, rows: rows)
+    }
+
+    /// Adds the next stretch of the history, with the preferences in force at each of its
+    /// decisions.
+    ///
+    /// - Complexity: O(candidates of the stretch).
+    package mutating func add(_ history: DecisionHistory, inForce: [UserPreferences?]) {
+      precondition(inForce.count == history.records.count, "one preference slot per decision")
+      defer { records += history.records.count }
+      let policy = assembled.decisions.policy
+      for (i, record) in history.records.enumerated() {
+        guard let preferences = inForce[i], let moment = DecisionReplay.moment(record),
+          !record.candidates.isEmpty
+        else {
+          assembled.excluded[.notReplayable, default: 0] += 1
+          continue
+        }
+        guard preferences.policy == policy else {
+          assembled.excluded[.otherPolicy, default: 0] += 1
+          continue
+        }
+        guard let outcome = record.outcome else {
+          assembled.excluded[.noOutcome, default: 0] += 1
+          continue
+        }
+        guard let chosen = record.candidates.firstIndex(where: { $0.song == record.chosen })
+        else {
+          assembled.excluded[.chosenNotAdmitted, default: 0] += 1
+          continue
+        }
+        guard record.candidates.allSatisfy(\.hasProbability) else {
+          assembled.excluded[.impossiblePropensity, default: 0] += 1
+          continue
+        }
+        guard record.candidates[chosen].propensity > 0 else {
+          assembled.excluded[.zeroPropensity, default: 0] += 1
+          continue
+        }
+        let floor = LoggedCandidate.propensityFloor
+        if record.candidates[chosen].propensity < floor { assembled.clippedPropensities += 1 }
+        for (row, c) in record.candidates.enumerated() {
+          assembled.decisions.components.append(contentsOf: c.components.vector)
+          assembled.decisions.smoothness.append(
+            moment.previous.map {
+              TransitionController.smoothness(from: $0, to: c.inputs.features)
+            } ?? 0)
+          assembled.decisions.propensity.append(
+            row == chosen ? max(c.propensity, floor) : c.propensity)
+        }
+        assembled.decisions.rowStart.append(assembled.decisions.components.count / 7)
+        assembled.decisions.blends.append(moment.previous != nil)
+        assembled.decisions.familiarityBoost.append(record.adjuster?.familiarityBoost ?? 1)
+        assembled.decisions.chosen.append(chosen)
+        assembled.decisions.time.append(record.time)
+        assembled.decisions.context.append(moment.context)
+        assembled.decisions.need.append(moment.need)
+        assembled.decisions.kept.append(!outcome.skipped)
+        assembled.decisions.listenShare.append(
+          outcome.durationMs.map { $0 > 0 ? Double(outcome.listenedMs) / Double($0) : .nan }
+            ?? .nan)
+        assembled.decisions.response.append(response(toward: moment.need, history.followUps[i]))
+        assembled.decisions.sessionQuality.append(history.followUps[i]?.sessionQuality)
+        assembled.recordIndex.append(records + i)
+        assembled.inForce.append(preferences)
+      }
+    }
+
+    /// The assembled log, with the missing-response model's rewards.
+    ///
+    /// - Throws: `TuningError` of kind `fitFailed` when the missing-response model cannot be
+    ///   fitted.
+    package consuming func finish() throws(TuningError) -> Assembled {
+      var result = assembled
+      result.decisions.responseReward = try MissingResponses.fill(result.decisions)
+      return result
+    }
   }
 }

@@ -58,7 +58,18 @@ package enum DecisionReplay {
   /// - Complexity: O(candidates).
   package static func check(_ records: [DecisionRecord]) -> ReplayCheck {
     var check = ReplayCheck()
-    let inForce = preferencesInForce(records)
+    Self.check(records, inForce: preferencesInForce(records), into: &check)
+    return check
+  }
+
+  /// Replays `records`, a stretch of the history with the preferences in force at each,
+  /// adding what it finds to `check`: the stretches of a history checked one after another
+  /// find what the whole history checked at once does.
+  ///
+  /// - Complexity: O(candidates).
+  package static func check(
+    _ records: [DecisionRecord], inForce: [UserPreferences?], into check: inout ReplayCheck
+  ) {
     for (i, record) in records.enumerated() {
       guard let preferences = inForce[i] else {
         check.notReplayable[.noPreferences, default: 0] += 1
@@ -84,7 +95,6 @@ package enum DecisionReplay {
         check.firstMismatch = mismatch
       }
     }
-    return check
   }
 
   /// Replays one decision; the first difference beyond tolerance, or nil.

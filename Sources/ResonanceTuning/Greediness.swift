@@ -44,7 +44,7 @@ package struct Greediness: Sendable {
   package init(_ input: SweepInput, decisions: [Int]? = nil, sampleLimit: Int = Self.sampleLimit) {
     let log = input.decisions
     policy = log.policy
-    let chosen = decisions ?? Array(0..<log.count)
+    let chosen = decisions ?? Array(0..<input.count)
     spread = ScoreSpread(input, decisions: chosen)
     // Decisions with one candidate have entropy 0 under any weights: they do not take part.
     let eligible = chosen.filter { log.rows(of: $0).count > 1 }
@@ -55,8 +55,10 @@ package struct Greediness: Sendable {
     var sample = Sample()
     for d in picked {
       let rows = log.rows(of: d)
-      sample.folded.append(contentsOf: input.folded[(7 * rows.lowerBound)..<(7 * rows.upperBound)])
-      sample.offset.append(contentsOf: input.offset[rows])
+      for r in rows {
+        for k in 0..<7 { sample.folded.append(input.folded(row: r, component: k, decision: d)) }
+        sample.offset.append(input.offset(row: r, decision: d))
+      }
       sample.rowStart.append(sample.rowStart.last! + rows.count)
       sample.longest = max(sample.longest, rows.count)
     }

@@ -73,8 +73,12 @@ package struct RewardModel: Sendable {
   ///   - penalty: the ridge penalty λ ≥ 0 on every feature (the intercept is unpenalised).
   /// - Throws: `TuningError` of kind `noMeasuredReward` when no decision has the reward
   ///   measured, `fitFailed` when a ridge system is singular (possible only with λ = 0).
+  ///   - predicts: whether to predict every row now (`predictions`); without, `predictions`
+  ///     is empty and `predict(_:row:decision:)` gives any row when it is needed, so that
+  ///     models kept for many folds do not each hold a value per row.
   package static func fit(
-    _ decisions: LoggedDecisions, reward: Reward, penalty: Double = defaultPenalty
+    _ decisions: LoggedDecisions, reward: Reward, penalty: Double = defaultPenalty,
+    predicts: Bool = true
   ) throws(TuningError) -> RewardModel {
     let rewards = reward.values(decisions)
     let monthOf = decisions.time.map(CalendarMonth.init)
@@ -127,8 +131,8 @@ package struct RewardModel: Sendable {
     }
 
     let monthIndex = Dictionary(uniqueKeysWithValues: months.enumerated().map { ($1, $0) })
-    var predictions = [Double](repeating: 0, count: decisions.rows)
-    for d in 0..<decisions.count {
+    var predictions = [Double](repeating: 0, count: predicts ? decisions.rows : 0)
+    for d in 0..<decisions.count where predicts {
       let fit = fits[monthIndex[monthOf[d]]!]
       for r in decisions.rows(of: d) {
         predictions[r] = fit.predict(features(decisions, row: r, decision: d))

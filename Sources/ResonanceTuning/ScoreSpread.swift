@@ -20,24 +20,25 @@ package struct ScoreSpread: Sendable {
     var cross = [Double](repeating: 0, count: 7)
     var v = 0.0
     var rows = 0
-    for d in decisions ?? Array(0..<log.count) {
+    for d in decisions ?? Array(0..<input.count) {
       let range = log.rows(of: d)
       guard range.count > 1 else { continue }
       var mean = [Double](repeating: 0, count: 7)
       var meanOffset = 0.0
       for r in range {
-        for k in 0..<7 { mean[k] += input.folded[7 * r + k] }
-        meanOffset += input.offset[r]
+        for k in 0..<7 { mean[k] += input.folded(row: r, component: k, decision: d) }
+        meanOffset += input.offset(row: r, decision: d)
       }
       let n = Double(range.count)
       for k in 0..<7 { mean[k] /= n }
       meanOffset /= n
       for r in range {
-        let o = input.offset[r] - meanOffset
+        let o = input.offset(row: r, decision: d) - meanOffset
+        var a = SIMD8<Double>()
+        for k in 0..<7 { a[k] = input.folded(row: r, component: k, decision: d) - mean[k] }
         for i in 0..<7 {
-          let ai = input.folded[7 * r + i] - mean[i]
-          cross[i] += ai * o
-          for j in 0..<7 { sigma[7 * i + j] += ai * (input.folded[7 * r + j] - mean[j]) }
+          cross[i] += a[i] * o
+          for j in 0..<7 { sigma[7 * i + j] += a[i] * a[j] }
         }
         v += o * o
       }

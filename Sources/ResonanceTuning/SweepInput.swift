@@ -2,70 +2,107 @@ import ResonanceBrain
 import ResonanceModel
 
 /// The decision log laid out for evaluating many preference vectors at once
-/// (`SweepKernel`): each row's components with the score's signs, the decision's familiarity
-/// boost and the transition blend folded in, so that a row's final score under weights w is
-/// one dot product plus an offset:
+/// (`SweepKernel`): a row's final score under weights w is one dot product plus an offset,
 ///
 ///     final[r] = Σₖ folded[r, k]·wₖ + offset[r]
 ///     folded[r, k] = sₖ·c[r, k]·(k = familiarity ? boost[d] : 1)·(blends[d] ? 0.7 : 1)
 ///     offset[r] = blends[d] ? 0.3·smoothness[r] : 0
 ///
 /// with sₖ = +1 for the five matches and −1 for the two penalties (`SongScorer.baseScore`,
-/// `TransitionController.finalScore`).
+/// `TransitionController.finalScore`). The folded values are computed from the log's
+/// components where they are read (`folded(row:component:decision:)`), never stored: a copy
+/// would be another 64 bytes a candidate row, and a decade's log has tens of millions.
+///
+/// The input may cover the first `count` decisions of a longer log, so that the months before
+/// a judged month are evaluated without copying them out of the whole history.
 package struct SweepInput: Sendable {
   package let decisions: LoggedDecisions
-  package let folded: [Double]
-  package let offset: [Double]
+  /// Decisions evaluated: the first `count` of `decisions`.
+  package let count: Int
   /// Per decision: the chosen row (absolute) and its logged propensity.
   package let chosenRow: [Int]
   package let loggedPropensity: [Double]
   /// Per decision: its group (a month, a context), 0 ..< `groups`.
   package let group: [Int]
   package let groups: Int
-  /// Per reward: the value per decision (NaN where not measured) and the reward model's
-  /// prediction per row.
+  /// Per reward: the value per decision (NaN where not measured).
   package let rewards: [[Double]]
-  package let predictions: [[Double]]
+  /// The reward models' predictions row by row, one value per reward:
+  /// `predictions[r * rewards.count + k]` for reward k.
+  package let predictions: [Double]
   /// Whether the kernel also sums Switch-DR's and DRos's terms over their parameter grid
   /// (`EstimatorSums.stride(grid:)`).
   package let grid: Bool
 
-  /// Lays out `decisions` (which must pass `checkConsistency()`) with the rewards and models
-  /// to estimate and each decision's group; with `grid`, for Switch-DR and DRos too.
+  /// The score's signs, in `ScoringWeights`' order: the five matches add, the two penalties
+  /// subtract.
+  static let signs: [Double] = [1, 1, 1, 1, 1, -1, -1]
+
+  /// Lays out the first `count` decisions of `decisions` (all of them when nil; the log must
+  /// pass `checkConsistency()`) with the rewards and models to estimate and each decision's
+  /// group, all given for those decisions and their rows only; with `grid`, for Switch-DR
+  /// and DRos too.
   package init(
-    _ decisions: LoggedDecisions, rewards: [[Double?]], predictions: [[Double]], group: [Int],
-    groups: Int, grid: Bool = false
+    _ decisions: LoggedDecisions, count: Int? = nil, rewards: [[Double?]],
+    predictions: [[Double]], group: [Int], groups: Int, grid: Bool = false
   ) {
+    let count = count ?? decisions.count
+    precondition(count <= decisions.count, "a prefix of the log")
     precondition(rewards.count == predictions.count, "one model per reward")
-    precondition(group.count == decisions.count, "one group per decision")
+    precondition(group.count == count, "one group per decision")
     self.decisions = decisions
-    let signs: [Double] = [1, 1, 1, 1, 1, -1, -1]
-    var folded = [Double](repeating: 0, count: decisions.rows * 7)
-    var offset = [Double](repeating: 0, count: decisions.rows)
-    var chosenRow = [Int](repeating: 0, count: decisions.count)
-    var logged = [Double](repeating: 0, count: decisions.count)
-    let share = TransitionController.baseShare
-    for d in 0..<decisions.count {
-      let blend = decisions.blends[d]
-      for r in decisions.rows(of: d) {
-        for k in 0..<7 {
-          var value = signs[k] * decisions.components[7 * r + k]
-          if k == 2 { value *= decisions.familiarityBoost[d] }
-          folded[7 * r + k] = blend ? share * value : value
-        }
-        offset[r] = blend ? (1 - share) * decisions.smoothness[r] : 0
-      }
+    self.count = count
+    let rows = decisions.rowStart[count]
+    var chosenRow = [Int](repeating: 0, count: count)
+    var logged = [Double](repeating: 0, count: count)
+    for d in 0..<count {
       chosenRow[d] = decisions.rowStart[d] + decisions.chosen[d]
       logged[d] = decisions.propensity[chosenRow[d]]
     }
-    self.folded = folded
-    self.offset = offset
+    let models = predictions.count
+    var interleaved = [Double](repeating: 0, count: models * rows)
+    for k in 0..<models {
+      precondition(predictions[k].count == rows, "one prediction per row")
+      for r in 0..<rows { interleaved[r * models + k] = predictions[k][r] }
+    }
     self.chosenRow = chosenRow
     self.loggedPropensity = logged
     self.group = group
     self.groups = groups
     self.grid = grid
     self.rewards = rewards.map { $0.map { $0 ?? .nan } }
-    self.predictions = predictions
+    self.predictions = interleaved
+  }
+
+  /// Candidate rows of the decisions evaluated.
+  package var rows: Int { decisions.rowStart[count] }
+
+  /// `folded[r, k]` of row `r`, which belongs to decision `d`.
+  @inline(__always)
+  package func folded(row r: Int, component k: Int, decision d: Int) -> Double {
+    Self.folded(
+      decisions.components[7 * r + k], component: k, boost: decisions.familiarityBoost[d],
+      blends: decisions.blends[d])
+  }
+
+  /// `offset[r]` of row `r`, which belongs to decision `d`.
+  @inline(__always)
+  package func offset(row r: Int, decision d: Int) -> Double {
+    Self.offset(smoothness: decisions.smoothness[r], blends: decisions.blends[d])
+  }
+
+  /// A component value folded with its sign, the decision's familiarity boost and the
+  /// transition blend's share.
+  @inline(__always)
+  static func folded(_ value: Double, component k: Int, boost: Double, blends: Bool) -> Double {
+    var v = signs[k] * value
+    if k == 2 { v *= boost }
+    return blends ? TransitionController.baseShare * v : v
+  }
+
+  /// A row's offset: the transition blend's share of its smoothness, 0 without a blend.
+  @inline(__always)
+  static func offset(smoothness: Double, blends: Bool) -> Double {
+    blends ? (1 - TransitionController.baseShare) * smoothness : 0
   }
 }

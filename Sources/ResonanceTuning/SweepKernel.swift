@@ -48,7 +48,7 @@ package enum SweepKernel {
     var totals = SweepTotals(
       points: weights.count, groups: input.groups, rewards: input.rewards.count,
       grid: input.grid)
-    guard !weights.isEmpty, input.decisions.count > 0 else { return totals }
+    guard !weights.isEmpty, input.count > 0 else { return totals }
     let blocks = (weights.count + vectorBlock - 1) / vectorBlock
     let columns = blocks * vectorBlock
     // W[k, j]: component k of vector j, row-major; the last block padded with copies of the
@@ -69,7 +69,7 @@ package enum SweepKernel {
     let threadCount = max(1, min(threads, blocks))
     let points = weights.count
     let done = RowCounter()
-    let total = input.decisions.count * threadCount
+    let total = input.count * threadCount
     let rowsDone: (@Sendable (Int) -> Void)? =
       if let progress { { rows in progress(done.add(rows), total) } } else { nil }
     totals.values.withUnsafeMutableBufferPointer { sums in
@@ -94,25 +94,22 @@ package enum SweepKernel {
     return totals
   }
 
-  /// The input's per-decision and per-row values, laid out for the kernel: rewards decision by
-  /// decision and predictions row by row, each with one value per reward.
+  /// The input's per-decision values laid out for the kernel: rewards decision by decision,
+  /// one value per reward (the predictions come laid out row by row already).
   private struct Layout {
     let rewards: [Double]
-    let predictions: [Double]
     let longestDecision: Int
 
     init(_ input: SweepInput) {
       let count = input.rewards.count
       let log = input.decisions
-      var rewards = [Double](repeating: .nan, count: max(1, log.count * count))
-      var predictions = [Double](repeating: 0, count: max(1, log.rows * count))
+      var rewards = [Double](repeating: .nan, count: max(1, input.count * count))
       for k in 0..<count {
-        for d in 0..<log.count { rewards[d * count + k] = input.rewards[k][d] }
-        for r in 0..<log.rows { predictions[r * count + k] = input.predictions[k][r] }
+        for d in 0..<input.count { rewards[d * count + k] = input.rewards[k][d] }
       }
       self.rewards = rewards
-      self.predictions = predictions
-      longestDecision = (0..<log.count).map { log.rowStart[$0 + 1] - log.rowStart[$0] }.max() ?? 0
+      longestDecision =
+        (0..<input.count).map { log.rowStart[$0 + 1] - log.rowStart[$0] }.max() ?? 0
     }
 
     func withPointers<R>(
@@ -120,25 +117,32 @@ package enum SweepKernel {
       inverseTemperatures: UnsafePointer<Double>, columns: Int, _ body: (View) -> R
     ) -> R {
       let log = input.decisions
-      return input.folded.withUnsafeBufferPointer { folded in
-        input.offset.withUnsafeBufferPointer { offset in
-          rewards.withUnsafeBufferPointer { rewards in
-            predictions.withUnsafeBufferPointer { predictions in
-              log.rowStart.withUnsafeBufferPointer { rowStart in
-                input.chosenRow.withUnsafeBufferPointer { chosenRow in
-                  input.loggedPropensity.withUnsafeBufferPointer { logged in
-                    input.group.withUnsafeBufferPointer { group in
-                      body(
-                        View(
-                          folded: folded.baseAddress!, offset: offset.baseAddress!,
-                          rewards: rewards.baseAddress!, predictions: predictions.baseAddress!,
-                          weights: weights, inverseTemperatures: inverseTemperatures,
-                          columns: columns, rowStart: rowStart.baseAddress!,
-                          chosenRow: chosenRow.baseAddress!,
-                          logged: logged.baseAddress!, group: group.baseAddress!,
-                          decisions: log.count, rewardCount: input.rewards.count,
-                          groups: input.groups, longestDecision: longestDecision,
-                          policy: log.policy, grid: input.grid))
+      // One prediction slot when there is no reward, so that every pointer is valid.
+      let predictions = input.predictions.isEmpty ? [0] : input.predictions
+      return log.components.withUnsafeBufferPointer { components in
+        log.smoothness.withUnsafeBufferPointer { smoothness in
+          log.familiarityBoost.withUnsafeBufferPointer { boost in
+            log.blends.withUnsafeBufferPointer { blends in
+              rewards.withUnsafeBufferPointer { rewards in
+                predictions.withUnsafeBufferPointer { predictions in
+                  log.rowStart.withUnsafeBufferPointer { rowStart in
+                    input.chosenRow.withUnsafeBufferPointer { chosenRow in
+                      input.loggedPropensity.withUnsafeBufferPointer { logged in
+                        input.group.withUnsafeBufferPointer { group in
+                          body(
+                            View(
+                              components: components.baseAddress!,
+                              smoothness: smoothness.baseAddress!, boost: boost.baseAddress!,
+                              blends: blends.baseAddress!, rewards: rewards.baseAddress!,
+                              predictions: predictions.baseAddress!, weights: weights,
+                              inverseTemperatures: inverseTemperatures, columns: columns,
+                              rowStart: rowStart.baseAddress!, chosenRow: chosenRow.baseAddress!,
+                              logged: logged.baseAddress!, group: group.baseAddress!,
+                              decisions: input.count, rewardCount: input.rewards.count,
+                              groups: input.groups, longestDecision: longestDecision,
+                              policy: log.policy, grid: input.grid))
+                        }
+                      }
                     }
                   }
                 }
@@ -152,8 +156,13 @@ package enum SweepKernel {
 
   /// Read-only pointers into the input, valid during `evaluate`, shared by its threads.
   private struct View: @unchecked Sendable {
-    let folded: UnsafePointer<Double>
-    let offset: UnsafePointer<Double>
+    /// The log's components, seven a row, and per row its smoothness; per decision its
+    /// familiarity boost and whether it blends: what the folded scores are made of
+    /// (`SweepInput`).
+    let components: UnsafePointer<Double>
+    let smoothness: UnsafePointer<Double>
+    let boost: UnsafePointer<Double>
+    let blends: UnsafePointer<Bool>
     let rewards: UnsafePointer<Double>
     let predictions: UnsafePointer<Double>
     /// W[k, j], component k of vector j, with `columns` vectors a row.
@@ -186,6 +195,9 @@ package enum SweepKernel {
     let sums: UnsafeMutablePointer<Lanes>
     /// The scores of the rows in hand, two registers a row.
     let scores: UnsafeMutablePointer<Lanes>
+    /// With BLAS, the folded rows of the block in hand (seven values a row) and their offsets.
+    let folded: UnsafeMutablePointer<Double>
+    let offsets: UnsafeMutablePointer<Double>
     /// Per reward, the direct method's running sum over a decision's candidates.
     let direct: UnsafeMutablePointer<Lanes>
     /// Told the decisions of each block of rows once they are done, for progress.
@@ -205,6 +217,11 @@ package enum SweepKernel {
       let scratchRows = max(SweepKernel.rowBlock, view.longestDecision)
       scores = .allocate(capacity: 2 * scratchRows)
       scores.initialize(repeating: Lanes(), count: 2 * scratchRows)
+      let foldedRows = product == .blas ? scratchRows : 1
+      folded = .allocate(capacity: 7 * foldedRows)
+      folded.initialize(repeating: 0, count: 7 * foldedRows)
+      offsets = .allocate(capacity: foldedRows)
+      offsets.initialize(repeating: 0, count: foldedRows)
       direct = .allocate(capacity: 2 * max(1, view.rewardCount))
       direct.initialize(repeating: Lanes(), count: 2 * max(1, view.rewardCount))
     }
@@ -212,6 +229,8 @@ package enum SweepKernel {
     func deallocate() {
       sums.deallocate()
       scores.deallocate()
+      folded.deallocate()
+      offsets.deallocate()
       direct.deallocate()
     }
 
@@ -250,13 +269,24 @@ package enum SweepKernel {
       if case .blas = product {
         // Scores of the whole block: rows × 7 times 7 × 16, then the offsets.
         let rows = view.rowStart[range.upperBound] - blockStart
+        for d in range {
+          let blends = view.blends[d]
+          for r in view.rowStart[d]..<view.rowStart[d + 1] {
+            let i = r - blockStart
+            for k in 0..<7 {
+              folded[7 * i + k] = SweepInput.folded(
+                view.components[7 * r + k], component: k, boost: view.boost[d], blends: blends)
+            }
+            offsets[i] = SweepInput.offset(smoothness: view.smoothness[r], blends: blends)
+          }
+        }
         scores.withMemoryRebound(to: Double.self, capacity: 16 * rows) { c in
           BlockProduct.gemm(
-            view.folded + 7 * blockStart, rows: rows, inner: 7, view.weights + j0,
-            columns: 16, ldb: view.columns, into: c, ldc: 16)
+            folded, rows: rows, inner: 7, view.weights + j0, columns: 16, ldb: view.columns,
+            into: c, ldc: 16)
         }
         for i in 0..<rows {
-          let o = Lanes(repeating: view.offset[blockStart + i])
+          let o = Lanes(repeating: offsets[i])
           scores[2 * i] += o
           scores[2 * i + 1] += o
         }
@@ -266,9 +296,15 @@ package enum SweepKernel {
         as: Lanes.self)
       let rewardCount = view.rewardCount
       let stride = EstimatorSums.stride(grid: view.grid)
+      let share = TransitionController.baseShare
       for d in range {
         let r0 = view.rowStart[d]
         let n = view.rowStart[d + 1] - r0
+        // The folding of `SweepInput`, written out: m·(sₖ·c) with m the blend's share (1
+        // without a blend) is bit for bit sₖ·(m·c), and the boost multiplies the familiarity.
+        let blends = view.blends[d]
+        let m = blends ? share : 1
+        let boost = view.boost[d]
         // The decision's scores, their maximum and its first row.
         let s = if case .blas = product { scores + 2 * (r0 - blockStart) } else { scores }
         var maxA = Lanes(repeating: -.infinity)
@@ -279,15 +315,16 @@ package enum SweepKernel {
           let sA: Lanes
           let sB: Lanes
           if case .simd = product {
-            let c = view.folded + 7 * (r0 + i)
-            let x0 = Lanes(repeating: c[0])
-            let x1 = Lanes(repeating: c[1])
-            let x2 = Lanes(repeating: c[2])
-            let x3 = Lanes(repeating: c[3])
-            let x4 = Lanes(repeating: c[4])
-            let x5 = Lanes(repeating: c[5])
-            let x6 = Lanes(repeating: c[6])
-            let o = Lanes(repeating: view.offset[r0 + i])
+            let c = view.components + 7 * (r0 + i)
+            let x0 = Lanes(repeating: m * c[0])
+            let x1 = Lanes(repeating: m * c[1])
+            let x2 = Lanes(repeating: m * (c[2] * boost))
+            let x3 = Lanes(repeating: m * c[3])
+            let x4 = Lanes(repeating: m * c[4])
+            let x5 = Lanes(repeating: -(m * c[5]))
+            let x6 = Lanes(repeating: -(m * c[6]))
+            let o = Lanes(
+              repeating: blends ? (1 - share) * view.smoothness[r0 + i] : 0)
             var y = o.plusProduct(x0, a.0).plusProduct(x1, a.1).plusProduct(x2, a.2)
             sA = y.plusProduct(x3, a.3).plusProduct(x4, a2.0).plusProduct(x5, a2.1)
               .plusProduct(x6, a2.2)

@@ -22,18 +22,30 @@ package enum Sweeper {
     product: SweepProduct = .simd, intervals: Bool = false,
     progress: any StageProgress = SilentProgress()
   ) throws(TuningError) -> SweepResult {
-    let assembled = try DecisionLogAssembler.assemble(history)
+    try sweep(
+      ReplayedLog(history, replays: false), design: design, reward: reward, estimator: estimator,
+      product: product, intervals: intervals, progress: progress)
+  }
+
+  /// Sweeps a history already assembled, read a stretch at a time (`ReplayedLog`): what
+  /// `sweep(_:design:reward:estimator:product:intervals:progress:)` finds for the same
+  /// history. The sweep reads no replay: it estimates whatever the log holds.
+  package static func sweep(
+    _ replayed: ReplayedLog, design: SweepDesign, reward: Reward, estimator: Estimator,
+    product: SweepProduct = .simd, intervals: Bool = false,
+    progress: any StageProgress = SilentProgress()
+  ) throws(TuningError) -> SweepResult {
+    let records = replayed.records
+    let inForce = replayed.inForce
+    let assembled = try replayed.assembled()
     let log = assembled.decisions
     guard log.count > 0 else {
       throw TuningError(
         .noMeasuredReward,
-        history.records.isEmpty
+        records == 0
           ? "no decision log: the store holds no DJ decisions"
-          : "none of the \(history.records.count) logged decisions can be evaluated")
+          : "none of the \(records) logged decisions can be evaluated")
     }
-    let inForce =
-      DecisionReplay.preferencesInForce(history.records).last.flatMap { $0 }
-      ?? UserPreferences.appDefault
     var rewards: [Reward] = [reward]
     for extra in [Reward.keep, .response] where !rewards.contains(extra) { rewards.append(extra) }
     var models: [RewardModel] = []

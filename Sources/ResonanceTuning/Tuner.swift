@@ -32,7 +32,20 @@ package enum Tuner {
     _ history: DecisionHistory, settings: TuningSettings, ledger: [ErrorLedger.Entry]? = nil,
     progress: any StageProgress = SilentProgress()
   ) throws(TuningError) -> TuningReport {
-    var report = try assess(history, settings: settings, ledger: ledger, progress: progress)
+    let log = progress.step(
+      "tune: replaying \(Format.grouped(history.records.count)) logged decisions", total: nil,
+      unit: .items("")
+    ) { ReplayedLog(history) }
+    return try tune(log, settings: settings, ledger: ledger, progress: progress)
+  }
+
+  /// Tunes on a history already replayed and assembled, read a stretch at a time
+  /// (`ReplayedLog`): what `tune(_:settings:ledger:progress:)` finds for the same history.
+  package static func tune(
+    _ replayed: ReplayedLog, settings: TuningSettings, ledger: [ErrorLedger.Entry]? = nil,
+    progress: any StageProgress = SilentProgress()
+  ) throws(TuningError) -> TuningReport {
+    var report = try assess(replayed, settings: settings, ledger: ledger, progress: progress)
     settleTemperature(&report, settings: settings)
     return report
   }
@@ -40,13 +53,10 @@ package enum Tuner {
   /// Everything but the temperature's verdict: the replay, the weights' forward chaining and
   /// decision, the contexts, and the temperature judged apart.
   private static func assess(
-    _ history: DecisionHistory, settings: TuningSettings, ledger: [ErrorLedger.Entry]?,
+    _ replayed: ReplayedLog, settings: TuningSettings, ledger: [ErrorLedger.Entry]?,
     progress: any StageProgress
   ) throws(TuningError) -> TuningReport {
-    let check = progress.step(
-      "tune: replaying \(Format.grouped(history.records.count)) logged decisions", total: nil,
-      unit: .items("")
-    ) { DecisionReplay.check(history.records) }
+    let check = replayed.check
     let replay = ReplaySummary(
       replayed: check.replayed, byVersion: check.byVersion,
       notReplayable: Dictionary(
@@ -67,12 +77,11 @@ package enum Tuner {
       report.reason = "the decision log does not replay"
       return report
     }
-    let assembled = try DecisionLogAssembler.assemble(history)
+    let records = replayed.records
+    let inForce = replayed.inForce
+    let assembled = try replayed.assembled()
     let log = assembled.decisions
     let designPoints = settings.design.weights()
-    let inForce =
-      DecisionReplay.preferencesInForce(history.records).last.flatMap { $0 }
-      ?? UserPreferences.appDefault
     report.inForce = inForce
     report.recommended = inForce
     report.decisions = log.count
@@ -84,14 +93,14 @@ package enum Tuner {
       report.clippedPropensities = assembled.clippedPropensities
     }
 
-    guard !history.records.isEmpty else {
+    guard records > 0 else {
       report.reason =
         "no decision log: the store holds no DJ decisions, so no preferences can be judged"
       return report
     }
     guard log.count > 0 else {
       report.reason =
-        "none of the \(history.records.count) logged decisions can be evaluated (see excluded)"
+        "none of the \(records) logged decisions can be evaluated (see excluded)"
       return report
     }
     let monthOf = log.time.map(CalendarMonth.init)
@@ -269,24 +278,28 @@ package enum Tuner {
     let daysOfMonth: [[Int]]
     let decisionsPerMonth: [Int]
 
+    /// The first `count` decisions of `log` (all when nil), each in month `monthOf[d]`, with
+    /// the reward models' predictions for their rows.
     init(
-      log: LoggedDecisions, monthOf: [Int], months: [CalendarMonth], rewards: [Reward],
-      predictions: [[Double]], points: [ScoringWeights], temperatureFactors: [Double]? = nil,
-      settings: TuningSettings
+      log: LoggedDecisions, count: Int? = nil, monthOf: [Int], months: [CalendarMonth],
+      rewards: [Reward], predictions: [[Double]], points: [ScoringWeights],
+      temperatureFactors: [Double]? = nil, settings: TuningSettings
     ) {
       self.settings = settings
       self.points = points
-      let days = log.time.map(CalendarDay.init)
+      let count = count ?? log.count
+      let days = log.time[..<count].map(CalendarDay.init)
       let dayList = Array(Set(days)).sorted()
       let dayIndex = Dictionary(uniqueKeysWithValues: dayList.enumerated().map { ($1, $0) })
       blocks = DayBlocks(dayList)
       var dayMonth = [Int](repeating: 0, count: dayList.count)
-      for d in 0..<log.count { dayMonth[dayIndex[days[d]]!] = monthOf[d] }
+      for d in 0..<count { dayMonth[dayIndex[days[d]]!] = monthOf[d] }
       daysOfMonth = months.indices.map { m in dayMonth.indices.filter { dayMonth[$0] == m } }
-      decisionsPerMonth = months.indices.map { m in monthOf.filter { $0 == m }.count }
+      decisionsPerMonth = months.indices.map { m in monthOf[..<count].filter { $0 == m }.count }
       let input = SweepInput(
-        log, rewards: rewards.map { $0.values(log) }, predictions: predictions,
-        group: days.map { dayIndex[$0]! }, groups: dayList.count,
+        log, count: count,
+        rewards: rewards.map { reward in (0..<count).map { reward.value(log, decision: $0) } },
+        predictions: predictions, group: days.map { dayIndex[$0]! }, groups: dayList.count,
         grid: settings.estimator.isTuned)
       totals = SweepKernel.evaluate(
         input, weights: points, temperatureFactors: temperatureFactors, product: settings.product)
@@ -416,43 +429,6 @@ package enum Tuner {
       keepChangePer100: keepChange)
   }
 
-  /// The reward models of one forward-chaining fold: fitted on the months before `month`
-  /// alone (cross-fitted among them), so that nothing from `month` or later enters the choice
-  /// judged on it.
-  struct FoldModels {
-    /// The judged month (an index into the months).
-    let month: Int
-    /// The decisions before it, as indices into the whole log.
-    let selection: [Int]
-    /// Per decision of the whole log before the month: where its rows start among the
-    /// models' predictions (the rows of `selection`, in order); −1 for the others.
-    let firstRow: [Int]
-    /// Per reward: fitted on the log of `selection`.
-    let models: [RewardModel]
-
-    init(log: LoggedDecisions, monthOf: [Int], month: Int, rewards: [Reward]) throws(TuningError) {
-      self.month = month
-      selection = (0..<log.count).filter { monthOf[$0] < month }
-      let selectionLog = log.subset(selection)
-      var firstRow = [Int](repeating: -1, count: log.count)
-      for (i, d) in selection.enumerated() { firstRow[d] = selectionLog.rowStart[i] }
-      self.firstRow = firstRow
-      var models: [RewardModel] = []
-      for reward in rewards { models.append(try RewardModel.fit(selectionLog, reward: reward)) }
-      self.models = models
-    }
-
-    /// Every reward's predictions for the rows of `decisions` (indices into the whole log, all
-    /// before the judged month), in their order.
-    func predictions(_ decisions: [Int], of log: LoggedDecisions) -> [[Double]] {
-      models.map { model in
-        decisions.flatMap { d in
-          model.predictions[firstRow[d]..<(firstRow[d] + log.rows(of: d).count)]
-        }
-      }
-    }
-  }
-
   /// What forward chaining found on one log (the whole history or one context's decisions).
   struct Chain {
     var folds: [TuningFold] = []
@@ -495,7 +471,7 @@ package enum Tuner {
       let mine = (0..<log.count).filter(include)
       let greediness = Greediness(
         SweepInput(
-          log.subset(mine), rewards: [], predictions: [],
+          mine.count == log.count ? log : log.subset(mine), rewards: [], predictions: [],
           group: .init(repeating: 0, count: mine.count), groups: 1))
       points = [inForce.weights] + greediness.matched(design, to: inForce.weights)
       factors = nil
@@ -510,8 +486,12 @@ package enum Tuner {
       var pick: (point: Int, gain: Double, ess: Double, parameter: Int)?
       var stage: Stage?
       if !selection.isEmpty {
+        // The months before the judged one are the first decisions of the log when every
+        // decision is taken (the log is in time order): read in place, not copied.
+        let prefix = selection.last == selection.count - 1
         let s = Stage(
-          log: log.subset(selection), monthOf: selection.map { monthOf[$0] }, months: months,
+          log: prefix ? log : log.subset(selection), count: prefix ? selection.count : nil,
+          monthOf: prefix ? monthOf : selection.map { monthOf[$0] }, months: months,
           rewards: rewards, predictions: fold.predictions(selection, of: log), points: points,
           temperatureFactors: factors, settings: settings)
         pick = s.choose(months: 0..<j, judged: judged.count, level: level)

@@ -54,7 +54,7 @@ package struct DemoStage: Stage {
     }
 
     var written: [String] = []
-    if try !store.decisionHistory().records.isEmpty {
+    if try store.hasDecisions() {
       // The sweep and the tuning with their defaults, as resonance sweep and tune run them.
       let settings = TuningSettings()
       let sweepPath = (reports as NSString).appendingPathComponent("sweep.csv")

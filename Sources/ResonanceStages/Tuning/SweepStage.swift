@@ -18,11 +18,12 @@ package struct SweepStage: Stage {
   ///   `StageError.io` when the CSV cannot be written.
   package func run(progress: any StageProgress) throws -> SweepOutcome {
     let store = try request.store.existing(for: "sweep")
-    let history = try store.decisionHistory(in: request.days)
+    let log = try store.replayedLog(
+      in: request.days, replays: false, label: "sweep", progress: progress)
     let sweep: SweepResult
     do {
       sweep = try Sweeper.sweep(
-        history, design: request.design, reward: request.reward, estimator: request.estimator,
+        log, design: request.design, reward: request.reward, estimator: request.estimator,
         product: request.product, intervals: request.intervals, progress: progress)
     } catch {
       throw StageError(.badData, "\(request.store.path): \(error.detail)")

@@ -16,12 +16,12 @@ package struct TuneStage: Stage {
   ///   evaluated; `StoreError`; `StageError.io` when the file cannot be written.
   package func run(progress: any StageProgress) throws -> TuneOutcome {
     let store = try request.store.existing(for: "tune")
-    let history = try store.decisionHistory(in: request.days)
+    let log = try store.replayedLog(
+      in: request.days, replays: true, label: "tune", progress: progress)
     let ledger = request.usesLedger ? try store.errorLedger() : nil
     var report: TuningReport
     do {
-      report = try Tuner.tune(
-        history, settings: request.settings, ledger: ledger, progress: progress)
+      report = try Tuner.tune(log, settings: request.settings, ledger: ledger, progress: progress)
     } catch {
       throw StageError(.badData, "\(request.store.path): \(error.detail)")
     }
