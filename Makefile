@@ -26,7 +26,7 @@ CONFORMANCE_PACKAGES := python3 python3-venv
 FIXTURES ?= $(abspath ../shared/fixtures)
 RELEASE_BIN := .build/release/resonance
 
-.PHONY: help deps test-deps build test conformance cohort-check bench-cohort fuzz fuzz-ci fuzz-build demo notebooks-check render-check readme-check report-golden report-golden-check sample sample-check validate-tuning validate-cohort lint bench bench-ingest bench-traces bench-synth bench-listening bench-analyze bench-sweep bench-demo clean
+.PHONY: help deps test-deps build test conformance cohort-check bench-cohort fuzz fuzz-ci fuzz-build demo notebooks-check render-check readme-check report-golden report-golden-check sample sample-check validate-tuning validate-cohort lint bench bench-ingest bench-traces bench-synth bench-listening bench-analyze bench-sweep bench-demo bench-decade clean
 
 help:
 	@echo "make demo         build in release mode, run the whole pipeline on Datasets/sample into Reports/, re-run notebooks-md/"
@@ -164,7 +164,7 @@ sample-check: build
 # them all and writes it into docs/performance.md. A bench-* target alone appends its rows:
 # `python3 bench/table.py` then shows each benchmark's latest run.
 export BENCH_RESULTS ?= .bench/results.tsv
-BENCHES := bench-synth bench-ingest bench-traces bench-listening bench-analyze bench-sweep bench-demo bench-cohort
+BENCHES := bench-synth bench-ingest bench-traces bench-listening bench-analyze bench-sweep bench-demo bench-cohort bench-decade
 bench:
 	@mkdir -p $(dir $(BENCH_RESULTS)) && : > $(BENCH_RESULTS)
 	$(MAKE) --no-print-directory -j1 $(BENCHES)
@@ -217,6 +217,15 @@ bench-analyze: build test-deps
 bench-demo: build
 	@scripts/require-packages.sh time
 	bench/demo.sh
+
+# One person's decade beside their first year, 3,000 songs at scale 1 (bench/decade.sh): every
+# step's time and peak RSS against the bounded-memory goals. YEARS= (default 10) and STEPS=
+# (a subset of synth ingest analyze new-month breathing sweep tune report). The 10-year set is
+# about 18 GB of files and a 10 GB store, made once into .bench/decade; tune alone runs about
+# an hour there.
+bench-decade: build
+	@scripts/require-packages.sh time
+	bench/decade.sh
 
 bench-sweep: build test-deps
 	@python3 -m venv --help >/dev/null 2>&1 || scripts/require-packages.sh python3-venv

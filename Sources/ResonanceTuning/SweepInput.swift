@@ -47,23 +47,58 @@ package struct SweepInput: Sendable {
     predictions: [[Double]], group: [Int], groups: Int, grid: Bool = false
   ) {
     let count = count ?? decisions.count
-    precondition(count <= decisions.count, "a prefix of the log")
     precondition(rewards.count == predictions.count, "one model per reward")
-    precondition(group.count == count, "one group per decision")
-    self.decisions = decisions
-    self.count = count
     let rows = decisions.rowStart[count]
-    var chosenRow = [Int](repeating: 0, count: count)
-    var logged = [Double](repeating: 0, count: count)
-    for d in 0..<count {
-      chosenRow[d] = decisions.rowStart[d] + decisions.chosen[d]
-      logged[d] = decisions.propensity[chosenRow[d]]
-    }
     let models = predictions.count
     var interleaved = [Double](repeating: 0, count: models * rows)
     for k in 0..<models {
       precondition(predictions[k].count == rows, "one prediction per row")
       for r in 0..<rows { interleaved[r * models + k] = predictions[k][r] }
+    }
+    self.init(
+      decisions, count: count, rewards: rewards, interleaved: interleaved, group: group,
+      groups: groups, grid: grid)
+  }
+
+  /// Lays out the first `count` decisions of `decisions` (all of them when nil) with the
+  /// rewards to estimate, each predicted row by row by its model (`RewardModel.predict`:
+  /// the fit of the decision's month, the pooled fit for a month the model was not fitted
+  /// on), without a copy of the predictions per model.
+  package init(
+    _ decisions: LoggedDecisions, count: Int? = nil, rewards: [[Double?]],
+    models: [RewardModel], group: [Int], groups: Int, grid: Bool = false
+  ) {
+    let count = count ?? decisions.count
+    let rows = decisions.rowStart[count]
+    let k = models.count
+    var interleaved = [Double](repeating: 0, count: k * rows)
+    for (m, model) in models.enumerated() {
+      let fitOf = Dictionary(uniqueKeysWithValues: model.months.enumerated().map { ($1, $0) })
+      for d in 0..<count {
+        let fit = fitOf[CalendarMonth(decisions.time[d])].map { model.fits[$0] } ?? model.pooled
+        for r in decisions.rows(of: d) {
+          interleaved[r * k + m] = fit.predict(RewardModel.features(decisions, row: r, decision: d))
+        }
+      }
+    }
+    self.init(
+      decisions, count: count, rewards: rewards, interleaved: interleaved, group: group,
+      groups: groups, grid: grid)
+  }
+
+  private init(
+    _ decisions: LoggedDecisions, count: Int, rewards: [[Double?]], interleaved: [Double],
+    group: [Int], groups: Int, grid: Bool
+  ) {
+    precondition(count <= decisions.count, "a prefix of the log")
+    precondition(group.count == count, "one group per decision")
+    self.decisions = decisions
+    self.count = count
+    var chosenRow = [Int](repeating: 0, count: count)
+    var logged = [Double](repeating: 0, count: count)
+    for d in 0..<count {
+      chosenRow[d] = decisions.rowStart[d] + decisions.chosen[d]
+      logged[d] = decisions.propensity[chosenRow[d]]
     }
     self.chosenRow = chosenRow
     self.loggedPropensity = logged

@@ -54,7 +54,7 @@ package enum Sweeper {
     for (i, r) in rewards.enumerated() {
       defer { progress.advance(to: Int64(i + 1)) }
       do {
-        models.append(try RewardModel.fit(log, reward: r))
+        models.append(try RewardModel.fit(log, reward: r, predicts: false))
         used.append(r)
       } catch  where error.kind == .noMeasuredReward && r != reward {
         continue  // no response measured (no Watch data): that axis stays empty
@@ -72,7 +72,7 @@ package enum Sweeper {
     let dayIndex = Dictionary(uniqueKeysWithValues: dayList.enumerated().map { ($1, $0) })
     let blocks = byDay ? DayBlocks(dayList) : nil
     let input = SweepInput(
-      log, rewards: used.map { $0.values(log) }, predictions: models.map(\.predictions),
+      log, rewards: used.map { $0.values(log) }, models: models,
       group: byDay ? days.map { dayIndex[$0]! } : .init(repeating: 0, count: log.count),
       groups: byDay ? dayList.count : 1, grid: estimator.isTuned)
     // Every design point is as greedy as the preferences in force (`Greediness`).

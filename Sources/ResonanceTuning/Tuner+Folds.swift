@@ -23,23 +23,5 @@ extension Tuner {
       }
       self.models = models
     }
-
-    /// Every reward's predictions for the rows of `decisions` (indices into the whole log, all
-    /// before the judged month), in their order: each row by the fit of its own month, as
-    /// the model fitted on the selection would have predicted it.
-    func predictions(_ decisions: [Int], of log: LoggedDecisions) -> [[Double]] {
-      models.map { model in
-        let fitOf = Dictionary(uniqueKeysWithValues: model.months.enumerated().map { ($1, $0) })
-        var values: [Double] = []
-        values.reserveCapacity(decisions.reduce(0) { $0 + log.rows(of: $1).count })
-        for d in decisions {
-          let fit = model.fits[fitOf[CalendarMonth(log.time[d])]!]
-          for r in log.rows(of: d) {
-            values.append(fit.predict(RewardModel.features(log, row: r, decision: d)))
-          }
-        }
-        return values
-      }
-    }
   }
 }

@@ -279,10 +279,10 @@ package enum Tuner {
     let decisionsPerMonth: [Int]
 
     /// The first `count` decisions of `log` (all when nil), each in month `monthOf[d]`, with
-    /// the reward models' predictions for their rows.
+    /// the reward models that predict their rows.
     init(
       log: LoggedDecisions, count: Int? = nil, monthOf: [Int], months: [CalendarMonth],
-      rewards: [Reward], predictions: [[Double]], points: [ScoringWeights],
+      rewards: [Reward], models: [RewardModel], points: [ScoringWeights],
       temperatureFactors: [Double]? = nil, settings: TuningSettings
     ) {
       self.settings = settings
@@ -299,7 +299,7 @@ package enum Tuner {
       let input = SweepInput(
         log, count: count,
         rewards: rewards.map { reward in (0..<count).map { reward.value(log, decision: $0) } },
-        predictions: predictions, group: days.map { dayIndex[$0]! }, groups: dayList.count,
+        models: models, group: days.map { dayIndex[$0]! }, groups: dayList.count,
         grid: settings.estimator.isTuned)
       totals = SweepKernel.evaluate(
         input, weights: points, temperatureFactors: temperatureFactors, product: settings.product)
@@ -492,7 +492,7 @@ package enum Tuner {
         let s = Stage(
           log: prefix ? log : log.subset(selection), count: prefix ? selection.count : nil,
           monthOf: prefix ? monthOf : selection.map { monthOf[$0] }, months: months,
-          rewards: rewards, predictions: fold.predictions(selection, of: log), points: points,
+          rewards: rewards, models: fold.models, points: points,
           temperatureFactors: factors, settings: settings)
         pick = s.choose(months: 0..<j, judged: judged.count, level: level)
         stage = s
