@@ -208,41 +208,102 @@ extension SongResponseModel {
 
   /// Each modelled song's contrast (the song against the mean song): its session-clustered
   /// sandwich variance over its model variance, under the almost unpenalised fit.
+  ///
+  /// With gₖ cluster k's score and u = P⁻¹c for a song's contrast c, the sandwich is
+  /// Σₖ (u·gₖ)² = uᵀMu with M = Σₖ gₖgₖᵀ. A cluster's score touches only the columns of its
+  /// sessions' songs, their genres and the covariates, so M is summed from the scores'
+  /// non-zero entries, and every song's u (one solve with all contrasts as right-hand sides)
+  /// and Mu (one matrix product) come from BLAS: O(p²·songs) in all, where one dot product
+  /// per cluster and song made it O(clusters·p·songs), most of a decade's analysis.
   static func sandwichRatios(_ design: Design, _ posterior: Posterior, sigma2: Double)
     -> [Int64: Double]
   {
-    // Each cluster's score: Σ over its minutes of z̃·r/σ².
-    var scores = [[Double]](
-      repeating: [Double](repeating: 0, count: design.p), count: design.minutes.clusterCount)
+    let p = design.p
+    // Each cluster's score, Σ over its minutes of z̃·r/σ², kept as its non-zero columns. The
+    // minutes come cluster by cluster, so one dense scratch serves the cluster in hand; a
+    // cluster met again later is merged with what it had.
+    var scores = [[(column: Int, value: Double)]](
+      repeating: [], count: design.minutes.clusterCount)
+    var scratch = [Double](repeating: 0, count: p)
+    var isTouched = [Bool](repeating: false, count: p)
+    var touched: [Int] = []
+    var current = -1
+    func flush() {
+      guard current >= 0 else { return }
+      if scores[current].isEmpty {
+        scores[current] = touched.map { ($0, scratch[$0]) }
+      } else {
+        for i in scores[current].indices {
+          let c = scores[current][i].column
+          if isTouched[c] {
+            scores[current][i].value += scratch[c]
+            isTouched[c] = false
+          }
+        }
+        for c in touched where isTouched[c] { scores[current].append((c, scratch[c])) }
+      }
+      for c in touched {
+        scratch[c] = 0
+        isTouched[c] = false
+      }
+      touched.removeAll(keepingCapacity: true)
+    }
     design.forEachBlock { block, white in
       for r in 0..<white.count {
         var fitted = 0.0
         for (x, c) in block.columns.enumerated() { fitted += white[r, x] * posterior.mean[c] }
         let residual = (white.y[r] - fitted) / sigma2
         let cluster = design.minutes.rows[block.rows.lowerBound + r].cluster
+        if cluster != current {
+          flush()
+          current = cluster
+        }
         for (x, c) in block.columns.enumerated() where white[r, x] != 0 {
-          scores[cluster][c] += white[r, x] * residual
+          if !isTouched[c] {
+            isTouched[c] = true
+            touched.append(c)
+          }
+          scratch[c] += white[r, x] * residual
         }
       }
     }
+    flush()
+    // M = Σₖ gₖgₖᵀ, symmetric (so row- and column-major alike).
+    var meat = [Double](repeating: 0, count: p * p)
+    for score in scores {
+      for (i, a) in score {
+        for (j, b) in score { meat[i * p + j] += a * b }
+      }
+    }
+
     let modelled = Array(Set(design.minutes.entries.map(\.song))).filter {
       design.songColumn($0) != nil
     }.sorted()
-    var meanRow = [Double](repeating: 0, count: design.p)
+    guard !modelled.isEmpty else { return [:] }
+    var meanRow = [Double](repeating: 0, count: p)
     for song in modelled {
       meanRow[design.genreOf(song)] += 1 / Double(modelled.count)
       meanRow[design.songColumn(song)!] += 1 / Double(modelled.count)
     }
+    // The contrasts as the columns of a p × songs column-major matrix, solved at once.
+    var contrasts = [Double](repeating: 0, count: p * modelled.count)
+    for (s, song) in modelled.enumerated() {
+      for i in 0..<p { contrasts[s * p + i] = -meanRow[i] }
+      contrasts[s * p + design.genreOf(song)] += 1
+      contrasts[s * p + design.songColumn(song)!] += 1
+    }
+    let solved = posterior.factor.solve(contrasts, columns: modelled.count)
+    // Row s of Uᵀ·M is (M·u)ᵀ for song s (M symmetric).
+    let spread =
+      Matrix(rows: modelled.count, columns: p, elements: solved)
+      * Matrix(rows: p, columns: p, elements: meat)
     var ratios: [Int64: Double] = [:]
-    for song in modelled {
-      var c = meanRow.map { -$0 }
-      c[design.genreOf(song)] += 1
-      c[design.songColumn(song)!] += 1
-      let u = posterior.factor.solve(c)
-      let model = dot(c, u)
-      let sandwich = scores.reduce(0.0) {
-        let s = dot(u, $1); return $0 + s * s
-      }
+    for (s, song) in modelled.enumerated() {
+      let u = solved[(s * p)..<((s + 1) * p)]
+      let c = contrasts[(s * p)..<((s + 1) * p)]
+      let model = zip(c, u).reduce(0.0) { $0 + $1.0 * $1.1 }
+      let mu = spread.elements[(s * p)..<((s + 1) * p)]
+      let sandwich = zip(u, mu).reduce(0.0) { $0 + $1.0 * $1.1 }
       if model > 0, sandwich.isFinite { ratios[song] = sandwich / model }
     }
     return ratios
