@@ -141,12 +141,13 @@ struct ContractTests {
     let sweep = runResonance(
       ["sweep", "--db", db, "--points", "64", "--out", folder.file("s.csv")], onTerminal: true)
     #expect(sweep.status == .ok, "\(sweep.err)")
+    #expect(sweep.err.contains("\rsweep: reading "), "\(sweep.err)")
     #expect(sweep.err.contains("\rsweep: reward models  ["), "\(sweep.err)")
     #expect(sweep.err.contains("\rsweep: 65 points over "), "\(sweep.err)")
     let tune = runResonance(
       ["tune", "--db", db, "--points", "64", "--out", folder.file("p.json")], onTerminal: true)
     #expect(tune.status == .ok, "\(tune.err)")
-    #expect(tune.err.contains("\rtune: replaying "), "\(tune.err)")
+    #expect(tune.err.contains("\rtune: reading and replaying "), "\(tune.err)")
     let ingest = runResonance(
       ["ingest", folder.file("person"), "--db", folder.file("again.sqlite")], onTerminal: true)
     #expect(ingest.err.contains("\ringest file 1 of "), "\(ingest.err)")

@@ -20,7 +20,7 @@ struct TuneStretchTests {
   }
 
   @Test(
-    "stretches of 1, 37 and 500 decisions assemble the same log, replay the same and tune the same as the history read whole"
+    "stretches of 1, 37 and 500 decisions assemble the same log and replay the same as the history read whole, and tune the same"
   )
   func wholeHistory() throws {
     let store = try store()
@@ -35,7 +35,10 @@ struct TuneStretchTests {
       #expect(log.records == whole.records)
       #expect(log.check == whole.check, "stretch \(stretch)")
       #expect(try log.assembled().decisions == whole.assembled().decisions, "stretch \(stretch)")
-      #expect(try Tuner.tune(log, settings: Self.settings) == reference, "stretch \(stretch)")
+      // The whole report once: it depends on the stretches only through the log.
+      if stretch == 37 {
+        #expect(try Tuner.tune(log, settings: Self.settings) == reference, "stretch \(stretch)")
+      }
     }
   }
 

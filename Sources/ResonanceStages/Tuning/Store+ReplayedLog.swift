@@ -31,7 +31,8 @@ extension Store {
     var log = ReplayedLog(lastStated: last, replays: replays)
     guard let start = kept.first, let end = kept.last else { return log }
     progress.begin(
-      "\(label): reading \(Format.grouped(kept.count)) logged decisions", total: Int64(kept.count),
+      "\(label): reading \(replays ? "and replaying " : "")"
+        + "\(Format.grouped(kept.count)) logged decisions", total: Int64(kept.count),
       unit: .items("decisions"))
     defer { progress.end() }
     var read = 0
