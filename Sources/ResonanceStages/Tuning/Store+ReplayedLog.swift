@@ -8,6 +8,8 @@ extension Store {
   /// log as `decisionHistory(in:)` read whole gives, while only one stretch's records are in
   /// memory at once. A log states its preferences once, at its first decision: the first
   /// decision kept gets the preferences in force at it, as `decisionHistory(in:)` does.
+  /// Every stretch is read from one snapshot of the store (`snapshot(_:)`), so an `ingest` or
+  /// `analyze` committing meanwhile changes none of them.
   ///
   /// - Parameters:
   ///   - replays: whether the engine replays each decision (`tune`), or only assembles
@@ -16,6 +18,14 @@ extension Store {
   func replayedLog(
     in days: DayRange, replays: Bool, stretch: Int = 512, label: String,
     progress: any StageProgress
+  ) throws -> ReplayedLog {
+    try snapshot {
+      try readLog(in: days, replays: replays, stretch: stretch, label: label, progress: progress)
+    }
+  }
+
+  private func readLog(
+    in days: DayRange, replays: Bool, stretch: Int, label: String, progress: any StageProgress
   ) throws -> ReplayedLog {
     let marks = try decisionTimeline()
     let kept =
