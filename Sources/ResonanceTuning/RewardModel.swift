@@ -71,11 +71,11 @@ package struct RewardModel: Sendable {
   ///   - decisions: a log that passes `checkConsistency()`.
   ///   - reward: what to predict.
   ///   - penalty: the ridge penalty λ ≥ 0 on every feature (the intercept is unpenalised).
+  ///   - predicts: whether to predict every row now (`predictions`); without, `predictions`
+  ///     is empty and the fits predict a row when it is needed (`predict(_:row:decision:)`,
+  ///     `SweepInput`), so that models kept for many folds do not each hold a value per row.
   /// - Throws: `TuningError` of kind `noMeasuredReward` when no decision has the reward
   ///   measured, `fitFailed` when a ridge system is singular (possible only with λ = 0).
-  ///   - predicts: whether to predict every row now (`predictions`); without, `predictions`
-  ///     is empty and `predict(_:row:decision:)` gives any row when it is needed, so that
-  ///     models kept for many folds do not each hold a value per row.
   package static func fit(
     _ decisions: LoggedDecisions, reward: Reward, penalty: Double = defaultPenalty,
     predicts: Bool = true
