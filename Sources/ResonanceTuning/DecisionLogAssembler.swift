@@ -82,11 +82,6 @@ package enum DecisionLogAssembler {
         clippedPropensities: 0)
     }
 
-    /// Room for `rows` candidate rows and `decisions` decisions, when the caller knows them.
-    package mutating func reserve(decisions: Int, rows: Int) {
-      assembled.decisions.reserve(decisions: decisions, rows: rows)
-    }
-
     /// Adds the next stretch of the history, with the preferences in force at each of its
     /// decisions.
     ///

@@ -39,11 +39,6 @@ package struct ReplayedLog: Sendable {
     add(history)
   }
 
-  /// Room for the decisions and candidate rows still to come, when the caller knows them.
-  package mutating func reserve(decisions: Int, rows: Int) {
-    builder.reserve(decisions: decisions, rows: rows)
-  }
-
   /// Replays and assembles the next stretch of the history.
   ///
   /// - Complexity: O(candidates of the stretch).
