@@ -6,24 +6,7 @@ extension LoggedDecisions {
   /// - Complexity: O(rows of the decisions taken).
   package func subset(_ indices: [Int]) -> LoggedDecisions {
     var result = LoggedDecisions(policy: policy)
-    for d in indices {
-      let rows = rows(of: d)
-      result.components += components[(7 * rows.lowerBound)..<(7 * rows.upperBound)]
-      result.smoothness += smoothness[rows]
-      result.propensity += propensity[rows]
-      result.rowStart.append(result.propensity.count)
-      result.blends.append(blends[d])
-      result.familiarityBoost.append(familiarityBoost[d])
-      result.chosen.append(chosen[d])
-      result.time.append(time[d])
-      result.context.append(context[d])
-      result.need.append(need[d])
-      result.kept.append(kept[d])
-      result.listenShare.append(listenShare[d])
-      result.response.append(response[d])
-      result.sessionQuality.append(sessionQuality[d])
-      if !responseReward.isEmpty { result.responseReward.append(responseReward[d]) }
-    }
+    for d in indices { result.append(d, of: self, rows: rows(of: d), chosen: chosen[d]) }
     return result
   }
 
@@ -37,22 +20,30 @@ extension LoggedDecisions {
     result.reserve(decisions: indices.count, rows: indices.count)
     for d in indices {
       let r = rowStart[d] + chosen[d]
-      result.components += components[(7 * r)..<(7 * r + 7)]
-      result.smoothness.append(smoothness[r])
-      result.propensity.append(propensity[r])
-      result.rowStart.append(result.propensity.count)
-      result.blends.append(blends[d])
-      result.familiarityBoost.append(familiarityBoost[d])
-      result.chosen.append(0)
-      result.time.append(time[d])
-      result.context.append(context[d])
-      result.need.append(need[d])
-      result.kept.append(kept[d])
-      result.listenShare.append(listenShare[d])
-      result.response.append(response[d])
-      result.sessionQuality.append(sessionQuality[d])
-      if !responseReward.isEmpty { result.responseReward.append(responseReward[d]) }
+      result.append(d, of: self, rows: r..<(r + 1), chosen: 0)
     }
     return result
+  }
+
+  /// Appends decision `d` of `log` with its rows `rows` only, `chosen` counted from the first
+  /// of them.
+  private mutating func append(
+    _ d: Int, of log: LoggedDecisions, rows: Range<Int>, chosen: Int
+  ) {
+    components += log.components[(7 * rows.lowerBound)..<(7 * rows.upperBound)]
+    smoothness += log.smoothness[rows]
+    propensity += log.propensity[rows]
+    rowStart.append(propensity.count)
+    blends.append(log.blends[d])
+    familiarityBoost.append(log.familiarityBoost[d])
+    self.chosen.append(chosen)
+    time.append(log.time[d])
+    context.append(log.context[d])
+    need.append(log.need[d])
+    kept.append(log.kept[d])
+    listenShare.append(log.listenShare[d])
+    response.append(log.response[d])
+    sessionQuality.append(log.sessionQuality[d])
+    if !log.responseReward.isEmpty { responseReward.append(log.responseReward[d]) }
   }
 }
