@@ -136,15 +136,74 @@ package enum RidgeRegression {
     let lambdas = (intercept ? [0] : []) + penalties
     let targets = (intercept ? [0] : []) + t
 
-    var gram = Matrix.gemm(weighted, weighted, transposeA: true)
+    let gram = Matrix.gemm(weighted, weighted, transposeA: true)
     let moment = Matrix.gemm(weighted, .column(yWeighted), transposeA: true)
+    return try solve(
+      gram: gram, moment: moment.elements, lambdas: lambdas, targets: targets,
+      intercept: intercept, noiseVariance: noiseVariance,
+      observations: w.filter { $0 > 0 }.count
+    ) { b in
+      let fitted = Matrix.gemm(design, .column(b))
+      var rss = 0.0
+      for i in 0..<n {
+        let r = y[i] - fitted[i, 0]
+        rss += w[i] * r * r
+      }
+      return rss
+    }
+  }
+
+  /// The fit from the normal equations' sums alone, for fits of many unions of the same
+  /// blocks of observations (a model per month, fitted on the others): `gram` DᵀWD and
+  /// `moment` DᵀWy of D = [1 | X] (X alone without the intercept), `squares` yᵀWy and the
+  /// observations with a positive weight, each block's added up. The same fit as
+  /// `fit(X:y:lambda:)` on the observations themselves, up to the rounding of the sums; the
+  /// residual sum of squares, yᵀWy − 2b·DᵀWy + bᵀDᵀWDb, loses digits when the fit is close.
+  package static func fit(
+    gram: Matrix, moment: [Double], squares: Double, observations: Int, lambda: Double,
+    intercept: Bool = true, noiseVariance: Double? = nil
+  ) throws(LinearAlgebraError) -> RidgeFit {
+    let q = gram.rows
+    guard gram.columns == q, moment.count == q else {
+      throw .dimensionMismatch(
+        "the Gram matrix is \(gram.rows)×\(gram.columns), the moment \(moment.count)")
+    }
+    guard lambda.isFinite, lambda >= 0 else {
+      throw .invalidInput("lambda must be finite and ≥ 0, not \(lambda)")
+    }
+    guard gram.elements.allSatisfy(\.isFinite), moment.allSatisfy(\.isFinite), squares.isFinite
+    else { throw .invalidInput("the sums must be finite") }
+    let lambdas =
+      (intercept ? [0] : []) + [Double](repeating: lambda, count: q - (intercept ? 1 : 0))
+    return try solve(
+      gram: gram, moment: moment, lambdas: lambdas, targets: .init(repeating: 0, count: q),
+      intercept: intercept, noiseVariance: noiseVariance, observations: observations
+    ) { b in
+      var quadratic = 0.0
+      for i in 0..<q {
+        var row = 0.0
+        for j in 0..<q { row += gram[i, j] * b[j] }
+        quadratic += b[i] * row
+      }
+      return max(0, squares - 2 * zip(b, moment).reduce(0) { $0 + $1.0 * $1.1 } + quadratic)
+    }
+  }
+
+  /// Solves (G + Λ) b = m + Λt for the coefficients and the inverse, and makes the fit, with
+  /// `residuals(b)` the weighted residual sum of squares of coefficients b.
+  private static func solve(
+    gram: Matrix, moment: [Double], lambdas: [Double], targets: [Double], intercept: Bool,
+    noiseVariance: Double?, observations: Int, residuals: ([Double]) -> Double
+  ) throws(LinearAlgebraError) -> RidgeFit {
+    let q = gram.rows
+    var gram = gram
     for j in 0..<q { gram[j, j] += lambdas[j] }
 
     // Right-hand sides, column-major q×(1+q): [DᵀWy + Λt | I], so one solve gives b and the
     // inverse.
     var rhs = [Double](repeating: 0, count: q * (1 + q))
     for j in 0..<q {
-      rhs[j] = moment[j, 0] + lambdas[j] * targets[j]
+      rhs[j] = moment[j] + lambdas[j] * targets[j]
       rhs[(1 + j) * q + j] = 1
     }
     let solution = try LAPACK.solvePositiveDefinite(
@@ -159,14 +218,8 @@ package enum RidgeRegression {
       }
     }
 
-    let fitted = Matrix.gemm(design, .column(b))
-    var rss = 0.0
-    for i in 0..<n {
-      let r = y[i] - fitted[i, 0]
-      rss += w[i] * r * r
-    }
+    let rss = residuals(b)
     let df = Double(q) - (0..<q).reduce(0.0) { $0 + lambdas[$1] * inverse[$1, $1] }
-    let observations = w.filter { $0 > 0 }.count
 
     let sigma2: Double
     if let given = noiseVariance {

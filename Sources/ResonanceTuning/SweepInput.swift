@@ -33,6 +33,9 @@ package struct SweepInput: Sendable {
   /// Whether the kernel also sums Switch-DR's and DRos's terms over their parameter grid
   /// (`EstimatorSums.stride(grid:)`).
   package let grid: Bool
+  /// Whether the kernel sums the reward models' features in place of their predictions
+  /// (`LinearSums`; `predictions` is then empty).
+  package let linear: Bool
 
   /// The score's signs, in `ScoringWeights`' order: the five matches add, the two penalties
   /// subtract.
@@ -86,9 +89,21 @@ package struct SweepInput: Sendable {
       groups: groups, grid: grid)
   }
 
+  /// Lays out the first `count` decisions of `decisions` (all of them when nil) with the
+  /// rewards to estimate, for the kernel's linear sums (`LinearSums`): no reward model yet,
+  /// the features it will weigh instead.
+  package init(
+    linear decisions: LoggedDecisions, count: Int? = nil, rewards: [[Double?]], group: [Int],
+    groups: Int
+  ) {
+    self.init(
+      decisions, count: count ?? decisions.count, rewards: rewards, interleaved: [],
+      group: group, groups: groups, grid: false, linear: true)
+  }
+
   private init(
     _ decisions: LoggedDecisions, count: Int, rewards: [[Double?]], interleaved: [Double],
-    group: [Int], groups: Int, grid: Bool
+    group: [Int], groups: Int, grid: Bool, linear: Bool = false
   ) {
     precondition(count <= decisions.count, "a prefix of the log")
     precondition(group.count == count, "one group per decision")
@@ -105,6 +120,7 @@ package struct SweepInput: Sendable {
     self.group = group
     self.groups = groups
     self.grid = grid
+    self.linear = linear
     self.rewards = rewards.map { $0.map { $0 ?? .nan } }
     self.predictions = interleaved
   }

@@ -47,7 +47,7 @@ package enum SweepKernel {
   ) -> SweepTotals {
     var totals = SweepTotals(
       points: weights.count, groups: input.groups, rewards: input.rewards.count,
-      grid: input.grid)
+      grid: input.grid, linear: input.linear)
     guard !weights.isEmpty, input.count > 0 else { return totals }
     let blocks = (weights.count + vectorBlock - 1) / vectorBlock
     let columns = blocks * vectorBlock
@@ -95,9 +95,11 @@ package enum SweepKernel {
   }
 
   /// The input's per-decision values laid out for the kernel: rewards decision by decision,
-  /// one value per reward (the predictions come laid out row by row already).
+  /// one value per reward (the predictions come laid out row by row already); for the linear
+  /// sums, each decision's two one-hot positions (`LinearSums.oneHotPositions`).
   private struct Layout {
     let rewards: [Double]
+    let oneHot: [Int]
     let longestDecision: Int
 
     init(_ input: SweepInput) {
@@ -108,6 +110,11 @@ package enum SweepKernel {
         for d in 0..<input.count { rewards[d * count + k] = input.rewards[k][d] }
       }
       self.rewards = rewards
+      var oneHot = [Int](repeating: 0, count: input.linear ? 2 * input.count : 1)
+      for d in 0..<input.count where input.linear {
+        (oneHot[2 * d], oneHot[2 * d + 1]) = LinearSums.oneHotPositions(log, decision: d)
+      }
+      self.oneHot = oneHot
       longestDecision =
         (0..<input.count).map { log.rowStart[$0 + 1] - log.rowStart[$0] }.max() ?? 0
     }
@@ -129,18 +136,21 @@ package enum SweepKernel {
                     input.chosenRow.withUnsafeBufferPointer { chosenRow in
                       input.loggedPropensity.withUnsafeBufferPointer { logged in
                         input.group.withUnsafeBufferPointer { group in
-                          body(
-                            View(
-                              components: components.baseAddress!,
-                              smoothness: smoothness.baseAddress!, boost: boost.baseAddress!,
-                              blends: blends.baseAddress!, rewards: rewards.baseAddress!,
-                              predictions: predictions.baseAddress!, weights: weights,
-                              inverseTemperatures: inverseTemperatures, columns: columns,
-                              rowStart: rowStart.baseAddress!, chosenRow: chosenRow.baseAddress!,
-                              logged: logged.baseAddress!, group: group.baseAddress!,
-                              decisions: input.count, rewardCount: input.rewards.count,
-                              groups: input.groups, longestDecision: longestDecision,
-                              policy: log.policy, grid: input.grid))
+                          oneHot.withUnsafeBufferPointer { oneHot in
+                            body(
+                              View(
+                                components: components.baseAddress!,
+                                smoothness: smoothness.baseAddress!, boost: boost.baseAddress!,
+                                blends: blends.baseAddress!, rewards: rewards.baseAddress!,
+                                predictions: predictions.baseAddress!, weights: weights,
+                                inverseTemperatures: inverseTemperatures, columns: columns,
+                                rowStart: rowStart.baseAddress!, chosenRow: chosenRow.baseAddress!,
+                                logged: logged.baseAddress!, group: group.baseAddress!,
+                                decisions: input.count, rewardCount: input.rewards.count,
+                                groups: input.groups, longestDecision: longestDecision,
+                                policy: log.policy, grid: input.grid, linear: input.linear,
+                                oneHot: oneHot.baseAddress!))
+                          }
                         }
                       }
                     }
@@ -181,6 +191,10 @@ package enum SweepKernel {
     let policy: LoggingPolicy
     /// Whether to sum Switch-DR's and DRos's grid slots too.
     let grid: Bool
+    /// Whether to sum the features of `LinearSums` in place of the predictions' terms, and
+    /// per decision its two one-hot positions.
+    let linear: Bool
+    let oneHot: UnsafePointer<Int>
   }
 
   private typealias Lanes = SIMD8<Double>
@@ -200,6 +214,8 @@ package enum SweepKernel {
     let offsets: UnsafeMutablePointer<Double>
     /// Per reward, the direct method's running sum over a decision's candidates.
     let direct: UnsafeMutablePointer<Lanes>
+    /// For the linear sums, the running Σ π(r)·x(r) of a decision's candidates, per feature.
+    let means: UnsafeMutablePointer<Lanes>
     /// Told the decisions of each block of rows once they are done, for progress.
     let rowsDone: (@Sendable (Int) -> Void)?
 
@@ -210,7 +226,9 @@ package enum SweepKernel {
       self.blocks = blocks
       self.product = product
       self.rowsDone = rowsDone
-      fields = SweepTotals.commonFields + EstimatorSums.stride(grid: view.grid) * view.rewardCount
+      fields =
+        SweepTotals.commonFields
+        + SweepTotals.stride(grid: view.grid, linear: view.linear) * view.rewardCount
       let sumCount = 2 * max(1, blocks.count * view.groups * fields)
       sums = .allocate(capacity: sumCount)
       sums.initialize(repeating: Lanes(), count: sumCount)
@@ -224,6 +242,8 @@ package enum SweepKernel {
       offsets.initialize(repeating: 0, count: foldedRows)
       direct = .allocate(capacity: 2 * max(1, view.rewardCount))
       direct.initialize(repeating: Lanes(), count: 2 * max(1, view.rewardCount))
+      means = .allocate(capacity: 2 * LinearSums.features)
+      means.initialize(repeating: Lanes(), count: 2 * LinearSums.features)
     }
 
     func deallocate() {
@@ -232,6 +252,7 @@ package enum SweepKernel {
       folded.deallocate()
       offsets.deallocate()
       direct.deallocate()
+      means.deallocate()
     }
 
     /// Every decision, a block of decisions at a time, for each of the thread's vector blocks.
@@ -295,7 +316,8 @@ package enum SweepKernel {
       let inverseB = UnsafeRawPointer(view.inverseTemperatures + j0 + 8).loadUnaligned(
         as: Lanes.self)
       let rewardCount = view.rewardCount
-      let stride = EstimatorSums.stride(grid: view.grid)
+      let linear = view.linear
+      let stride = SweepTotals.stride(grid: view.grid, linear: linear)
       let share = TransitionController.baseShare
       for d in range {
         let r0 = view.rowStart[d]
@@ -350,6 +372,7 @@ package enum SweepKernel {
         var chosenA = Lanes()
         var chosenB = Lanes()
         for k in 0..<(2 * rewardCount) { direct[k] = Lanes() }
+        if linear { for f in 0..<(2 * LinearSums.features) { means[f] = Lanes() } }
         let chosenIndex = view.chosenRow[d] - r0
         let chosenLanes = SIMD8<Int64>(repeating: Int64(chosenIndex))
         // Softmax: exp((s − max)/T). Greedy and ε-greedy: probability 1 − ε (1 for greedy) on
@@ -374,6 +397,18 @@ package enum SweepKernel {
           if i == chosenIndex {
             chosenA = eA
             chosenB = eB
+          }
+          if linear {
+            let c = view.components + 7 * (r0 + i)
+            for f in 0..<7 {
+              let x = Lanes(repeating: c[f])
+              means[2 * f] = means[2 * f].plusProduct(eA, x)
+              means[2 * f + 1] = means[2 * f + 1].plusProduct(eB, x)
+            }
+            let x = Lanes(repeating: view.smoothness[r0 + i])
+            means[14] = means[14].plusProduct(eA, x)
+            means[15] = means[15].plusProduct(eB, x)
+            continue
           }
           let q = view.predictions + (r0 + i) * rewardCount
           for k in 0..<rewardCount {
@@ -402,6 +437,32 @@ package enum SweepKernel {
           let reward = view.rewards[d * rewardCount + k]
           guard !reward.isNaN else { continue }
           let r = Lanes(repeating: reward)
+          if linear {
+            let u = t + 2 * (SweepTotals.commonFields + stride * k)
+            u[2 * EstimatorSums.measured] += one
+            u[2 * EstimatorSums.measured + 1] += one
+            u[2 * EstimatorSums.weightedReward] += wA * r
+            u[2 * EstimatorSums.weightedReward + 1] += wB * r
+            u[2 * EstimatorSums.weight] += wA
+            u[2 * EstimatorSums.weight + 1] += wB
+            let c = view.components + 7 * view.chosenRow[d]
+            for f in 0..<LinearSums.features {
+              let x = Lanes(repeating: f < 7 ? c[f] : view.smoothness[view.chosenRow[d]])
+              let m = 2 * (LinearSums.means + f)
+              u[m] += means[2 * f] / totalA
+              u[m + 1] += means[2 * f + 1] / totalB
+              let h = 2 * (LinearSums.chosen + f)
+              u[h] = u[h].plusProduct(wA, x)
+              u[h + 1] = u[h + 1].plusProduct(wB, x)
+            }
+            let context = 2 * (LinearSums.oneHot + view.oneHot[2 * d])
+            u[context] += wA
+            u[context + 1] += wB
+            let need = 2 * (LinearSums.oneHot + view.oneHot[2 * d + 1])
+            u[need] += wA
+            u[need + 1] += wB
+            continue
+          }
           let residual = Lanes(
             repeating: reward - view.predictions[view.chosenRow[d] * rewardCount + k])
           let dmA = direct[2 * k] / totalA

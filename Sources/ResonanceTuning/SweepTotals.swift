@@ -13,20 +13,31 @@ package struct SweepTotals: Sendable {
   package let rewards: Int
   /// Whether each reward's sums include the parameter grid of Switch-DR and DRos.
   package let grid: Bool
+  /// Whether each reward's sums are the linear ones (`LinearSums`), which make the direct
+  /// and doubly robust terms once a reward model's fit is given (`LinearSums.project`).
+  package let linear: Bool
   package var values: [Double]
 
-  /// Slots a reward (`EstimatorSums.stride(grid:)`).
-  package var stride: Int { EstimatorSums.stride(grid: grid) }
+  /// Slots a reward (`EstimatorSums.stride(grid:)`, or `LinearSums.stride`).
+  package var stride: Int { Self.stride(grid: grid, linear: linear) }
   package var fields: Int { Self.commonFields + stride * rewards }
 
-  package init(points: Int, groups: Int, rewards: Int, grid: Bool = false) {
+  /// Slots a reward of sums with or without the grid, plain or linear.
+  package static func stride(grid: Bool, linear: Bool) -> Int {
+    linear ? LinearSums.stride : EstimatorSums.stride(grid: grid)
+  }
+
+  package init(points: Int, groups: Int, rewards: Int, grid: Bool = false, linear: Bool = false) {
+    precondition(!(grid && linear), "the linear sums have no grid")
     self.points = points
     self.groups = groups
     self.rewards = rewards
     self.grid = grid
+    self.linear = linear
     values = [Double](
       repeating: 0,
-      count: points * groups * (Self.commonFields + EstimatorSums.stride(grid: grid) * rewards))
+      count: points * groups
+        * (Self.commonFields + Self.stride(grid: grid, linear: linear) * rewards))
   }
 
   /// The sums of `point` over `groups`, field by field (max w is a maximum).

@@ -8,15 +8,22 @@ extension Tuner {
   struct FoldModels {
     /// The judged month (an index into the months).
     let month: Int
-    /// The decisions before it, as indices into the whole log.
-    let selection: [Int]
-    /// Per reward: fitted on the log of `selection`, without predictions.
+    /// Per reward: fitted on the months before `month`, without predictions.
     let models: [RewardModel]
 
+    /// From the months' sums (`RewardModel.MonthSums`, one per reward, over the log whose
+    /// months `month` counts): each fold's fits without a pass over its decisions.
+    init(sums: [RewardModel.MonthSums], month: Int) throws(TuningError) {
+      self.month = month
+      var models: [RewardModel] = []
+      for reward in sums { models.append(try RewardModel.fit(reward, before: month)) }
+      self.models = models
+    }
+
+    /// Fitted on the decisions themselves: the reference the months' sums are held to.
     init(log: LoggedDecisions, monthOf: [Int], month: Int, rewards: [Reward]) throws(TuningError) {
       self.month = month
-      selection = (0..<log.count).filter { monthOf[$0] < month }
-      let selectionLog = log.chosenRows(selection)
+      let selectionLog = log.chosenRows((0..<log.count).filter { monthOf[$0] < month })
       var models: [RewardModel] = []
       for reward in rewards {
         models.append(try RewardModel.fit(selectionLog, reward: reward, predicts: false))

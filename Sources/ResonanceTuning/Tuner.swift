@@ -153,14 +153,20 @@ package enum Tuner {
     // months before it, with reward models fitted on those months alone. A month whose
     // earlier months measured none of the reward (a Watch worn only later, for the response)
     // is not judged; the last month always is.
+    // The fits come from each month's sums (`RewardModel.MonthSums`), or fold by fold from
+    // the decisions themselves.
     var folds: [FoldModels] = []
     progress.begin(
       "tune: reward models, month by month", total: Int64(held), unit: .items("months"))
+    let sums =
+      settings.foldByFold ? [] : rewards.map { RewardModel.MonthSums(log, reward: $0) }
     for j in 1...held {
       defer { progress.advance(to: Int64(j)) }
       do {
         folds.append(
-          try FoldModels(log: log, monthOf: monthOfDecision, month: j, rewards: rewards))
+          settings.foldByFold
+            ? try FoldModels(log: log, monthOf: monthOfDecision, month: j, rewards: rewards)
+            : try FoldModels(sums: sums, month: j))
       } catch  where error.kind == .noMeasuredReward && j < held {
         continue
       } catch {
@@ -169,20 +175,36 @@ package enum Tuner {
       }
     }
     progress.end()
-    progress.begin(
-      "tune: choosing and judging \(Format.grouped(designPoints.count + 1)) points, month by month",
-      total: Int64(folds.count), unit: .items("months"))
+    // With the one pass, the points are evaluated over every month first, then each month is
+    // judged; fold by fold, both happen month by month.
+    let judging =
+      "tune: judging \(Format.grouped(designPoints.count + 1)) points' choice, month by month"
+    if !settings.foldByFold && !settings.estimator.isTuned {
+      progress.begin(
+        "tune: \(Format.grouped(designPoints.count + 1)) points over every month",
+        total: Int64((designPoints.count + pointsPerPass - 2) / (pointsPerPass - 1)),
+        unit: .items("passes"))
+    } else {
+      progress.begin(judging, total: Int64(folds.count), unit: .items("months"))
+    }
     var foldsDone = 0
     let chain: Chain
     do {
       chain = try Self.chain(
         log: log, monthOf: monthOfDecision, months: months, folds: folds, where: { _ in true },
         rewards: rewards, inForce: inForce, design: designPoints, settings: settings,
-        level: level
-      ) {
-        foldsDone += 1
-        progress.advance(to: Int64(foldsDone))
-      }
+        level: level,
+        passDone: { done, total in
+          progress.advance(to: Int64(done))
+          if done == total {
+            progress.end()
+            progress.begin(judging, total: Int64(folds.count), unit: .items("months"))
+          }
+        },
+        foldDone: {
+          foldsDone += 1
+          progress.advance(to: Int64(foldsDone))
+        })
       progress.end()
     } catch {
       progress.end()
@@ -265,123 +287,6 @@ package enum Tuner {
     return report
   }
 
-  /// The months before a judged month, to choose on — the whole history's, or one context's
-  /// decisions — with the kernel's sums per day for every point (point 0: the preferences in
-  /// force).
-  struct Stage {
-    let settings: TuningSettings
-    let points: [ScoringWeights]
-    let totals: SweepTotals
-    /// The day groups' calendar days.
-    let blocks: DayBlocks
-    /// Per month, its day groups and decisions.
-    let daysOfMonth: [[Int]]
-    let decisionsPerMonth: [Int]
-
-    /// The first `count` decisions of `log` (all when nil), each in month `monthOf[d]`, with
-    /// the reward models that predict their rows.
-    init(
-      log: LoggedDecisions, count: Int? = nil, monthOf: [Int], months: [CalendarMonth],
-      rewards: [Reward], models: [RewardModel], points: [ScoringWeights],
-      temperatureFactors: [Double]? = nil, settings: TuningSettings
-    ) {
-      self.settings = settings
-      self.points = points
-      let count = count ?? log.count
-      let days = log.time[..<count].map(CalendarDay.init)
-      let dayList = Array(Set(days)).sorted()
-      let dayIndex = Dictionary(uniqueKeysWithValues: dayList.enumerated().map { ($1, $0) })
-      blocks = DayBlocks(dayList)
-      var dayMonth = [Int](repeating: 0, count: dayList.count)
-      for d in 0..<count { dayMonth[dayIndex[days[d]]!] = monthOf[d] }
-      daysOfMonth = months.indices.map { m in dayMonth.indices.filter { dayMonth[$0] == m } }
-      decisionsPerMonth = months.indices.map { m in monthOf[..<count].filter { $0 == m }.count }
-      let input = SweepInput(
-        log, count: count,
-        rewards: rewards.map { reward in (0..<count).map { reward.value(log, decision: $0) } },
-        models: models, group: days.map { dayIndex[$0]! }, groups: dayList.count,
-        grid: settings.estimator.isTuned)
-      totals = SweepKernel.evaluate(
-        input, weights: points, temperatureFactors: temperatureFactors, product: settings.product)
-    }
-
-    private func days(_ months: Range<Int>) -> [Int] { months.flatMap { daysOfMonth[$0] } }
-
-    /// Point p's paired gain over point 0 on `months` by `form`, with its standard error from
-    /// the days' contributions (the estimator's linearisation, `EstimatorForm.influence`, for
-    /// both points), summed by day and compared within each month (`DayBlocks.spread`).
-    func gain(point p: Int, months: Range<Int>, form: EstimatorForm) -> (
-      gain: Double?, spread: DayBlocks.Spread
-    ) {
-      let chosen = days(months)
-      let tp = totals.sums(point: p, groups: chosen)
-      let t0 = totals.sums(point: 0, groups: chosen)
-      let field = { (slot: Int) in totals.field(reward: 0, slot: slot) }
-      guard chosen.count > 1, let vp = form.value({ tp[field($0)] }),
-        let v0 = form.value({ t0[field($0)] })
-      else { return (nil, DayBlocks.Spread(standardError: .infinity, degreesOfFreedom: 0)) }
-      let fields = totals.fields
-      let influences = chosen.map { g in
-        let a = (p * totals.groups + g) * fields
-        let b = g * fields
-        return form.influence({ totals.values[a + field($0)] }, total: { tp[field($0)] })
-          - form.influence({ totals.values[b + field($0)] }, total: { t0[field($0)] })
-      }
-      return (vp - v0, blocks.spread(chosen, influences))
-    }
-
-    /// Point p's paired gain and its spread on `months`, with the form it used: for
-    /// Switch-DR and DRos the grid's value SLOPE chooses for the gain (each candidate's width
-    /// z·se at `level`), the estimator's one form otherwise.
-    func gain(point p: Int, months: Range<Int>, level: Double) -> (
-      gain: Double?, spread: DayBlocks.Spread, parameter: Int
-    ) {
-      let estimator = settings.estimator
-      let k =
-        estimator.isTuned
-        ? SLOPE.parameter(estimator, z: NormalDistribution.quantile(level)) { form in
-          let (value, spread) = gain(point: p, months: months, form: form)
-          return (value, spread.standardError)
-        } : 0
-      let chosen = gain(point: p, months: months, form: EstimatorForm(estimator, parameter: k))
-      return (chosen.gain, chosen.spread, k)
-    }
-
-    /// The rule: among the points whose effective sample size is at least `minimumESS` in
-    /// every month of `months` (scaled by that month's decisions against `judged`, the
-    /// decisions of the month the choice will be judged on), the one whose gain's lower
-    /// one-sided bound at `level` (gain − t·se, t Student's quantile at `level` and the
-    /// spread's degrees of freedom) is largest, when that bound is above the margin.
-    /// Choosing by the bound, not the gain, prefers a point that did better steadily over one
-    /// that did better by luck on a few heavy weights. For Switch-DR and DRos, each point's
-    /// gain is at the parameter SLOPE chooses for it on these months; the choice carries it to
-    /// the month judged.
-    func choose(months range: Range<Int>, judged: Int, level: Double) -> (
-      point: Int, gain: Double, ess: Double, parameter: Int
-    )? {
-      var best: (point: Int, gain: Double, ess: Double, bound: Double, parameter: Int)?
-      for p in 1..<points.count {
-        let (gain, spread, parameter) = gain(point: p, months: range, level: level)
-        guard let gain else { continue }
-        let bound = gain - spread.lowerDistance(level: level)
-        guard bound > (best?.bound ?? settings.margin) else { continue }
-        let supported = range.allSatisfy { m in
-          let ess = totals.estimate(
-            point: p, reward: 0, form: EstimatorForm(settings.estimator), groups: daysOfMonth[m]
-          ).effectiveSampleSize
-          return ess
-            >= settings.minimumESS * Double(decisionsPerMonth[m]) / Double(max(1, judged))
-        }
-        guard supported else { continue }
-        let ess = totals.estimate(
-          point: p, reward: 0, form: EstimatorForm(settings.estimator), groups: days(range)
-        ).effectiveSampleSize
-        best = (p, gain, ess, bound, parameter)
-      }
-      return best.map { ($0.point, $0.gain, $0.ess, $0.parameter) }
-    }
-  }
-
   /// The candidate against the preferences in force on one held-out log: paired estimates
   /// (Switch-DR and DRos at the grid's `parameter`-th value, chosen before this month), the
   /// interval from the days' spread, the diagnostics and the clipping table.
@@ -454,11 +359,13 @@ package enum Tuner {
     log: LoggedDecisions, monthOf: [Int], months: [CalendarMonth], folds: [FoldModels],
     where include: (Int) -> Bool, rewards: [Reward], inForce: UserPreferences,
     design: [ScoringWeights], settings: TuningSettings, level: Double,
-    temperatures: [Double]? = nil, foldDone: () -> Void = {}
+    temperatures: [Double]? = nil, passDone: (_ done: Int, _ total: Int) -> Void = { _, _ in },
+    foldDone: () -> Void = {}
   ) throws(TuningError) -> Chain {
     var chain = Chain()
     let points: [ScoringWeights]
     let factors: [Double]?
+    let mine = (0..<log.count).filter(include)
     if let temperatures {
       // The temperature as its own dimension: the weights in force at other temperatures.
       points = Array(repeating: inForce.weights, count: temperatures.count + 1)
@@ -468,7 +375,6 @@ package enum Tuner {
       // (`Greediness`), so that the design compares tastes at the logging policy's
       // greediness. The match reads the candidates and the logging policy only, never an
       // outcome, so one match over every month serves every fold.
-      let mine = (0..<log.count).filter(include)
       let greediness = Greediness(
         SweepInput(
           mine.count == log.count ? log : log.subset(mine), rewards: [], predictions: [],
@@ -476,16 +382,27 @@ package enum Tuner {
       points = [inForce.weights] + greediness.matched(design, to: inForce.weights)
       factors = nil
     }
+    // The rule's choices on every fold from one pass over the history (`LinearSums`), or,
+    // for the grids of Switch-DR and DRos, fold by fold below.
+    let onePass = !settings.foldByFold && !settings.estimator.isTuned
+    let choices =
+      onePass
+      ? onePassChoices(
+        log: log, mine: mine, monthOf: monthOf, months: months, folds: folds,
+        reward: rewards[0], points: points, factors: factors, settings: settings, level: level,
+        passDone: passDone) : [:]
     var judgedPairs: [(chosen: PolicyEstimate, current: PolicyEstimate, days: [CalendarDay])] = []
     for fold in folds {
       defer { foldDone() }
       let j = fold.month
-      let selection = fold.selection.filter(include)
+      let selection =
+        onePass ? [] : (0..<log.count).filter { monthOf[$0] < j && include($0) }
       let judged = (0..<log.count).filter { monthOf[$0] == j && include($0) }
       guard !judged.isEmpty else { continue }
-      var pick: (point: Int, gain: Double, ess: Double, parameter: Int)?
-      var stage: Stage?
-      if !selection.isEmpty {
+      var pick: Choice?
+      if onePass {
+        pick = choices[j]
+      } else if !selection.isEmpty {
         // The months before the judged one are the first decisions of the log when every
         // decision is taken (the log is in time order): read in place, not copied.
         let prefix = selection.last == selection.count - 1
@@ -495,7 +412,6 @@ package enum Tuner {
           rewards: rewards, models: fold.models, points: points,
           temperatureFactors: factors, settings: settings)
         pick = s.choose(months: 0..<j, judged: judged.count, level: level)
-        stage = s
       }
       let judgedLog = log.subset(judged)
       let models = fold.models.map { $0.predicting(judgedLog) }
@@ -506,8 +422,8 @@ package enum Tuner {
         inForce, estimator: settings.estimator, parameter: parameter)
       var chosen = current
       let factor = pick.map { factors?[$0.point] ?? 1 } ?? 1
-      if let pick, let stage {
-        var candidate = inForce.with(weights: stage.points[pick.point])
+      if let pick {
+        var candidate = inForce.with(weights: points[pick.point])
         candidate.policy.temperature *= factor
         chosen = evaluator.estimate(
           candidate, estimator: settings.estimator, parameter: parameter,
@@ -524,7 +440,7 @@ package enum Tuner {
         TuningFold(
           month: months[j].description, decisions: judged.count,
           gain: pick == nil ? nil : chosen.value.flatMap { a in current.value.map { a - $0 } },
-          weights: pick.flatMap { p in stage.map { $0.points[p.point] } },
+          weights: pick.map { points[$0.point] },
           estimatorParameter: pick.flatMap { p in
             EstimatorSums.parameters(settings.estimator).dropFirst(p.parameter).first
               .flatMap { $0.isFinite ? $0 : nil }

@@ -29,6 +29,11 @@ package struct TuningSettings: Sendable, Equatable {
   package var minimumMonths = 3
   /// How the sweep kernel computes its scores.
   package var product: SweepProduct = .simd
+  /// Whether forward chaining runs the kernel once per fold over the months before it (the
+  /// reference the tests hold the one-pass linear sums to), where it would otherwise run once
+  /// over the whole history for every fold (`LinearSums`). Switch-DR and DRos always go fold
+  /// by fold. Not an option of the command: both ways give the same answer.
+  package var foldByFold = false
 
   /// The documented defaults.
   package init() {}
