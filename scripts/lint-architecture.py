@@ -52,7 +52,7 @@ from pathlib import Path
 
 # 2,500 when the rule was set, with thirteen commands; each command added since brings at most
 # 100 lines of its own (export, cohort).
-CLI_LINE_BUDGET = 2_700
+CLI_LINE_BUDGET = 2_800
 MAX_FILE_LINES = 600
 ALLOW_LIST = "scripts/lint-allow.txt"
 

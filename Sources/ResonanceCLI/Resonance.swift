@@ -13,7 +13,7 @@ package enum Resonance {
       SynthCommand.self, IngestCommand.self, StatusCommand.self, HRVCommand.self,
       BreathingCommand.self, ValidateCommand.self, AnalyzeCommand.self, SweepCommand.self,
       TuneCommand.self, ReportCommand.self, ExportCommand.self, CohortCommand.self,
-      NotebookCommand.self, DemoCommand.self,
+      NotebookCommand.self, ExperimentCommand.self, DemoCommand.self,
     ]
   }
 

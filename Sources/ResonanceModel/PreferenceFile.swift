@@ -26,10 +26,14 @@ package struct PreferenceFile: Sendable, Equatable, Codable {
   package var contexts: [String: UserPreferences]?
   /// How the recommendation was reached; nil for a file written by hand.
   package var evidence: TuningEvidence?
+  /// A randomised experiment for the DJ to carry out (`resonance experiment plan`): each
+  /// arm's preferences and the day each runs; `preferences` hold outside its days.
+  package var experiment: ExperimentPlan?
 
   package init(
     recommendation: Recommendation, preferences: UserPreferences,
-    contexts: [String: UserPreferences]? = nil, evidence: TuningEvidence? = nil
+    contexts: [String: UserPreferences]? = nil, evidence: TuningEvidence? = nil,
+    experiment: ExperimentPlan? = nil
   ) {
     format = Self.formatName
     version = Self.currentVersion
@@ -37,6 +41,7 @@ package struct PreferenceFile: Sendable, Equatable, Codable {
     self.preferences = preferences
     self.contexts = contexts
     self.evidence = evidence
+    self.experiment = experiment
   }
 
   /// The file's two encodings.
@@ -94,12 +99,20 @@ package struct PreferenceFile: Sendable, Equatable, Codable {
     for (context, preferences) in (file.contexts ?? [:]).sorted(by: { $0.key < $1.key }) {
       settings.append((["contexts", context], preferences))
     }
+    // Arm i's settings are under the (i + 1)-th "preferences" key after "arms".
+    for (i, arm) in (file.experiment?.arms ?? []).enumerated() {
+      settings.append(
+        (["experiment", "arms"] + Array(repeating: "preferences", count: i + 1), arm.preferences))
+    }
     for (path, preferences) in settings {
       guard let bad = preferences.firstOutOfRange else { continue }
       let keyPath = path + bad.keyPath
       let at = Self.locate(keyPath, in: data, json: first == UInt8(ascii: "{"))
+      let named =
+        path.first == "experiment"
+        ? ["experiment", "arms", "\(path.count - 3)", "preferences"] + bad.keyPath : keyPath
       throw PreferenceFileError(
-        "\"\(keyPath.joined(separator: "."))\": expected \(bad.expected), found \(bad.found)",
+        "\"\(named.joined(separator: "."))\": expected \(bad.expected), found \(bad.found)",
         line: at?.line, column: at?.column)
     }
     self = file

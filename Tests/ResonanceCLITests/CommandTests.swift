@@ -120,7 +120,7 @@ struct CommandTests {
     "every command's help page matches its golden file",
     arguments: [
       "synth", "ingest", "status", "hrv", "breathing", "validate", "analyze", "sweep", "tune",
-      "report", "export", "cohort", "notebook", "demo",
+      "report", "export", "cohort", "notebook", "experiment", "demo",
     ])
   func helpGolden(command: String) throws {
     try expectGolden(runResonance([command, "--help"]).out, named: "\(command)-help.txt")
@@ -130,7 +130,7 @@ struct CommandTests {
   func everyCommandHasAGoldenHelpPage() {
     let pinned = [
       "synth", "ingest", "status", "hrv", "breathing", "validate", "analyze", "sweep", "tune",
-      "report", "export", "cohort", "notebook", "demo",
+      "report", "export", "cohort", "notebook", "experiment", "demo",
     ]
     #expect(Set(Resonance.commands.map { $0.configuration.name }) == Set(pinned))
   }

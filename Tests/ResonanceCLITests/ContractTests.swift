@@ -38,6 +38,7 @@ struct ContractTests {
         case "hrv": ["--from", "2022-06-01"]
         case "ingest": [folder.file("nothing-here.zip")]
         case "export": ["--out", folder.file("cohort"), "--person", "p1"]
+        case "experiment": ["plan", "--out", folder.file("plan.json")]
         default: []
         }
       try "{}".write(toFile: folder.file("truth.json"), atomically: true, encoding: .utf8)

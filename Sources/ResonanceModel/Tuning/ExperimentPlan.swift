@@ -1,0 +1,174 @@
+/// A randomised N-of-1 experiment the DJ carries out: the `experiment` section of a preference
+/// file (`docs/formats.md`, `docs/experiments.md`). Each arm holds the full preferences the
+/// DJ runs on its days; `assignment` gives every day of the plan its arm; the stopping rule
+/// and the power analysis say when the experiment may stop and how long it was planned for.
+package struct ExperimentPlan: Sendable, Equatable, Codable {
+  /// The question the experiment answers.
+  package enum Question: String, Sendable, Equatable, Codable, CaseIterable {
+    /// The preferences in force against one or more candidates, by keep rate.
+    case tuning
+  }
+
+  /// One arm: its name and the preferences the DJ runs on its days.
+  package struct Arm: Sendable, Equatable, Codable {
+    package var name: String
+    package var preferences: UserPreferences
+
+    package init(name: String, preferences: UserPreferences) {
+      self.name = name
+      self.preferences = preferences
+    }
+  }
+
+  /// When the person may stop: after each whole cycle, the confidence sequence of every
+  /// contrast against arm 0 (`alpha` each, Bonferroni across the contrasts), `adopt` when a
+  /// contrast's lower end is above 0, `keep` when every upper end is below `margin` or the
+  /// plan's days are over, `continue` otherwise.
+  package struct StoppingRule: Sendable, Equatable, Codable {
+    /// `confidence-sequence`: the asymptotic normal-mixture sequence over cycles.
+    package var kind: String
+    /// The error rate of the whole experiment, and of each contrast (Bonferroni).
+    package var alpha: Double
+    package var contrastAlpha: Double
+    /// The mixture's ρ², tuned for the planned cycles.
+    package var rho2: Double
+    /// Days a cycle: every weekday once per arm; the sequence moves a cycle at a time.
+    package var cycleDays: Int
+    /// The smallest worthwhile gain in the outcome.
+    package var margin: Double
+
+    package init(
+      kind: String, alpha: Double, contrastAlpha: Double, rho2: Double, cycleDays: Int,
+      margin: Double
+    ) {
+      self.kind = kind
+      self.alpha = alpha
+      self.contrastAlpha = contrastAlpha
+      self.rho2 = rho2
+      self.cycleDays = cycleDays
+      self.margin = margin
+    }
+  }
+
+  /// How the plan's length was found (`docs/experiments.md`, "How long").
+  package struct Power: Sendable, Equatable, Codable {
+    /// The power aimed at, and the gain it is for.
+    package var target: Double
+    package var gain: Double
+    /// Where the gain came from: `margin` (given), `tune` (the candidate's estimated change
+    /// in keep rate on the month it was not chosen on) or `default`.
+    package var gainSource: String
+    /// Days of history read, and those with an outcome; the outcome's mean, day-to-day
+    /// standard deviation and lag-1 autocorrelation there.
+    package var historyDays: Int
+    package var observedDays: Int
+    package var outcomeMean: Double
+    package var dailySD: Double
+    package var autocorrelation: Double
+    /// The standard deviation of a cycle's contrast, measured on the history's cycles under
+    /// random schedules.
+    package var contrastSD: Double
+    /// The days needed for the power at the gain; nil when more than ten years.
+    package var daysNeeded: Int?
+    /// Whether they fit within `maxDays`.
+    package var fits: Bool
+    /// The gain the planned days would show with the power aimed at.
+    package var detectableGain: Double
+
+    package init(
+      target: Double, gain: Double, gainSource: String, historyDays: Int, observedDays: Int,
+      outcomeMean: Double, dailySD: Double, autocorrelation: Double, contrastSD: Double,
+      daysNeeded: Int?, fits: Bool, detectableGain: Double
+    ) {
+      self.target = target
+      self.gain = gain
+      self.gainSource = gainSource
+      self.historyDays = historyDays
+      self.observedDays = observedDays
+      self.outcomeMean = outcomeMean
+      self.dailySD = dailySD
+      self.autocorrelation = autocorrelation
+      self.contrastSD = contrastSD
+      self.daysNeeded = daysNeeded
+      self.fits = fits
+      self.detectableGain = detectableGain
+    }
+  }
+
+  package var question: Question
+  /// The primary outcome: `keep-rate` (the share of the day's DJ decisions kept).
+  package var outcome: String
+  /// The unit of randomisation: `day`.
+  package var block: String
+  package var arms: [Arm]
+  /// The first day (`YYYY-MM-DD`, local), and the planned days: whole cycles.
+  package var start: String
+  package var days: Int
+  /// The longest the person would run it.
+  package var maxDays: Int
+  /// The seed the schedule was drawn from.
+  package var seed: UInt64
+  /// Day → arm name, every day of the plan.
+  package var assignment: [String: String]
+  package var stoppingRule: StoppingRule
+  package var power: Power
+
+  package init(
+    question: Question, outcome: String, block: String, arms: [Arm], start: String, days: Int,
+    maxDays: Int, seed: UInt64, assignment: [String: String], stoppingRule: StoppingRule,
+    power: Power
+  ) {
+    self.question = question
+    self.outcome = outcome
+    self.block = block
+    self.arms = arms
+    self.start = start
+    self.days = days
+    self.maxDays = maxDays
+    self.seed = seed
+    self.assignment = assignment
+    self.stoppingRule = stoppingRule
+    self.power = power
+  }
+}
+
+/// What `resonance experiment plan` asks.
+package struct ExperimentPlanRequest: Sendable, Equatable {
+  package var store: StoreLocation
+  /// Candidate preference files; none: the candidate of the store's latest `tune`.
+  package var candidates: [String]
+  /// The smallest worthwhile gain in keep rate; nil: the candidate's estimated gain.
+  package var margin: Double?
+  package var maxDays: Int
+  package var seed: UInt64
+  /// The first day; nil: the day after the store's last decision.
+  package var start: CalendarDay?
+  package var out: String
+  package var encoding: PreferenceFile.Encoding
+
+  package init(
+    store: StoreLocation, candidates: [String] = [], margin: Double? = nil, maxDays: Int = 120,
+    seed: UInt64 = 1, start: CalendarDay? = nil, out: String,
+    encoding: PreferenceFile.Encoding = .json
+  ) {
+    self.store = store
+    self.candidates = candidates
+    self.margin = margin
+    self.maxDays = maxDays
+    self.seed = seed
+    self.start = start
+    self.out = out
+    self.encoding = encoding
+  }
+}
+
+/// The plan written, and where.
+package struct ExperimentPlanOutcome: Sendable, Equatable {
+  package var plan: ExperimentPlan
+  package var out: String
+
+  package init(plan: ExperimentPlan, out: String) {
+    self.plan = plan
+    self.out = out
+  }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import ResonanceModel
+import ResonanceReports
+import ResonanceStore
+import ResonanceTuning
+
+/// `resonance experiment plan`: a randomised N-of-1 experiment for the DJ to carry out — the
+/// preferences in force against one or more candidates, day by day in weekday-balanced cycles
+/// (`ExperimentSchedule`), planned for 90% power on the person's own day-to-day keep rate
+/// (`ExperimentPower`), stopped by an anytime-valid confidence sequence — written as the
+/// `experiment` section of a preference file (`docs/experiments.md`).
+package struct ExperimentPlanStage: Stage {
+  package let request: ExperimentPlanRequest
+
+  package init(_ request: ExperimentPlanRequest) { self.request = request }
+
+  /// The error rate of the whole experiment, split across the contrasts.
+  static let alpha = 0.05
+  /// The power the length is planned for.
+  static let power = 0.9
+  /// The smallest worthwhile keep-rate gain when neither `--margin` nor `tune` gives one.
+  static let defaultGain = 0.02
+  /// Days of history the power analysis reads: the last year.
+  static let historyDays = 364
+  /// The longest plan the power analysis looks for: ten years.
+  static let longestDays = 3650
+
+  /// - Throws: `StageError.missingInput` without a store, a decision log or a candidate;
+  ///   `StageError.badData` for a candidate file that does not read, or a history too short to
+  ///   measure the outcome's spread on; `StageError.io` when the plan cannot be written.
+  package func run(progress: any StageProgress) throws -> ExperimentPlanOutcome {
+    let path = request.store.path
+    let store = try request.store.existing(for: "experiment plan")
+    let rates = try store.dailyKeepRates()
+    guard let lastDay = rates.last?.day else {
+      throw StageError(
+        .missingInput,
+        "\(path): no DJ decisions: an experiment is planned on the person's own decision log "
+          + "(ingest the app's decision-log files first)")
+    }
+    let inForce =
+      try store.decisionTimeline().last { $0.preferences != nil }?.preferences ?? .appDefault
+    let latest = try store.latestTuning()
+
+    var arms = [ExperimentPlan.Arm(name: "in-force", preferences: inForce)]
+    if request.candidates.isEmpty {
+      guard let report = latest, let candidate = report.candidate else {
+        throw StageError(
+          .missingInput,
+          "\(path): no candidate to try: "
+            + (latest.map { "the latest resonance tune chose none (\($0.reason))" }
+              ?? "resonance tune has not been run on this store")
+            + "; run resonance tune, or give --candidate FILE")
+      }
+      arms.append(.init(name: "candidate", preferences: candidate))
+    } else {
+      for (i, file) in request.candidates.enumerated() {
+        let name = request.candidates.count == 1 ? "candidate" : "candidate-\(i + 1)"
+        arms.append(.init(name: name, preferences: try Self.preferences(in: file)))
+      }
+    }
+
+    let (gain, source): (Double, String) =
+      if let margin = request.margin {
+        (margin, "margin")
+      } else if request.candidates.isEmpty, let change = latest?.heldOut?.keepChangePer100,
+        change > 0
+      {
+        (change / 100, "tune")
+      } else {
+        (Self.defaultGain, "default")
+      }
+
+    // The last year of the outcome, a value a day (nil for a day without decisions).
+    let first = lastDay.daysSinceEpoch - Int64(Self.historyDays) + 1
+    var outcomes = [Double?](repeating: nil, count: Self.historyDays)
+    for (day, rate) in rates where day.daysSinceEpoch >= first {
+      outcomes[Int(day.daysSinceEpoch - first)] = rate
+    }
+    let k = arms.count
+    let cycleDays = ExperimentSchedule.cycleDays(arms: k)
+    guard
+      let measured = ExperimentPower(outcomes: outcomes, arms: k, seed: request.seed)
+    else {
+      throw StageError(
+        .badData,
+        "\(path): too little history to plan on: the last year holds fewer than two whole "
+          + "cycles of \(cycleDays) days with decisions, on which the keep rate's spread from "
+          + "day to day is measured")
+    }
+    let contrastAlpha = Self.alpha / Double(k - 1)
+    let needed = measured.cycles(
+      toShow: gain, alpha: contrastAlpha, power: Self.power, limit: Self.longestDays / cycleDays)
+    let maxCycles = max(2, request.maxDays / cycleDays)
+    let fits = needed.map { $0 <= maxCycles } ?? false
+    let planned = fits ? needed! : maxCycles
+    let sequence = ConfidenceSequence(alpha: contrastAlpha, tunedFor: planned)
+    let start = request.start ?? CalendarDay(daysSinceEpoch: lastDay.daysSinceEpoch + 1)
+    let schedule = ExperimentSchedule(arms: k, start: start, cycles: planned, seed: request.seed)
+    var assignment: [String: String] = [:]
+    for (i, arm) in schedule.assignment.enumerated() {
+      assignment[CalendarDay(daysSinceEpoch: start.daysSinceEpoch + Int64(i)).description] =
+        arms[arm].name
+    }
+
+    let plan = ExperimentPlan(
+      question: .tuning, outcome: "keep-rate", block: "day", arms: arms,
+      start: start.description, days: schedule.days, maxDays: request.maxDays,
+      seed: request.seed, assignment: assignment,
+      stoppingRule: .init(
+        kind: "confidence-sequence", alpha: Self.alpha, contrastAlpha: contrastAlpha,
+        rho2: sequence.rho2, cycleDays: cycleDays, margin: gain),
+      power: .init(
+        target: Self.power, gain: gain, gainSource: source, historyDays: measured.days,
+        observedDays: measured.observedDays, outcomeMean: measured.mean,
+        dailySD: measured.dailySD, autocorrelation: measured.autocorrelation,
+        contrastSD: measured.contrastSD, daysNeeded: needed.map { $0 * cycleDays },
+        fits: fits,
+        detectableGain: measured.detectable(
+          cycles: planned, alpha: contrastAlpha, power: Self.power)))
+    let file = PreferenceFile(recommendation: .keep, preferences: inForce, experiment: plan)
+    try OutputFiles.write(try file.encoded(as: request.encoding), to: request.out)
+    return ExperimentPlanOutcome(plan: plan, out: request.out)
+  }
+
+  /// The preferences of a candidate file.
+  private static func preferences(in file: String) throws(StageError) -> UserPreferences {
+    guard FileManager.default.fileExists(atPath: file) else {
+      throw StageError(.missingInput, "\(file): no such candidate file")
+    }
+    let data: Data
+    do {
+      data = try Data(contentsOf: URL(fileURLWithPath: file))
+    } catch {
+      throw StageError(.io, "\(file): cannot be read: \(error.localizedDescription)")
+    }
+    do {
+      return try PreferenceFile(data: data).preferences
+    } catch {
+      let at = error.line.map { ":\($0):\(error.column ?? 1)" } ?? ""
+      throw StageError(.badData, "\(file)\(at): \(error.message)")
+    }
+  }
+}
+
+extension ExperimentPlanOutcome: ConsolePresentable {
+  package var text: String { ExperimentPlanSummary.lines(self).map { $0 + "\n" }.joined() }
+  package var json: String { ExperimentPlanSummary.json(self).text }
+}
