@@ -40,12 +40,20 @@ package struct ConfidenceSequence: Sendable, Equatable, Codable {
     return (2 * a / (t * t * rho2) * log(a.squareRoot() / alpha)).squareRoot()
   }
 
-  /// The interval after `values`: nil with fewer than two.
-  package func interval(_ values: [Double]) -> (estimate: Double, lower: Double, upper: Double)? {
+  /// The interval after `values`: nil with fewer than two. With a `prior`, the standard
+  /// deviation is the values' own pooled with `prior.sd` as if it came from `prior.weight`
+  /// more degrees of freedom — σ̂² = (Σ(x − μ̂)² + w·s₀²)/(n − 1 + w) — which steadies the first
+  /// few intervals, where a standard deviation from a handful of values is often far too small,
+  /// and weighs less and less as the values come in.
+  package func interval(_ values: [Double], prior: (sd: Double, weight: Double)? = nil)
+    -> (estimate: Double, lower: Double, upper: Double)?
+  {
     let n = values.count
     guard n >= 2 else { return nil }
     let mean = values.reduce(0, +) / Double(n)
-    let variance = values.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(n - 1)
+    let squares = values.reduce(0) { $0 + ($1 - mean) * ($1 - mean) }
+    let w = prior?.weight ?? 0
+    let variance = (squares + w * (prior?.sd ?? 0) * (prior?.sd ?? 0)) / (Double(n - 1) + w)
     let half = variance.squareRoot() * margin(n)
     return (mean, mean - half, mean + half)
   }
@@ -134,10 +142,12 @@ package struct ExperimentPower: Sendable, Equatable {
         + NormalDistribution.quantile(power) / Double(cycles).squareRoot())
   }
 
-  /// The least number of cycles, up to `limit`, after which a gain of `gain` is shown with
-  /// probability `power` at `alpha`; nil when `limit` cycles are not enough.
+  /// The least number of cycles, from `ExperimentAnalysis.minimumCycles` up to `limit`, after
+  /// which a gain of `gain` is shown with probability `power` at `alpha`; nil when `limit`
+  /// cycles are not enough.
   package func cycles(toShow gain: Double, alpha: Double, power: Double, limit: Int) -> Int? {
-    guard gain > 0, limit >= 2 else { return nil }
-    return (2...limit).first { detectable(cycles: $0, alpha: alpha, power: power) <= gain }
+    let least = ExperimentAnalysis.minimumCycles
+    guard gain > 0, limit >= least else { return nil }
+    return (least...limit).first { detectable(cycles: $0, alpha: alpha, power: power) <= gain }
   }
 }

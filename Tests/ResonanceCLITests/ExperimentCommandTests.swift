@@ -64,6 +64,69 @@ struct ExperimentCommandTests {
     #expect(try Data(contentsOf: URL(fileURLWithPath: out)) == bytes)
   }
 
+  @Test(
+    "analyze counts the plan's days so far under their arms: a contrast per candidate, its sequence and randomisation p, and the decision"
+  )
+  func analyze() throws {
+    let stores = try TuningStores.shared.get()
+    let folder = try TemporaryFolder()
+    let store = try stores.copy(stores.ingested, into: folder)
+    let candidate = try Self.candidate(in: folder)
+    // A plan laid over the history's last ten weeks, as if the DJ had run it.
+    let probe = folder.file("probe.json")
+    let made = runResonance([
+      "experiment", "plan", "--db", store, "--candidate", candidate, "--out", probe, "--json",
+    ])
+    #expect(made.status == .ok, "\(made.err)")
+    let after = try #require(
+      CalendarDay(
+        try PreferenceFile(data: Data(contentsOf: URL(fileURLWithPath: probe)))
+          .experiment?.start ?? ""))
+    let start = CalendarDay(daysSinceEpoch: after.daysSinceEpoch - 70)
+    let plan = folder.file("plan.json")
+    #expect(
+      runResonance([
+        "experiment", "plan", "--db", store, "--candidate", candidate, "--start",
+        start.description, "--max-days", "112", "--out", plan,
+      ]).status == .ok)
+    let run = runResonance(["experiment", "analyze", "--db", store, "--plan", plan, "--json"])
+    #expect(run.status == .ok, "\(run.err)")
+    let json = try #require(
+      try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any])
+    #expect(json["analysis"] as? String == "itt")
+    #expect(["adopt", "keep", "continue"].contains(json["decision"] as? String ?? ""))
+    #expect(json["days_left"] as? Int == 112 - 70)
+    let contrast = try #require(json["contrast"] as? [String: Any])
+    #expect(contrast["arm"] as? String == "candidate")
+    #expect(contrast["cycles"] as? Int == 5)
+    let p = try #require(json["permutation_p"] as? Double)
+    #expect(p > 0 && p <= 1)
+    let lower = try #require(contrast["lower"] as? Double)
+    let upper = try #require(contrast["upper"] as? Double)
+    #expect(lower < (contrast["estimate"] as? Double ?? .nan) && upper > lower)
+
+    // A day moved to the other arm is not what the seed drew: refused, naming the day.
+    var text = try String(contentsOfFile: plan, encoding: .utf8)
+    let day = start.description
+    let arm = text.contains("\"\(day)\" : \"candidate\"") ? "candidate" : "in-force"
+    text = text.replacingOccurrences(
+      of: "\"\(day)\" : \"\(arm)\"",
+      with: "\"\(day)\" : \"\(arm == "candidate" ? "in-force" : "candidate")\"")
+    try text.write(toFile: plan, atomically: true, encoding: .utf8)
+    let tampered = runResonance(["experiment", "analyze", "--db", store, "--plan", plan])
+    #expect(tampered.status == .dataError)
+    #expect(tampered.err.contains("experiment.assignment.\(day)"))
+    // A preference file without an experiment is not a plan.
+    let refused = runResonance(["experiment", "analyze", "--db", store, "--plan", candidate])
+    #expect(refused.status == .dataError)
+    #expect(refused.err.contains("expected an experiment section"))
+    // Plan's options are not analyze's.
+    let mixed = runResonance([
+      "experiment", "analyze", "--db", store, "--plan", plan, "--margin", "0.1",
+    ])
+    #expect(mixed.status == .usage)
+  }
+
   @Test("without a candidate file and without a tune run there is nothing to try: exit 66")
   func noCandidate() throws {
     let stores = try TuningStores.shared.get()
@@ -94,7 +157,7 @@ struct ExperimentCommandTests {
   func unknownAction() {
     let run = runResonance(["experiment", "run"])
     #expect(run.status == .usage)
-    #expect(run.err.contains("'resonance experiment' needs the action 'plan'"))
+    #expect(run.err.contains("'resonance experiment' needs the action 'plan' or 'analyze'"))
   }
 
   @Test(
@@ -108,7 +171,7 @@ struct ExperimentCommandTests {
       ], start: "2024-01-01", days: 14, maxDays: 120, seed: 1, assignment: [:],
       stoppingRule: .init(
         kind: "confidence-sequence", alpha: 0.05, contrastAlpha: 0.05, rho2: 1, cycleDays: 14,
-        margin: 0.02),
+        margin: 0.02, minimumCycles: 4, priorSD: 0.05, priorCycles: 4),
       power: .init(
         target: 0.9, gain: 0.02, gainSource: "default", historyDays: 364, observedDays: 300,
         outcomeMean: 0.6, dailySD: 0.1, autocorrelation: 0, contrastSD: 0.05, daysNeeded: nil,

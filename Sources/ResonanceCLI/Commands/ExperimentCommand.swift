@@ -17,17 +17,21 @@ struct ExperimentCommand: ParsableCommand {
       is longer than --max-days, it runs --max-days and says what gain that could show. Its \
       confidence sequence may be looked at as often as you like. docs/experiments.md explains \
       the design, the power analysis and the guarantee; docs/formats.md gives the keys.
+
+      'resonance experiment analyze --plan FILE' counts every day of the plan so far under its \
+      planned arm and prints each candidate's contrast in keep rate with its confidence \
+      sequence and a randomisation test, then the decision: adopt, keep or continue.
       """,
     examples: [
       Example(
         "resonance experiment plan --out Reports/experiment.json",
         "The latest tune's candidate against the preferences in force."),
       Example(
-        "resonance experiment plan --candidate mine.json --margin 0.03 --max-days 180 --out plan.json",
-        "A preference file of your own, planned to show +0.03 in keep rate within 180 days."),
+        "resonance experiment analyze --plan Reports/experiment.json",
+        "What the experiment's days say so far, and whether to stop."),
     ])
 
-  @Argument(name: "ACTION", help: "What to do: plan.")
+  @Argument(name: "ACTION", help: "What to do: plan, or analyze.")
   var action: String
 
   @OptionGroup var store: StoreOptions
@@ -48,20 +52,30 @@ struct ExperimentCommand: ParsableCommand {
 
   @Option(
     name: "max-days", placeholder: "N",
-    help: "The longest you would run it, in days, 28–3650. Default: 120.",
-    parser: .integer(in: 28...3650))
-  var maxDays = 120
+    help:
+      "The longest you would run it, in days, 56–3650 (a plan is at least four cycles). Default: 120.",
+    parser: .integer(in: 56...3650))
+  var maxDays: Int?
 
   @Option(
     name: "seed", placeholder: "S", help: "The seed the schedule is drawn from. Default: 1.",
     parser: .natural)
-  var seed: UInt64 = 1
+  var seed: UInt64?
 
   @Option(
     name: "start", placeholder: "DATE",
     help: "The first day, YYYY-MM-DD. Default: the day after the store's last decision.",
     parser: .day)
   var start: CalendarDay?
+
+  @Option(
+    name: "plan", placeholder: "FILE", help: "analyze: the plan to analyse.", parser: .nonEmpty)
+  var plan: String?
+
+  @Option(
+    name: "as-of", placeholder: "DATE",
+    help: "analyze: the last day counted, YYYY-MM-DD. Default: the last decision's.", parser: .day)
+  var asOf: CalendarDay?
 
   @Option(
     name: "out", placeholder: "FILE",
@@ -76,19 +90,41 @@ struct ExperimentCommand: ParsableCommand {
   @OptionGroup var output: OutputOptions
 
   func validate() throws(UsageError) {
-    guard action == "plan" else {
+    let planning =
+      !candidates.isEmpty || margin != nil || maxDays != nil || seed != nil
+      || start != nil || out != nil
+    switch action {
+    case "plan" where plan == nil && asOf == nil: return
+    case "analyze" where plan != nil && !planning: return
+    case "plan": throw UsageError("--plan and --as-of are analyze's options, not plan's")
+    case "analyze":
       throw UsageError(
-        "'resonance experiment' needs the action 'plan', not '\(action)'",
+        plan == nil
+          ? "'resonance experiment analyze' needs --plan FILE"
+          : "analyze takes "
+            + "--plan and --as-of; the others are plan's",
+        hint: "resonance experiment analyze "
+          + "--plan Reports/experiment.json")
+    default:
+      throw UsageError(
+        "'resonance experiment' needs the action 'plan' or 'analyze', not '\(action)'",
         hint: "resonance experiment plan --out Reports/experiment.json")
     }
   }
 
   func run(in context: CommandContext) throws -> ExitCode {
+    let location = try store.location(context.environment)
+    let progress = context.progress(output)
+    if let plan {
+      let request = ExperimentAnalyzeRequest(store: location, plan: plan, asOf: asOf)
+      context.show(try ExperimentAnalyzeStage(request).run(progress: progress), output)
+      return .ok
+    }
     let request = ExperimentPlanRequest(
-      store: try store.location(context.environment), candidates: candidates, margin: margin,
-      maxDays: maxDays, seed: seed, start: start,
-      out: out ?? "Reports/experiment.\(encoding.rawValue)", encoding: encoding)
-    context.show(try ExperimentPlanStage(request).run(progress: context.progress(output)), output)
+      store: location, candidates: candidates, margin: margin, maxDays: maxDays ?? 120,
+      seed: seed ?? 1, start: start, out: out ?? "Reports/experiment.\(encoding.rawValue)",
+      encoding: encoding)
+    context.show(try ExperimentPlanStage(request).run(progress: progress), output)
     return .ok
   }
 }

@@ -36,11 +36,20 @@ package struct ExperimentPlan: Sendable, Equatable, Codable {
     package var cycleDays: Int
     /// The smallest worthwhile gain in the outcome.
     package var margin: Double
+    /// Whole cycles before the sequence is read.
+    package var minimumCycles: Int
+    /// The contrast's standard deviation measured on history, pooled into the sequence's as
+    /// `priorCycles` cycles' worth.
+    package var priorSD: Double
+    package var priorCycles: Double
 
     package init(
       kind: String, alpha: Double, contrastAlpha: Double, rho2: Double, cycleDays: Int,
-      margin: Double
+      margin: Double, minimumCycles: Int, priorSD: Double, priorCycles: Double
     ) {
+      self.minimumCycles = minimumCycles
+      self.priorSD = priorSD
+      self.priorCycles = priorCycles
       self.kind = kind
       self.alpha = alpha
       self.contrastAlpha = contrastAlpha
@@ -170,5 +179,72 @@ package struct ExperimentPlanOutcome: Sendable, Equatable {
   package init(plan: ExperimentPlan, out: String) {
     self.plan = plan
     self.out = out
+  }
+}
+
+/// What `resonance experiment analyze` asks: the plan, and the day to analyse through.
+package struct ExperimentAnalyzeRequest: Sendable, Equatable {
+  package var store: StoreLocation
+  package var plan: String
+  /// The last day counted; nil: the store's last decision's day.
+  package var asOf: CalendarDay?
+
+  package init(store: StoreLocation, plan: String, asOf: CalendarDay? = nil) {
+    self.store = store
+    self.plan = plan
+    self.asOf = asOf
+  }
+}
+
+/// What an experiment's days say so far, and what the stopping rule decides.
+package struct ExperimentAnalyzeOutcome: Sendable, Equatable {
+  /// One candidate against the preferences in force: whole cycles measured, the mean cycle
+  /// contrast in keep rate with the confidence sequence's interval at `level`, and the
+  /// randomisation test's p-value (nil before two cycles).
+  package struct Contrast: Sendable, Equatable {
+    package var arm: String
+    package var cycles: Int
+    package var estimate: Double?
+    package var lower: Double?
+    package var upper: Double?
+    package var level: Double
+    package var permutationP: Double?
+
+    package init(
+      arm: String, cycles: Int, estimate: Double?, lower: Double?, upper: Double?,
+      level: Double, permutationP: Double?
+    ) {
+      self.arm = arm
+      self.cycles = cycles
+      self.estimate = estimate
+      self.lower = lower
+      self.upper = upper
+      self.level = level
+      self.permutationP = permutationP
+    }
+  }
+
+  package var plan: String
+  /// `adopt`, `keep` or `continue`.
+  package var decision: String
+  /// The arm adopted, with `adopt`.
+  package var adopted: String?
+  package var asOf: String
+  package var daysLeft: Int
+  package var contrasts: [Contrast]
+  /// `itt`: every day counted under the arm the plan gave it.
+  package var analysis: String
+
+  package init(
+    plan: String, decision: String, adopted: String?, asOf: String, daysLeft: Int,
+    contrasts: [Contrast], analysis: String
+  ) {
+    self.plan = plan
+    self.decision = decision
+    self.adopted = adopted
+    self.asOf = asOf
+    self.daysLeft = daysLeft
+    self.contrasts = contrasts
+    self.analysis = analysis
   }
 }

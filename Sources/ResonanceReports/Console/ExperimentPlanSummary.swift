@@ -41,8 +41,9 @@ package enum ExperimentPlanSummary {
           + "which show \(signed(power.detectableGain)) with \(percent)% power")
     }
     lines.append(
-      "experiment: after each cycle, a \(Int(((1 - rule.contrastAlpha) * 100).rounded()))% "
-        + "confidence sequence per candidate (valid however often you look): adopt when its "
+      "experiment: from the \(ordinal(rule.minimumCycles)) whole cycle, a "
+        + "\(Int(((1 - rule.contrastAlpha) * 100).rounded()))% confidence sequence per "
+        + "candidate (valid however often you look): adopt when its "
         + "lower end is above 0, keep when its upper end is below \(gain) or the days are over")
     lines.append("experiment: wrote \(outcome.out)")
     return lines
@@ -68,7 +69,64 @@ package enum ExperimentPlanSummary {
     ])
   }
 
+  private static func ordinal(_ n: Int) -> String {
+    ["first", "second", "third", "fourth", "fifth", "sixth"].dropFirst(n - 1).first ?? "\(n)th"
+  }
+
   private static func signed(_ x: Double) -> String {
     (x >= 0 ? "+" : "−") + Format.fixed(abs(x), 3)
+  }
+}
+
+extension ExperimentPlanSummary {
+  /// What `resonance experiment analyze` prints: each candidate's contrast so far, then the
+  /// decision.
+  package static func lines(_ outcome: ExperimentAnalyzeOutcome) -> [String] {
+    var lines: [String] = []
+    for c in outcome.contrasts {
+      guard let estimate = c.estimate, let lower = c.lower, let upper = c.upper else {
+        lines.append(
+          "experiment: \(c.arm): \(c.cycles) whole cycle\(c.cycles == 1 ? "" : "s") so far; "
+            + "the sequence is read from the fourth")
+        continue
+      }
+      lines.append(
+        "experiment: \(c.arm) against in-force over \(c.cycles) cycles: keep rate "
+          + "\(signed(estimate)) (\(Int((c.level * 100).rounded()))% confidence sequence "
+          + "\(signed(lower)) … \(signed(upper))), randomisation p = "
+          + Format.fixed(c.permutationP ?? 1, 3))
+    }
+    let decision =
+      switch outcome.decision {
+      case "adopt": "adopt \(outcome.adopted ?? "")"
+      case "keep": "keep the preferences in force"
+      default: "continue: \(outcome.daysLeft) days left"
+      }
+    lines.append(
+      "experiment: through \(outcome.asOf), every day counted under its planned arm: \(decision)")
+    return lines
+  }
+
+  /// `--json` (`docs/cli.md`).
+  package static func json(_ outcome: ExperimentAnalyzeOutcome) -> JSONValue {
+    let number: (Double?) -> JSONValue = { $0.map { .number($0) } ?? .null }
+    let contrast: (ExperimentAnalyzeOutcome.Contrast) -> JSONValue = { c in
+      [
+        "arm": .string(c.arm), "cycles": .int(Int64(c.cycles)), "estimate": number(c.estimate),
+        "lower": number(c.lower), "upper": number(c.upper), "level": .number(c.level),
+        "permutation_p": number(c.permutationP),
+      ]
+    }
+    let primary =
+      outcome.contrasts.first { $0.arm == outcome.adopted } ?? outcome.contrasts.first
+    return .object([
+      "format_version": 1, "plan": .string(outcome.plan), "decision": .string(outcome.decision),
+      "adopted": outcome.adopted.map { .string($0) } ?? .null, "as_of": .string(outcome.asOf),
+      "days_left": .int(Int64(outcome.daysLeft)),
+      "contrast": primary.map(contrast) ?? .null,
+      "permutation_p": number(primary?.permutationP),
+      "contrasts": .array(outcome.contrasts.map(contrast)),
+      "analysis": .string(outcome.analysis),
+    ])
   }
 }

@@ -91,7 +91,7 @@ package struct ExperimentPlanStage: Stage {
     let contrastAlpha = Self.alpha / Double(k - 1)
     let needed = measured.cycles(
       toShow: gain, alpha: contrastAlpha, power: Self.power, limit: Self.longestDays / cycleDays)
-    let maxCycles = max(2, request.maxDays / cycleDays)
+    let maxCycles = max(ExperimentAnalysis.minimumCycles, request.maxDays / cycleDays)
     let fits = needed.map { $0 <= maxCycles } ?? false
     let planned = fits ? needed! : maxCycles
     let sequence = ConfidenceSequence(alpha: contrastAlpha, tunedFor: planned)
@@ -109,7 +109,9 @@ package struct ExperimentPlanStage: Stage {
       seed: request.seed, assignment: assignment,
       stoppingRule: .init(
         kind: "confidence-sequence", alpha: Self.alpha, contrastAlpha: contrastAlpha,
-        rho2: sequence.rho2, cycleDays: cycleDays, margin: gain),
+        rho2: sequence.rho2, cycleDays: cycleDays, margin: gain,
+        minimumCycles: ExperimentAnalysis.minimumCycles, priorSD: measured.contrastSD,
+        priorCycles: ExperimentAnalysis.priorCycles),
       power: .init(
         target: Self.power, gain: gain, gainSource: source, historyDays: measured.days,
         observedDays: measured.observedDays, outcomeMean: measured.mean,

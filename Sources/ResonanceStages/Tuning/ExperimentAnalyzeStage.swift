@@ -1,0 +1,108 @@
+import Foundation
+import ResonanceModel
+import ResonanceReports
+import ResonanceStore
+import ResonanceTuning
+
+/// `resonance experiment analyze`: an experiment's days so far against its plan — each
+/// candidate's cycle contrasts with the preferences in force, their confidence sequence, a
+/// randomisation test, and the stopping rule's decision (`ExperimentAnalysis`).
+package struct ExperimentAnalyzeStage: Stage {
+  package let request: ExperimentAnalyzeRequest
+
+  package init(_ request: ExperimentAnalyzeRequest) { self.request = request }
+
+  /// - Throws: `StageError.missingInput` without the store, its decisions or the plan;
+  ///   `StageError.badData` for a plan that does not read, holds no experiment, or whose days
+  ///   are not the ones its seed draws.
+  package func run(progress: any StageProgress) throws -> ExperimentAnalyzeOutcome {
+    let store = try request.store.existing(for: "experiment analyze")
+    let (plan, schedule) = try Self.plan(request.plan)
+    let rates = try store.dailyKeepRates()
+    guard let lastDay = request.asOf ?? rates.last?.day else {
+      throw StageError(.missingInput, "\(request.store.path): no DJ decisions to analyse")
+    }
+    let start = schedule.start.daysSinceEpoch
+    let elapsed = max(0, min(schedule.days, Int(lastDay.daysSinceEpoch - start) + 1))
+    var outcomes = [Double?](repeating: nil, count: elapsed)
+    for (day, rate) in rates where day.daysSinceEpoch >= start {
+      let i = Int(day.daysSinceEpoch - start)
+      if i < elapsed { outcomes[i] = rate }
+    }
+    let rule = plan.stoppingRule
+    let analysis = ExperimentAnalysis(
+      outcomes: outcomes, schedule: schedule,
+      sequence: ConfidenceSequence(alpha: rule.contrastAlpha, rho2: rule.rho2),
+      margin: rule.margin, priorSD: rule.priorSD, seed: plan.seed)
+    return ExperimentAnalyzeOutcome(
+      plan: request.plan, decision: analysis.decision.rawValue,
+      adopted: analysis.adopted.map { plan.arms[$0].name }, asOf: lastDay.description,
+      daysLeft: analysis.daysLeft,
+      contrasts: analysis.contrasts.map { c in
+        .init(
+          arm: plan.arms[c.arm].name, cycles: c.cycles, estimate: c.estimate, lower: c.lower,
+          upper: c.upper, level: 1 - rule.contrastAlpha, permutationP: c.permutationP)
+      }, analysis: "itt")
+  }
+
+  /// The plan's experiment and its schedule, checked against the seed it names.
+  static func plan(_ path: String) throws(StageError) -> (ExperimentPlan, ExperimentSchedule) {
+    guard FileManager.default.fileExists(atPath: path) else {
+      throw StageError(.missingInput, "\(path): no such plan")
+    }
+    let data: Data
+    do {
+      data = try Data(contentsOf: URL(fileURLWithPath: path))
+    } catch {
+      throw StageError(.io, "\(path): cannot be read: \(error.localizedDescription)")
+    }
+    let file: PreferenceFile
+    do {
+      file = try PreferenceFile(data: data)
+    } catch {
+      let at = error.line.map { ":\($0):\(error.column ?? 1)" } ?? ""
+      throw StageError(.badData, "\(path)\(at): \(error.message)")
+    }
+    guard let plan = file.experiment else {
+      throw StageError(
+        .badData,
+        "\(path): expected an experiment section (resonance experiment plan writes one), "
+          + "found a preference file without one")
+    }
+    let k = plan.arms.count
+    let length = ExperimentSchedule.cycleDays(arms: max(2, k))
+    guard k >= 2, let start = CalendarDay(plan.start), plan.days > 0, plan.days % length == 0
+    else {
+      throw StageError(
+        .badData,
+        "\(path): \"experiment\": expected two arms or more, a start YYYY-MM-DD and whole "
+          + "cycles of \(length) days, found \(k) arms from \"\(plan.start)\" for \(plan.days) days"
+      )
+    }
+    let drawn = ExperimentSchedule(
+      arms: k, start: start, cycles: plan.days / length, seed: plan.seed)
+    for (i, arm) in drawn.assignment.enumerated() {
+      let day = CalendarDay(daysSinceEpoch: start.daysSinceEpoch + Int64(i)).description
+      guard plan.assignment[day] == plan.arms[arm].name else {
+        throw StageError(
+          .badData,
+          "\(path): \"experiment.assignment.\(day)\": expected \"\(plan.arms[arm].name)\", the "
+            + "arm seed \(plan.seed) draws, found "
+            + (plan.assignment[day].map { "\"\($0)\"" } ?? "none")
+            + ": the randomisation test needs the days the seed drew")
+      }
+    }
+    guard plan.assignment.count == plan.days else {
+      throw StageError(
+        .badData,
+        "\(path): \"experiment.assignment\": expected the plan's \(plan.days) days, found "
+          + "\(plan.assignment.count)")
+    }
+    return (plan, drawn)
+  }
+}
+
+extension ExperimentAnalyzeOutcome: ConsolePresentable {
+  package var text: String { ExperimentPlanSummary.lines(self).map { $0 + "\n" }.joined() }
+  package var json: String { ExperimentPlanSummary.json(self).text }
+}
