@@ -51,7 +51,11 @@ extension Tuner {
       }
       return Fold(month: j, groups: groups, fits: fits)
     }
-    guard !judgedFolds.isEmpty, points.count > 1 else { return [:] }
+    guard !judgedFolds.isEmpty, points.count > 1 else {
+      // Nothing to evaluate: the passes are over before they start.
+      passDone(1, 1)
+      return [:]
+    }
 
     let input = SweepInput(
       linear: included, rewards: [rewards], group: days.group, groups: days.list.count)

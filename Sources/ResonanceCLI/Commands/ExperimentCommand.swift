@@ -91,20 +91,15 @@ struct ExperimentCommand: ParsableCommand {
 
   func validate() throws(UsageError) {
     let planning =
-      !candidates.isEmpty || margin != nil || maxDays != nil || seed != nil
-      || start != nil || out != nil
+      !candidates.isEmpty || margin != nil || maxDays != nil || seed != nil || start != nil
+      || out != nil
     switch action {
-    case "plan" where plan == nil && asOf == nil: return
-    case "analyze" where plan != nil && !planning: return
-    case "plan": throw UsageError("--plan and --as-of are analyze's options, not plan's")
-    case "analyze":
+    case "plan" where plan == nil && asOf == nil, "analyze" where plan != nil && !planning: return
+    case "plan", "analyze":
       throw UsageError(
-        plan == nil
-          ? "'resonance experiment analyze' needs --plan FILE"
-          : "analyze takes "
-            + "--plan and --as-of; the others are plan's",
-        hint: "resonance experiment analyze "
-          + "--plan Reports/experiment.json")
+        "'experiment plan' takes --candidate, --margin, --max-days, --seed, --start, --out and "
+          + "--format; 'experiment analyze' needs --plan FILE and takes --as-of",
+        hint: "resonance experiment analyze --plan Reports/experiment.json")
     default:
       throw UsageError(
         "'resonance experiment' needs the action 'plan' or 'analyze', not '\(action)'",
