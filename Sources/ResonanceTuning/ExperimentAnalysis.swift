@@ -59,8 +59,9 @@ package struct ExperimentAnalysis: Sendable, Equatable {
     let observed = Array(outcomes[..<whole])
     let assignment = Array(schedule.assignment[..<whole])
     var random = SplitMix64(seed: seed, stream: "experiment-randomisation")
+    // The randomisation test's schedules, drawn only once the sequence is read.
     var redrawn: [[Int]] = []
-    for _ in 0..<draws {
+    for _ in 0..<(whole / length >= Self.minimumCycles ? draws : 0) {
       var days: [Int] = []
       for _ in 0..<(whole / length) {
         days += ExperimentSchedule.cycle(arms: k, random: &random)

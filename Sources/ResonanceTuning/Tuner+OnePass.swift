@@ -1,6 +1,13 @@
 import ResonanceLinear
 import ResonanceModel
 
+extension TuningSettings {
+  /// Whether forward chaining evaluates the points in one pass over the history
+  /// (`Tuner.onePassChoices`): unless the reference is asked for, or the estimator's grid
+  /// (Switch-DR, DRos) needs its sums once per threshold.
+  var onePass: Bool { !foldByFold && !estimator.isTuned }
+}
+
 extension Tuner {
   /// Points the kernel evaluates at once on the one pass: four vector blocks, the preferences
   /// in force and 63 design points, so that two threads share them evenly and the sums of a

@@ -179,7 +179,7 @@ package enum Tuner {
     // judged; fold by fold, both happen month by month.
     let judging =
       "tune: judging \(Format.grouped(designPoints.count + 1)) points' choice, month by month"
-    if !settings.foldByFold && !settings.estimator.isTuned {
+    if settings.onePass {
       progress.begin(
         "tune: \(Format.grouped(designPoints.count + 1)) points over every month",
         total: Int64((designPoints.count + pointsPerPass - 2) / (pointsPerPass - 1)),
@@ -384,7 +384,7 @@ package enum Tuner {
     }
     // The rule's choices on every fold from one pass over the history (`LinearSums`), or,
     // for the grids of Switch-DR and DRos, fold by fold below.
-    let onePass = !settings.foldByFold && !settings.estimator.isTuned
+    let onePass = settings.onePass
     let choices =
       onePass
       ? onePassChoices(

@@ -1,4 +1,3 @@
-import Foundation
 import ResonanceModel
 import ResonanceReports
 import ResonanceStore
@@ -47,22 +46,7 @@ package struct ExperimentAnalyzeStage: Stage {
 
   /// The plan's experiment and its schedule, checked against the seed it names.
   static func plan(_ path: String) throws(StageError) -> (ExperimentPlan, ExperimentSchedule) {
-    guard FileManager.default.fileExists(atPath: path) else {
-      throw StageError(.missingInput, "\(path): no such plan")
-    }
-    let data: Data
-    do {
-      data = try Data(contentsOf: URL(fileURLWithPath: path))
-    } catch {
-      throw StageError(.io, "\(path): cannot be read: \(error.localizedDescription)")
-    }
-    let file: PreferenceFile
-    do {
-      file = try PreferenceFile(data: data)
-    } catch {
-      let at = error.line.map { ":\($0):\(error.column ?? 1)" } ?? ""
-      throw StageError(.badData, "\(path)\(at): \(error.message)")
-    }
+    let file = try PreferenceFile.read(at: path)
     guard let plan = file.experiment else {
       throw StageError(
         .badData,

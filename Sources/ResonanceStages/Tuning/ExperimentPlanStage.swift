@@ -1,4 +1,3 @@
-import Foundation
 import ResonanceModel
 import ResonanceReports
 import ResonanceStore
@@ -56,7 +55,7 @@ package struct ExperimentPlanStage: Stage {
     } else {
       for (i, file) in request.candidates.enumerated() {
         let name = request.candidates.count == 1 ? "candidate" : "candidate-\(i + 1)"
-        arms.append(.init(name: name, preferences: try Self.preferences(in: file)))
+        arms.append(.init(name: name, preferences: try PreferenceFile.read(at: file).preferences))
       }
     }
 
@@ -123,25 +122,6 @@ package struct ExperimentPlanStage: Stage {
     let file = PreferenceFile(recommendation: .keep, preferences: inForce, experiment: plan)
     try OutputFiles.write(try file.encoded(as: request.encoding), to: request.out)
     return ExperimentPlanOutcome(plan: plan, out: request.out)
-  }
-
-  /// The preferences of a candidate file.
-  private static func preferences(in file: String) throws(StageError) -> UserPreferences {
-    guard FileManager.default.fileExists(atPath: file) else {
-      throw StageError(.missingInput, "\(file): no such candidate file")
-    }
-    let data: Data
-    do {
-      data = try Data(contentsOf: URL(fileURLWithPath: file))
-    } catch {
-      throw StageError(.io, "\(file): cannot be read: \(error.localizedDescription)")
-    }
-    do {
-      return try PreferenceFile(data: data).preferences
-    } catch {
-      let at = error.line.map { ":\($0):\(error.column ?? 1)" } ?? ""
-      throw StageError(.badData, "\(file)\(at): \(error.message)")
-    }
   }
 }
 
