@@ -123,6 +123,9 @@ struct DecisionLineScanner {
       } else if key("outcome") {
         field = 17
         line.outcome = try optional { s throws(GiveUp) in try s.outcome() }
+      } else if key("arm") {
+        field = 18
+        line.arm = try optional { s throws(GiveUp) in try s.string() }
       } else {
         try skipValue(depth: 1)
         continue

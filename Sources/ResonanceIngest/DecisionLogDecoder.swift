@@ -2,7 +2,7 @@ import Foundation
 import ResonanceIO
 import ResonanceModel
 
-/// Decodes the DJ's decision log (`docs/formats.md`, versions 1 and 2) into `DecisionRecord`s.
+/// Decodes the DJ's decision log (`docs/formats.md`, versions 1 to 3) into `DecisionRecord`s.
 ///
 /// A line is read by a byte scanner (`scannedLine(_:)`, in `DecisionLogDecoder+Scanner.swift`)
 /// when it is a well-formed decision; any other line, and the header, go through `JSONDecoder`,
@@ -12,10 +12,16 @@ import ResonanceModel
 /// replay must start from exactly the values the app scored with. The scanner's numbers are
 /// correctly rounded too (an exact division for short decimals, `Double(_:)` for the rest).
 struct DecisionLogDecoder {
-  /// The log's version, 1 or 2.
+  /// The log's version, 1 to 3.
   let version: Int
   /// The header's preferences, until the first decision takes them.
   private var pending: UserPreferences?
+  /// Version 3: the settings outside the experiment's days (the header's), the experiment's
+  /// seed and arms, and the arm the last decision ran (nil: the header's settings), so that
+  /// a decision states its settings where they change.
+  private var outside: UserPreferences?
+  private var experiment: ExperimentHeader?
+  private var lastArm: String??
   /// Whether the header states the settings in force (a version-1 header may not).
   let statesPreferences: Bool
   /// Whether lines go to the scanner first (tests turn it off to compare with the decoder).
@@ -30,27 +36,46 @@ struct DecisionLogDecoder {
   static let longestListenMs: Int64 = 7 * 86_400_000
 
   /// The versions this build reads.
-  static let versions = 1...2
+  static let versions = 1...3
 
-  /// Reads the header: version 2 must carry the full preferences in force; version 1 gives
-  /// its weights and policy, which stand on the app's other defaults.
+  /// Reads the header: versions 2 and 3 must carry the full preferences in force (version 3:
+  /// outside the experiment's days), and version 3 the experiment's seed and every arm's
+  /// full preferences; version 1 gives its weights and policy, which stand on the app's
+  /// other defaults.
   ///
-  /// - Throws: a message for `IngestError` when the version is unknown or a version-2
-  ///   header's preferences are missing or incomplete.
+  /// - Throws: a message for `IngestError` when the version is unknown or a version-2 or 3
+  ///   header's preferences or arms are missing or incomplete.
   init(header: [UInt8], version: Int) throws(DecodeFailure) {
     guard Self.versions.contains(version) else {
       throw DecodeFailure(
-        "expected decision log version 1 or 2, found \(version) (written by a newer app?)")
+        "expected decision log version 1, 2 or 3, found \(version) (written by a newer app?)")
     }
     self.version = version
     do {
       let head = try decoder.decode(Header.self, from: Data(header))
-      if version == 2 {
+      if version >= 2 {
         guard let preferences = head.preferences else {
           throw DecodeFailure(
-            "expected the header's \"preferences\" (version 2 records the settings in force)")
+            "expected the header's \"preferences\" (version \(version) records the settings in force)"
+          )
         }
         pending = preferences
+        outside = preferences
+        if version == 3 {
+          guard let experiment = head.experiment, !experiment.arms.isEmpty else {
+            throw DecodeFailure(
+              "expected the header's \"experiment\" with its seed and arms (version 3 records every arm's settings)"
+            )
+          }
+          for (i, arm) in experiment.arms.enumerated() {
+            if let bad = arm.preferences.firstOutOfRange {
+              throw DecodeFailure(
+                "\((["experiment", "arms", "\(i)", "preferences"] + bad.keyPath).joined(separator: ".")): expected \(bad.expected), found \(bad.found)"
+              )
+            }
+          }
+          self.experiment = experiment
+        }
       } else if let weights = head.weights {
         var preferences = UserPreferences.appDefault.with(weights: weights.scoring)
         if let policy = head.policy { preferences.policy = policy.logging }
@@ -137,9 +162,27 @@ struct DecisionLogDecoder {
         "\((["preferences"] + bad.keyPath).joined(separator: ".")): expected \(bad.expected), found \(bad.found)"
       )
     }
-    // The header's settings go to the first decision read; a line's own override them.
+    // The header's settings go to the first decision read; a line's own override them. In
+    // version 3 a line's arm names its settings, the header's outside the experiment's days,
+    // and a decision states them where they change.
     var preferences = entry.preferences
-    if let header = pending {
+    if let experiment {
+      var armed: UserPreferences?
+      if let name = entry.arm {
+        guard let arm = experiment.arms.first(where: { $0.name == name }) else {
+          throw DecodeFailure(
+            "arm: expected one of the header's arms ("
+              + experiment.arms.map { "\"\($0.name)\"" }.joined(separator: ", ")
+              + "), found \"\(name)\"")
+        }
+        armed = arm.preferences
+      }
+      if lastArm == nil || lastArm! != entry.arm {
+        preferences = preferences ?? armed ?? outside
+      }
+      lastArm = .some(entry.arm)
+      pending = nil
+    } else if let header = pending {
       preferences = preferences ?? header
       pending = nil
     }
@@ -147,7 +190,8 @@ struct DecisionLogDecoder {
       time: Timestamp(millisecondsSinceEpoch: time, utcOffsetSeconds: Int32(offset)),
       decision: entry.decision, session: entry.session, need: entry.need,
       context: entry.context, chosen: entry.chosen, outcome: outcome, version: version,
-      preferences: preferences, localHour: entry.localHour, stress: entry.stress,
+      preferences: preferences, arm: entry.arm, experimentSeed: experiment?.seed,
+      localHour: entry.localHour, stress: entry.stress,
       maxPlayCount: entry.maxPlayCount, previous: entry.previous?.features,
       recentArtists: entry.recentArtists ?? [], heartRate: entry.heartRate,
       adjuster: entry.adjuster, candidates: candidates, rejected: rejected)
@@ -222,6 +266,14 @@ struct DecisionLogDecoder {
     var preferences: UserPreferences?
     var weights: Weights?
     var policy: Policy?
+    var experiment: ExperimentHeader?
+  }
+
+  /// Version 3's `experiment`: the plan's seed and first day, and every arm's settings.
+  private struct ExperimentHeader: Decodable {
+    var seed: UInt64
+    var start: String?
+    var arms: [ExperimentPlan.Arm]
   }
 
   /// Version 1's `weights`.
@@ -271,6 +323,8 @@ struct DecisionLogDecoder {
     var rejected: [Candidate]?
     var chosen: String?
     var outcome: Outcome?
+    /// Version 3: the experiment's arm the decision ran; nil outside the experiment's days.
+    var arm: String?
   }
 
   struct Features: Decodable, Equatable {

@@ -66,12 +66,16 @@ package struct DecisionRecord: Sendable, Equatable {
   package var chosen: String?
   /// What happened to the chosen song, when the line says.
   package var outcome: DecisionOutcome?
-  /// The log format's version (1 or 2).
+  /// The log format's version (1 to 3).
   package var version: Int
   /// The settings in force from this decision on, when the log states them here: the header's
   /// on a log's first decision (version 1: its weights and policy on the app's other
   /// defaults), a line's own where they changed; nil otherwise (unchanged).
   package var preferences: UserPreferences?
+  /// Version 3, on an experiment's days: the arm the decision ran (its settings are
+  /// `preferences` where the arm changes) and the seed of the plan the log carries out.
+  package var arm: String?
+  package var experimentSeed: UInt64?
   /// Local hour with fraction and the state engine's stress, as the engine read them.
   package var localHour: Double?
   package var stress: Double?
@@ -93,7 +97,8 @@ package struct DecisionRecord: Sendable, Equatable {
   package init(
     time: Timestamp, decision: Int, session: Int?, need: String?, context: String?,
     chosen: String?, outcome: DecisionOutcome? = nil, version: Int = 2,
-    preferences: UserPreferences? = nil, localHour: Double? = nil, stress: Double? = nil,
+    preferences: UserPreferences? = nil, arm: String? = nil, experimentSeed: UInt64? = nil,
+    localHour: Double? = nil, stress: Double? = nil,
     maxPlayCount: Int? = nil, previous: SongFeatures? = nil, recentArtists: [String] = [],
     heartRate: Double? = nil, adjuster: AdjusterState? = nil,
     candidates: [LoggedCandidate] = [], rejected: [RejectedCandidate] = []
@@ -107,6 +112,8 @@ package struct DecisionRecord: Sendable, Equatable {
     self.outcome = outcome
     self.version = version
     self.preferences = preferences
+    self.arm = arm
+    self.experimentSeed = experimentSeed
     self.localHour = localHour
     self.stress = stress
     self.maxPlayCount = maxPlayCount

@@ -5,17 +5,31 @@ extension Store {
   /// the outcome an experiment on the DJ's preferences is planned on. Decisions without an
   /// outcome are left out; a day with none has no entry.
   package func dailyKeepRates() throws(StoreError) -> [(day: CalendarDay, rate: Double)] {
+    try decisionDays().compactMap { day in day.keepRate.map { (day.day, $0) } }
+  }
+
+  /// Every local day with DJ decisions, in day order: how many, their outcomes, the arms
+  /// they ran and the seeds of the plans the log carried out (`DecisionDay`).
+  package func decisionDays() throws(StoreError) -> [DecisionDay] {
     let statement = try connection.prepare(
-      "SELECT time_ms, offset_s, skipped FROM dj_decisions WHERE skipped IS NOT NULL ORDER BY time_ms"
-    )
-    var kept: [CalendarDay: (kept: Int, all: Int)] = [:]
+      """
+      SELECT time_ms, offset_s, skipped, arm, experiment_seed FROM dj_decisions
+      ORDER BY time_ms
+      """)
+    var days: [CalendarDay: DecisionDay] = [:]
     while try statement.step() {
       let r = statement.currentRow()
       let day = CalendarDay(r.timestamp("time_ms", offset: "offset_s"))
-      let skipped = r.bool("skipped") ?? true
-      kept[day, default: (0, 0)].kept += skipped ? 0 : 1
-      kept[day, default: (0, 0)].all += 1
+      var entry = days[day] ?? DecisionDay(day: day)
+      entry.decisions += 1
+      if let skipped = r.bool("skipped") {
+        entry.outcomes += 1
+        entry.kept += skipped ? 0 : 1
+      }
+      entry.arms[r.text("arm"), default: 0] += 1
+      if let seed = r.int64("experiment_seed") { entry.seeds.insert(UInt64(bitPattern: seed)) }
+      days[day] = entry
     }
-    return kept.keys.sorted().map { ($0, Double(kept[$0]!.kept) / Double(kept[$0]!.all)) }
+    return days.keys.sorted().map { days[$0]! }
   }
 }

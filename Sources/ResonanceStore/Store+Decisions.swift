@@ -13,8 +13,8 @@ extension Store {
         chosen, log_version, preferences, local_hour, stress, max_play_count, previous_bpm,
         previous_energy, previous_valence, recent_artists, heart_rate, baseline_heart_rate,
         bpm_ceiling, consecutive_skips, familiarity_boost, listened_ms, duration_ms, skipped,
-        completed)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        completed, arm, experiment_seed)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       """)
     let candidate = try db.prepare(
       """
@@ -23,8 +23,16 @@ extension Store {
         c_context, c_recency, c_time_of_day, base, score, p)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       """)
+    // A month's log grows while the month lasts: a decision stored from an earlier copy of it
+    // (the same instant and number) is not stored again.
+    let stored = try db.prepare(
+      "SELECT 1 AS stored FROM dj_decisions WHERE time_ms = ? AND decision = ? LIMIT 1")
     func flag(_ value: Bool?) -> Int64? { value.map { $0 ? 1 : 0 } }
     for d in records {
+      try stored.bind([d.time.millisecondsSinceEpoch, Int64(d.decision)])
+      let isStored = try stored.step()
+      stored.reset()
+      if isStored { continue }
       decision.bind(importID, at: 1)
       decision.bind(Int64(d.decision), at: 2)
       decision.bind(d.session.map(Int64.init), at: 3)
@@ -53,6 +61,9 @@ extension Store {
       decision.bind(d.outcome?.durationMs, at: 24)
       decision.bind(flag(d.outcome?.skipped), at: 25)
       decision.bind(flag(d.outcome?.completed), at: 26)
+      decision.bind(d.arm, at: 27)
+      // SQLite's integers are signed: a seed above 2⁶³ is kept by its bits.
+      decision.bind(d.experimentSeed.map { Int64(bitPattern: $0) }, at: 28)
       try decision.run()
       let id = db.lastInsertRowID
       func add(_ position: Int, song: String, rejected: String?, inputs: CandidateInputs?)
@@ -103,7 +114,8 @@ extension Store {
       SELECT id, decision, session, time_ms, offset_s, need, context, chosen, log_version,
         preferences, local_hour, stress, max_play_count, previous_bpm, previous_energy,
         previous_valence, recent_artists, heart_rate, baseline_heart_rate, bpm_ceiling,
-        consecutive_skips, familiarity_boost, listened_ms, duration_ms, skipped, completed
+        consecutive_skips, familiarity_boost, listened_ms, duration_ms, skipped, completed, arm,
+        experiment_seed
       FROM dj_decisions WHERE time_ms >= ? AND time_ms < ?
       ORDER BY time_ms, import_id, decision
       """)
@@ -139,6 +151,8 @@ extension Store {
           preferences: try r.text(d.preferences).map { text throws(StoreError) in
             try Self.decodedJSON(UserPreferences.self, from: text)
           },
+          arm: r.text(d.arm),
+          experimentSeed: r.int64(d.experimentSeed).map { UInt64(bitPattern: $0) },
           localHour: r.double(d.localHour), stress: r.double(d.stress),
           maxPlayCount: r.int64(d.maxPlayCount).map(Int.init), previous: previous,
           recentArtists: try Self.decodedJSON([String].self, from: r.string(d.recentArtists)),
@@ -296,7 +310,7 @@ private struct DecisionColumns {
   let preferences, localHour, stress, maxPlayCount, recentArtists, heartRate: Column
   let previousBPM, previousEnergy, previousValence: Column
   let baselineHeartRate, bpmCeiling, consecutiveSkips, familiarityBoost: Column
-  let listenedMs, durationMs, skipped, completed: Column
+  let listenedMs, durationMs, skipped, completed, arm, experimentSeed: Column
 
   init(_ statement: Statement) {
     let column = statement.column
@@ -326,6 +340,8 @@ private struct DecisionColumns {
     durationMs = column("duration_ms")
     skipped = column("skipped")
     completed = column("completed")
+    arm = column("arm")
+    experimentSeed = column("experiment_seed")
   }
 }
 

@@ -57,9 +57,15 @@ extension Store {
         try insert.run()
       }
     case .mood(let inputs):
+      // The app appends to one mood file: an input stored from an earlier copy of it (the
+      // same instant and device) is not stored again.
       for m in inputs {
         try db.execute(
-          "INSERT INTO mood_inputs (import_id, time_ms, offset_s, device, tap, valence, energy) VALUES (?, ?, ?, ?, ?, ?, ?)",
+          """
+          INSERT INTO mood_inputs (import_id, time_ms, offset_s, device, tap, valence, energy)
+          SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7
+          WHERE NOT EXISTS (SELECT 1 FROM mood_inputs WHERE time_ms = ?2 AND device = ?4)
+          """,
           [
             importID, m.time.millisecondsSinceEpoch, Int64(m.time.utcOffsetSeconds), m.device,
             m.tap, m.valence, m.energy,

@@ -3,19 +3,23 @@ import ResonanceModel
 /// Plans each simulated day: sleep, work, commutes, walks and workouts.
 enum DayPlanner {
   /// Trips: about one every hundred days, alternating a week in Europe (+9 h from home) and
-  /// five days in New York (+3 h).
-  static func trips(dayCount: Int, seed: UInt64) -> [SynthCalendar.Trip] {
+  /// five days in New York (+3 h). A trip is drawn only when its ten days fit the period, and
+  /// one that starts in the history before an experiment only when they fit the history, so
+  /// that the history's trips are those a run of the history alone draws.
+  static func trips(dayCount: Int, historyDays: Int, seed: UInt64) -> [SynthCalendar.Trip] {
     var rng = SplitMix64(seed: seed, stream: "trips")
     var trips: [SynthCalendar.Trip] = []
     var day = 20 + rng.int(0...20)
     var europe = true
     while day + 9 < dayCount {
       let length = europe ? rng.int(6...9) : rng.int(4...6)
-      trips.append(
-        .init(
-          firstDay: day, lastDay: day + length - 1, shiftSeconds: europe ? 32_400 : 10_800,
-          place: europe ? "Europe/Paris" : "America/New_York"))
-      europe.toggle()
+      if day >= historyDays || day + 9 < historyDays {
+        trips.append(
+          .init(
+            firstDay: day, lastDay: day + length - 1, shiftSeconds: europe ? 32_400 : 10_800,
+            place: europe ? "Europe/Paris" : "America/New_York"))
+        europe.toggle()
+      }
       day += 80 + rng.int(0...40)
     }
     return trips

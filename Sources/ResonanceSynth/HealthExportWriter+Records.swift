@@ -113,7 +113,7 @@ extension HealthExportWriter {
       line.add("\"/>\n")
     }
     line.add("  </HeartRateVariabilityMetadataList>\n </Record>\n")
-    try out.write(bytes: line.bytes)
+    try emit(at: start)
   }
 
   /// `6:14:48.94 PM`: the en_US locale's time of day with centiseconds.
@@ -274,7 +274,7 @@ extension HealthExportWriter {
       line.healthDate(t, offset: offset)
       line.add("\">\n")
       metadataEntry("HKWasUserEntered", "0", indent: "  ")
-      try out.write(bytes: line.bytes)
+      try emit(at: t)
       for (type, value) in [
         ("HKQuantityTypeIdentifierBloodPressureSystolic", systolic),
         ("HKQuantityTypeIdentifierBloodPressureDiastolic", diastolic),
@@ -285,9 +285,9 @@ extension HealthExportWriter {
         line.add(" value=\"")
         line.number(value, 0)
         line.add("\"/>\n")
-        try out.write(bytes: line.bytes)
+        try emit(at: t)
       }
-      try out.write(" </Correlation>\n")
+      if window.contains(t) { try out.write(" </Correlation>\n") }
     }
   }
 

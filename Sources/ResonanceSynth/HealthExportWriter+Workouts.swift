@@ -97,12 +97,12 @@ extension HealthExportWriter {
         line.healthDate(end, offset: offset)
         line.add("\">\n   <MetadataEntry key=\"HKMetadataKeySyncVersion\" value=\"2\"/>\n")
         line.add("   <FileReference path=\"/workout-routes/\(name)\"/>\n  </WorkoutRoute>\n")
-        if history.configuration.writesZip {
+        if history.configuration.writesZip, window.contains(start) {
           routes.append((name, gpx(start: start, end: end)))
         }
       }
       line.add(" </Workout>\n")
-      try out.write(bytes: line.bytes)
+      try emit(at: start)
     }
   }
 
@@ -197,7 +197,7 @@ extension HealthExportWriter {
       line.add("\" appleExerciseTimeGoal=\"30\" appleStandHours=\"")
       line.int(rng.int(7...14))
       line.add("\" appleStandHoursGoal=\"12\"/>\n")
-      try out.write(bytes: line.bytes)
+      try emit(at: history.calendar.utcMs(day: plan.day, localMinutes: 0))
     }
   }
 }

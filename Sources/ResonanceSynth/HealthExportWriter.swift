@@ -23,6 +23,13 @@ struct HealthExportWriter {
   var line = TextBuilder()
   var rng: SplitMix64
   var activeEnergyByDay: [Double]
+  /// The instants whose records are written: every record is drawn, so that the draws are
+  /// those of the whole export, and written when it starts in the window. An experiment's
+  /// export is the history's own export before the plan's first day, then the whole
+  /// period's records from it (`SynthWriter`).
+  var window: Range<Int64> = .min ..< .max
+  /// Where the open `<Record` starts.
+  private var recordStart: Int64 = 0
   /// The iOS 16 release (2022-09-12): sleep stages and mindful values change here.
   static let iOS16Ms: Int64 = 1_662_940_800_000
 
@@ -38,7 +45,19 @@ struct HealthExportWriter {
   var phone: String { history.person.phoneName }
 
   mutating func write(progress: (Int) -> Void) throws {
-    try header()
+    try writeHeader()
+    try writeRecords(progress: progress)
+    try writeEnd()
+  }
+
+  /// The DTD, `ExportDate` and `Me`.
+  mutating func writeHeader() throws { try header() }
+
+  /// `</HealthData>`.
+  func writeEnd() throws { try out.write("</HealthData>\n") }
+
+  /// Every record, correlation, workout and activity summary, by type.
+  mutating func writeRecords(progress: (Int) -> Void) throws {
     let steps: [(inout HealthExportWriter) throws -> Void] = [
       { try $0.heartRate() }, { try $0.restingAndWalkingHeartRate() }, { try $0.hrvSDNN() },
       { try $0.respiratoryRate() }, { try $0.stepsAndDistance() }, { try $0.activeEnergy() },
@@ -50,7 +69,11 @@ struct HealthExportWriter {
       try step(&self)
       progress(i + 1)
     }
-    try out.write("</HealthData>\n")
+  }
+
+  /// Writes the line when `time` is in the window.
+  func emit(at time: Int64) throws {
+    if window.contains(time) { try out.write(bytes: line.bytes) }
   }
 
   static var stepCount: Int { 13 }
@@ -110,6 +133,7 @@ struct HealthExportWriter {
   mutating func openRecord(
     type: String, source: String, device: Device, unit: String?, start: Int64, end: Int64
   ) {
+    recordStart = start
     line.add(" <Record type=\"")
     line.add(type)
     line.add("\" sourceName=\"")
@@ -169,7 +193,7 @@ struct HealthExportWriter {
       for (key, value) in metadata { metadataEntry(key, value, indent: "  ") }
       line.add(" </Record>\n")
     }
-    try out.write(bytes: line.bytes)
+    try emit(at: recordStart)
   }
 
   mutating func metadataEntry(_ key: String, _ value: String, indent: StaticString) {

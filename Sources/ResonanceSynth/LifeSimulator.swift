@@ -11,6 +11,16 @@ import ResonanceModel
 /// (the DJ choosing by its settings, the person keeping or skipping by their own), and
 /// lets the evening's music nudge the night's sleep.
 package enum LifeSimulator {
+  /// Simulates an experiment's whole period, and the history before it alone (what
+  /// `synth --months M` simulated before the plan was made), whose files `SynthWriter`
+  /// writes before the plan's first day.
+  package static func runWithHistory(
+    _ configuration: SynthConfiguration, progress: (Int, Int) -> Void = { _, _ in }
+  ) -> (whole: SynthHistory, alone: SynthHistory?) {
+    let alone = configuration.historyAlone.map { run($0) }
+    return (run(configuration, progress: progress), alone)
+  }
+
   /// Playlist names, one per context the DJ serves.
   package static let playlistNames = [
     "Focus Flow", "Workout Mix", "Evening Chill", "Sleep", "Commute", "Morning", "Everyday",
@@ -28,7 +38,9 @@ package enum LifeSimulator {
     let seed = configuration.seed
     let dayCount = configuration.dayCount
     let calendar = SynthCalendar(
-      firstDay: configuration.firstDay, trips: DayPlanner.trips(dayCount: dayCount, seed: seed))
+      firstDay: configuration.firstDay,
+      trips: DayPlanner.trips(
+        dayCount: dayCount, historyDays: configuration.historyDayCount, seed: seed))
     // A flat person's songs do nothing to the body, so that no song's response is better.
     let songs = LibraryGenerator.songs(
       count: configuration.songs, seed: seed,
@@ -51,6 +63,16 @@ package enum LifeSimulator {
       musicHR: [Float](repeating: 0, count: minutes),
       musicHRV: [Float](repeating: 0, count: minutes),
       activity: [UInt8](repeating: 0, count: minutes), sleep: [UInt8](repeating: 0, count: minutes))
+
+    if let plan = configuration.experiment {
+      let arms = Dictionary(
+        plan.arms.enumerated().map { ($0.element.name, $0.offset) }, uniquingKeysWith: { a, _ in a }
+      )
+      for (date, name) in plan.assignment {
+        guard let day = CalendarDay(date), let arm = arms[name] else { continue }
+        history.armByDay[day.daysSinceEpoch] = arm
+      }
+    }
 
     var planRNG = SplitMix64(seed: seed, stream: "days")
     history.days = (0..<dayCount).map {

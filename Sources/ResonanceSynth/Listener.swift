@@ -45,9 +45,10 @@ struct Listener {
     satiation = SatiationLoad(songs: history.songs.count, days: person.traits.satiationDays)
   }
 
-  /// The middle third of the period, when the person listened by hand on Spotify.
+  /// The middle third of the history (the days before an experiment), when the person
+  /// listened by hand on Spotify.
   private func usesSpotify(day: Int) -> Bool {
-    let n = history.days.count
+    let n = history.configuration.historyDayCount
     return day >= n / 3 && day < 2 * n / 3
   }
 

@@ -50,6 +50,18 @@ struct ListeningWriters {
 
   /// `Apple Music Play Activity.csv`.
   mutating func writePlayActivity(to path: String) throws {
+    let out = try OutputFile(path: path)
+    try writePlayActivity(to: out)
+    try out.close()
+  }
+
+  /// The Play Activity CSV's rows that start in `window` (every row is drawn, so that the
+  /// draws are the whole file's), after its header line when `header` is set: an
+  /// experiment's file is the history's own rows before the plan's first day, then the whole
+  /// period's from it (`SynthWriter`).
+  mutating func writePlayActivity(
+    to out: OutputFile, window: Range<Int64> = .min ..< .max, header: Bool = true
+  ) throws {
     var rows: [Row] = []
     for play in history.plays where play.service == .appleMusic {
       let offset = history.calendar.offset(utcMs: play.startMs)
@@ -107,13 +119,14 @@ struct ListeningWriters {
     func rank(_ type: String) -> Int { type == "PLAY_START" ? 0 : type == "PLAY_END" ? 1 : 2 }
     rows.sort { ($0.startMs, rank($0.eventType)) < ($1.startMs, rank($1.eventType)) }
 
-    let out = try OutputFile(path: path)
     var line = TextBuilder()
-    for (i, column) in Self.playActivityColumns.enumerated() {
-      if i > 0 { line.add(",") }
-      line.csvField(column)
+    if header {
+      for (i, column) in Self.playActivityColumns.enumerated() {
+        if i > 0 { line.add(",") }
+        line.csvField(column)
+      }
+      line.add("\n")
     }
-    line.add("\n")
     for row in rows {
       let song = row.song.map { history.songs[$0] }
       let fields: [String] = [
@@ -133,6 +146,7 @@ struct ListeningWriters {
       // A fifth of the rows lose their end timestamp, as in real exports.
       var written = fields
       if row.eventType == "PLAY_END", rng.chance(0.2) { written[13] = "" }
+      guard window.contains(row.startMs) else { continue }
       for (i, field) in written.enumerated() {
         if i > 0 { line.add(",") }
         line.csvField(field)
@@ -144,7 +158,6 @@ struct ListeningWriters {
       }
     }
     try out.write(bytes: line.bytes)
-    try out.close()
   }
 
   private func iso(_ ms: Int64) -> String {

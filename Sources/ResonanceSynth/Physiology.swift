@@ -159,7 +159,10 @@ enum Physiology {
     let plan = history.days[day]
     let calendar = history.calendar
     let bedMs = calendar.utcMs(day: day, localMinutes: plan.bed)
-    let nextWake = day + 1 < history.days.count ? history.days[day + 1].wake + 1440 : 7 * 60 + 1440
+    // The history's last night ends at 07:00 even when an experiment's days follow, as it
+    // does in a run of the history alone.
+    let hasNext = day + 1 < history.days.count && day + 1 != history.configuration.historyDayCount
+    let nextWake = hasNext ? history.days[day + 1].wake + 1440 : 7 * 60 + 1440
     let wakeMs = calendar.utcMs(day: day, localMinutes: nextWake)
     let a = history.minute(bedMs)
     let b = history.minute(wakeMs)

@@ -206,6 +206,9 @@ package struct SynthHistory: Sendable {
   /// (`--dj-from`: local midnight of the first of a month, where a decision log file
   /// starts); nil when it runs them throughout.
   package var djFromMs: Int64?
+  /// The arm each local day of the experiment runs (days since 1970-01-01 → an index into
+  /// `configuration.experiment`'s arms); empty without one.
+  package var armByDay: [Int64: Int] = [:]
   /// UTC milliseconds of minute 0 of the physiology series.
   package var t0Ms: Int64
   package var days: [DayPlan]
@@ -237,7 +240,18 @@ package struct SynthHistory: Sendable {
   /// `djFilePreferences`.
   package func djPreferences(atMs utcMs: Int64) -> UserPreferences {
     if let djFromMs, utcMs < djFromMs { return .appDefault }
+    if let arm = djArm(atMs: utcMs), let plan = configuration.experiment {
+      return plan.arms[arm].preferences
+    }
     return djFilePreferences
+  }
+
+  /// The experiment's arm the DJ runs at `utcMs`: the arm of the person's local day there;
+  /// nil outside the plan's days.
+  package func djArm(atMs utcMs: Int64) -> Int? {
+    guard !armByDay.isEmpty else { return nil }
+    let local = utcMs + Int64(calendar.offset(utcMs: utcMs)) * 1000
+    return armByDay[SynthCalendar.floorDiv(local, 86_400_000)]
   }
 
   /// The minute index of an instant (clamped into the series).

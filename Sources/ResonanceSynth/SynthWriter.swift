@@ -16,10 +16,22 @@ package struct SynthWriter {
 
   package let history: SynthHistory
   package let folder: String
+  /// With an experiment, the history before it simulated alone: the files that span the
+  /// whole period (the Health export, the Play Activity CSV) hold its records before the
+  /// plan's first day, then `history`'s from it, so that everything before that day is
+  /// byte for byte what `synth --months M` wrote.
+  package let alone: SynthHistory?
 
-  package init(history: SynthHistory, folder: String) {
+  package init(history: SynthHistory, alone: SynthHistory? = nil, folder: String) {
     self.history = history
+    self.alone = alone
     self.folder = folder
+  }
+
+  /// The UTC instant the experiment's first day begins, local time; nil without one.
+  var experimentStartMs: Int64? {
+    guard alone != nil else { return nil }
+    return history.calendar.utcMs(day: history.configuration.historyDayCount, localMinutes: 0)
   }
 
   /// Writes every file. `progress` receives a short label of what is being written.
@@ -47,14 +59,27 @@ package struct SynthWriter {
     let exportPath = healthFolder + "/export.xml"
     let exportFile = try OutputFile(path: exportPath)
     var health = HealthExportWriter(history: history, out: exportFile)
-    try health.write { _ in }
+    var routes: [(name: String, gpx: String)] = []
+    if let alone, let boundary = experimentStartMs {
+      try health.writeHeader()
+      var before = HealthExportWriter(history: alone, out: exportFile)
+      before.window = .min..<boundary
+      try before.writeRecords { _ in }
+      health.window = boundary ..< .max
+      try health.writeRecords { _ in }
+      try health.writeEnd()
+      routes = before.routes
+    } else {
+      try health.write { _ in }
+    }
+    routes += health.routes
     try exportFile.close()
     if history.configuration.writesZip {
       let zipPath = self.folder + "/export.zip"
       let zip = try ZipWriter(path: zipPath, modificationTime: zipTime)
       try zip.add(name: "apple_health_export/export.xml", contentsOfFile: exportPath)
       try zip.add(name: "apple_health_export/export_cda.xml", bytes: Array(cda.utf8))
-      for route in health.routes {
+      for route in routes {
         try zip.add(
           name: "apple_health_export/workout-routes/\(route.name)", bytes: Array(route.gpx.utf8))
       }
@@ -71,7 +96,15 @@ package struct SynthWriter {
     let compresses = history.configuration.compresses
     var listening = ListeningWriters(history: history)
     let apple = try folder("Apple Media Services/Apple Music Activity")
-    try listening.writePlayActivity(to: apple + "/" + Self.playActivity)
+    if let alone, let boundary = experimentStartMs {
+      let out = try OutputFile(path: apple + "/" + Self.playActivity)
+      var before = ListeningWriters(history: alone)
+      try before.writePlayActivity(to: out, window: .min..<boundary)
+      try listening.writePlayActivity(to: out, window: boundary ..< .max, header: false)
+      try out.close()
+    } else {
+      try listening.writePlayActivity(to: apple + "/" + Self.playActivity)
+    }
     try listening.writeDailyTracks(to: apple + "/" + Self.dailyTracks)
     try listening.writeLibraryTracks(to: apple + "/" + Self.libraryTracks)
     if compresses {
@@ -158,7 +191,8 @@ package struct SynthWriter {
         start: String(format: "%04d-%02d-%02d", c.start.year, c.start.month, c.start.day),
         person: c.person.rawValue, tasteContrast: c.tasteContrast, effectScale: c.effectScale,
         zip: c.writesZip, djPreferences: c.djPreferencesSource,
-        djFrom: c.djFromDay.map { String(iso($0 * 86_400_000).prefix(10)) }),
+        djFrom: c.djFromDay.map { String(iso($0 * 86_400_000).prefix(10)) },
+        experimentStart: c.experiment?.start),
       person: .init(
         birthYear: history.person.birthYear, restingHrStart: history.person.restingHRStart,
         restingHrDriftPerYear: history.person.restingHRDriftPerYear,

@@ -101,29 +101,50 @@ struct TraceWriters {
   /// their inputs and the filter, the chosen song and the outcome. Every number is the
   /// shortest that reads back exactly. One file per month, so that a switch of settings at a
   /// month's start (`--dj-from`) shows in the header of the first file it governs.
+  ///
+  /// A month with days of an experiment is written in version 3: the header holds the
+  /// settings outside the experiment's days and the plan's seed, first day and every arm's
+  /// settings, and each decision on the plan's days names its arm.
   func writeDecisions(to folder: String) throws -> [String] {
     var files: [String] = []
     for month in months {
-      let settings = Self.preferencesJSON(history.djPreferences(atMs: month.start))
       let decisions = history.decisions.filter {
         $0.moment.nowMs >= month.start && $0.moment.nowMs < month.end
       }
       guard !decisions.isEmpty else { continue }
+      let arms = decisions.map { history.djArm(atMs: $0.moment.nowMs) }
+      let plan = arms.contains { $0 != nil } ? history.configuration.experiment : nil
+      var extra =
+        ",\"app\":\"Resonance DJ (simulated)\",\"preferences\":"
+        + Self.preferencesJSON(
+          plan == nil ? history.djPreferences(atMs: month.start) : history.djFilePreferences)
+      if let plan {
+        extra += ",\"experiment\":{\"seed\":\(plan.seed),\"start\":\"\(plan.start)\",\"arms\":["
+        for (i, arm) in plan.arms.enumerated() {
+          var name = TextBuilder()
+          name.jsonString(arm.name)
+          extra += (i > 0 ? "," : "") + "{\"name\":" + String(decoding: name.bytes, as: UTF8.self)
+          extra += ",\"preferences\":" + Self.preferencesJSON(arm.preferences) + "}"
+        }
+        extra += "]}"
+      }
+      extra +=
+        ",\"components\":[\"bpm\",\"energy\",\"familiarity\",\"historical\",\"context\",\"recency\",\"time_of_day\"]"
       let path = folder + "/decisions-\(month.label).jsonl"
       let out = try openRecording(path)
       var line = TextBuilder()
-      header(
-        &line, format: "resonance.decision-log", version: 2,
-        extra:
-          ",\"app\":\"Resonance DJ (simulated)\",\"preferences\":\(settings),\"components\":[\"bpm\",\"energy\",\"familiarity\",\"historical\",\"context\",\"recency\",\"time_of_day\"]"
-      )
-      for decision in decisions {
+      header(&line, format: "resonance.decision-log", version: plan == nil ? 2 : 3, extra: extra)
+      for (decision, arm) in zip(decisions, arms) {
         let m = decision.moment
         stamp(&line, m.nowMs)
         line.add(",\"decision\":")
         line.int(decision.id)
         line.add(",\"session\":")
         line.int(decision.session)
+        if let plan, let arm {
+          line.add(",\"arm\":")
+          line.jsonString(plan.arms[arm].name)
+        }
         line.add(
           ",\"need\":\"\(m.need.rawValue)\",\"context\":\"\(m.context.rawValue)\",\"local_hour\":")
         line.exact(m.localHour)

@@ -26,6 +26,9 @@ package struct SynthTruth: Sendable, Equatable, Codable {
     /// The first day the DJ ran `djPreferences` (`--dj-from`, `YYYY-MM-DD`, the first of a
     /// month), the app's defaults before it; nil (`null`) when it ran them throughout.
     var djFrom: String?
+    /// The first day of the experiment the DJ carried out (`--dj-preferences` naming a plan),
+    /// `YYYY-MM-DD`; nil, and the key left out, without one.
+    var experimentStart: String? = nil
 
     /// Encodes every field by the synthesized coding keys, `djFrom` as `null` when it is nil
     /// (the synthesized encoding would leave the key out).
@@ -47,6 +50,7 @@ package struct SynthTruth: Sendable, Equatable, Codable {
       } else {
         try c.encodeNil(forKey: .djFrom)
       }
+      try c.encodeIfPresent(experimentStart, forKey: .experimentStart)
     }
   }
 

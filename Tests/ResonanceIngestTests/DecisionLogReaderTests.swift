@@ -289,7 +289,7 @@ struct DecisionLogRefusalTests {
   @Test("a header of a version this build does not read refuses the file at line 1")
   func newerVersion() throws {
     let header =
-      #"{"format":"resonance.decision-log","version":3,"preferences":"#
+      #"{"format":"resonance.decision-log","version":4,"preferences":"#
       + DecisionLogVersion2Tests.preferences + "}"
     let error = try #require(throws: IngestError.self) {
       _ = try readLog([header, DecisionLogVersion2Tests.line(1)])
@@ -298,7 +298,7 @@ struct DecisionLogRefusalTests {
     #expect(error.location == SourceLocation(file: "decisions.jsonl", line: 1, column: 1))
     #expect(
       error.message.contains(
-        "expected \"version\" 1 to 2 for resonance.decision-log (the versions this build reads), found 3 (written by a newer app?)"
+        "expected \"version\" 1 to 3 for resonance.decision-log (the versions this build reads), found 4 (written by a newer app?)"
       ))
   }
 
@@ -519,5 +519,81 @@ struct TracePartsTests {
       return true
     }
     #expect(parts.count == 1 && parts[0].samples == 0 && !parts[0].continues)
+  }
+}
+
+@Suite("Decision log, version 3: an experiment's arms in the header, each decision's arm")
+struct DecisionLogVersion3Tests {
+  /// A plan of two arms: the header's settings, and the same with familiarity at 0.9.
+  static let candidate = DecisionLogVersion2Tests.preferences.replacingOccurrences(
+    of: #""familiarityWeight":0.2"#, with: #""familiarityWeight":0.9"#)
+
+  static func header(arms: String? = nil) -> String {
+    let arms =
+      arms
+      ?? #"[{"name":"in-force","preferences":"# + DecisionLogVersion2Tests.preferences
+      + #"},{"name":"candidate","preferences":"# + candidate + "}]"
+    return #"{"format":"resonance.decision-log","version":3,"preferences":"#
+      + DecisionLogVersion2Tests.preferences
+      + #","experiment":{"seed":77,"start":"2022-06-01","arms":"# + arms + "}}"
+  }
+
+  @Test(
+    "each decision names its arm; the settings are stated where the arm changes, the header's where a line names none"
+  )
+  func armsRead() throws {
+    let lines = [
+      Self.header(),
+      DecisionLogVersion2Tests.line(1, extra: #""arm":"candidate","#),
+      DecisionLogVersion2Tests.line(2, extra: #""arm":"candidate","#),
+      DecisionLogVersion2Tests.line(3, extra: #""arm":"in-force","#),
+      DecisionLogVersion2Tests.line(4),
+      DecisionLogVersion2Tests.line(5, extra: #""arm":"candidate","#),
+    ]
+    let (records, version, warnings) = try readLog(lines)
+    #expect(version == 3 && warnings.isEmpty)
+    #expect(records.map(\.arm) == ["candidate", "candidate", "in-force", nil, "candidate"])
+    #expect(records.allSatisfy { $0.experimentSeed == 77 })
+    var familiar = DecisionLogVersion2Tests.headerPreferences
+    familiar.familiarityWeight = 0.9
+    let header = DecisionLogVersion2Tests.headerPreferences
+    #expect(records.map(\.preferences) == [familiar, nil, header, header, familiar])
+  }
+
+  @Test(
+    "a version-3 header without its arms, an arm whose settings are out of range, and a line naming no arm of the header are refused, each named",
+    arguments: [
+      (nil as String?, "", "expected the header's \"experiment\" with its seed and arms", 1),
+      (
+        #"[{"name":"in-force","preferences":"#
+          + DecisionLogVersion2Tests.preferences.replacingOccurrences(
+            of: #""bpmWeight":0.3"#, with: #""bpmWeight":-2"#) + "}]",
+        "", "experiment.arms.0.preferences.bpmWeight", 1
+      ),
+      (
+        "", #""arm":"other","#,
+        #"arm: expected one of the header's arms ("in-force", "candidate"), found "other""#, 2
+      ),
+    ] as [(String?, String, String, Int)])
+  func refused(arms: String?, extra: String, message: String, line: Int) throws {
+    let header =
+      switch arms {
+      case nil:
+        #"{"format":"resonance.decision-log","version":3,"preferences":"#
+          + DecisionLogVersion2Tests.preferences + "}"
+      case ""?: Self.header()
+      case let arms?: Self.header(arms: arms)
+      }
+    do {
+      let (records, _, warnings) = try readLog([
+        header, DecisionLogVersion2Tests.line(1, extra: extra),
+      ])
+      // A line that cannot be read is skipped with a warning naming it.
+      #expect(line == 2 && records.isEmpty)
+      #expect(warnings.contains { $0.message.contains(message) }, "\(warnings)")
+    } catch let error as IngestError {
+      #expect(line == 1 && error.location.line == 1)
+      #expect(error.message.contains(message), "\(error.message)")
+    }
   }
 }

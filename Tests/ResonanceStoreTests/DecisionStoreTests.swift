@@ -152,6 +152,32 @@ struct DecisionStoreTests {
     #expect(records[2].time.utcOffsetSeconds == 3_600)
   }
 
+  @Test(
+    "a version-3 decision keeps its arm and its plan's seed, a seed above 2⁶³ too; a log imported again as it grew stores only its new decisions"
+  )
+  func armsAndGrowth() throws {
+    let store = try Store(path: ":memory:")
+    var armed = Self.later
+    armed.version = 3
+    armed.arm = "candidate"
+    armed.experimentSeed = UInt64.max - 4
+    var next = Self.later
+    next.version = 3
+    next.decision = 7
+    next.time = Self.at(Self.t0 + 7_200_000)
+    next.arm = "in-force"
+    next.experimentSeed = UInt64.max - 4
+    try Self.importLog(store, [Self.full, armed], name: "a.jsonl")
+    // The same month's log, exported again a day later with one more decision.
+    try Self.importLog(store, [Self.full, armed, next], name: "b.jsonl")
+    let records = try store.decisionRecords()
+    #expect(records == [Self.full, armed, next])
+    #expect(records.map(\.arm) == [nil, "candidate", "in-force"])
+    #expect(records[1].experimentSeed == UInt64.max - 4)
+    let rows = try store.connection.rows("SELECT count(*) AS n FROM dj_candidates")
+    #expect(rows.first?.int64("n") == 5, "candidates of the decisions stored once")
+  }
+
   @Test("rejected candidates are stored after the admitted, one row each, in playlist order")
   func candidateRows() throws {
     let store = try Self.store()

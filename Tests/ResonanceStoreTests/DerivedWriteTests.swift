@@ -170,7 +170,8 @@ struct DerivedWriteTests {
       INSERT INTO analysis_runs (started_at_ms, finished_at_ms, last_import_id, plays, sessions)
       VALUES (1, 2, 7, 0, 0)
       """)
-    #expect(try Migrator(Schema.migrations).migrate(db, now: 2) == ["0023-song-context-estimates"])
+    let through23 = Array(Schema.migrations.prefix(23))
+    #expect(try Migrator(through23).migrate(db, now: 2) == ["0023-song-context-estimates"])
     #expect(try db.row("SELECT last_import_id FROM analysis_runs")?.int(0) == -1)
     #expect(try db.row("SELECT COUNT(*) FROM song_context_effect_estimates")?.int(0) == 0)
   }

@@ -11,8 +11,9 @@ final class SynthFolder: Sendable {
     path =
       FileManager.default.temporaryDirectory
       .appendingPathComponent("resonance-synth-\(UUID().uuidString)").path
-    history = LifeSimulator.run(configuration)
-    _ = try SynthWriter(history: history, folder: path).write()
+    let run = LifeSimulator.runWithHistory(configuration)
+    history = run.whole
+    _ = try SynthWriter(history: run.whole, alone: run.alone, folder: path).write()
   }
 
   deinit { try? FileManager.default.removeItem(atPath: path) }

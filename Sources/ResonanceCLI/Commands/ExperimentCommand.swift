@@ -20,7 +20,10 @@ struct ExperimentCommand: ParsableCommand {
 
       'resonance experiment analyze --plan FILE' counts every day of the plan so far under its \
       planned arm and prints each candidate's contrast in keep rate with its confidence \
-      sequence and a randomisation test, then the decision: adopt, keep or continue.
+      sequence and a randomisation test, then the decision: adopt, keep or continue. Where the \
+      decision log names each decision's arm (version 3), it lists the days the DJ ran \
+      another; --per-protocol leaves those days out. 'resonance synth --dj-preferences FILE' \
+      runs a simulated DJ on a plan.
       """,
     examples: [
       Example(
@@ -77,6 +80,13 @@ struct ExperimentCommand: ParsableCommand {
     help: "analyze: the last day counted, YYYY-MM-DD. Default: the last decision's.", parser: .day)
   var asOf: CalendarDay?
 
+  @Flag(
+    name: "per-protocol",
+    help:
+      "analyze: count only the days the log shows ran their planned arm (the randomisation's guarantee then assumes the others departed by chance)."
+  )
+  var perProtocol: Bool
+
   @Option(
     name: "out", placeholder: "FILE",
     help: "Where the plan goes. Default: Reports/experiment.json (or .plist).", parser: .nonEmpty)
@@ -94,11 +104,13 @@ struct ExperimentCommand: ParsableCommand {
       !candidates.isEmpty || margin != nil || maxDays != nil || seed != nil || start != nil
       || out != nil
     switch action {
-    case "plan" where plan == nil && asOf == nil, "analyze" where plan != nil && !planning: return
+    case "plan" where plan == nil && asOf == nil && !perProtocol,
+      "analyze" where plan != nil && !planning:
+      return
     case "plan", "analyze":
       throw UsageError(
         "'experiment plan' takes --candidate, --margin, --max-days, --seed, --start, --out and "
-          + "--format; 'experiment analyze' needs --plan FILE and takes --as-of",
+          + "--format; 'experiment analyze' needs --plan FILE and takes --as-of and --per-protocol",
         hint: "resonance experiment analyze --plan Reports/experiment.json")
     default:
       throw UsageError(
@@ -111,7 +123,8 @@ struct ExperimentCommand: ParsableCommand {
     let location = try store.location(context.environment)
     let progress = context.progress(output)
     if let plan {
-      let request = ExperimentAnalyzeRequest(store: location, plan: plan, asOf: asOf)
+      let request = ExperimentAnalyzeRequest(
+        store: location, plan: plan, asOf: asOf, perProtocol: perProtocol)
       context.show(try ExperimentAnalyzeStage(request).run(progress: progress), output)
       return .ok
     }

@@ -82,7 +82,7 @@ struct SynthCommand: ParsableCommand {
   @Option(
     name: "dj-preferences", placeholder: "FILE",
     help:
-      "A preference file (docs/formats.md, as resonance tune writes it, JSON or plist) for the simulated DJ to run. Default: the app's settings. The same --seed and --start give the same life; only the DJ's choices and what follows them differ.",
+      "A preference file (docs/formats.md, as resonance tune writes it, JSON or plist) for the simulated DJ to run. Default: the app's settings. The same --seed and --start give the same life; only the DJ's choices and what follows them differ. A plan from resonance experiment plan: its in-force arm until its first day (whole months after --start), each day's arm from it; everything before that day is what synth --months M wrote.",
     parser: .nonEmpty)
   var djPreferencesPath: String?
 

@@ -52,6 +52,11 @@ package struct SynthConfiguration: Sendable, Equatable {
   /// settings in force. Before it the DJ runs the app's defaults; nil when it runs
   /// `djPreferences` throughout.
   package var djFromMonth: (year: Int, month: Int)?
+  /// The experiment the DJ carries out (`--dj-preferences` naming a plan, `docs/experiments.md`):
+  /// before the plan's first day the DJ runs `djPreferences` (the plan's in-force arm), from
+  /// it each day runs the arm the plan gives that day, and the days after the plan the
+  /// in-force arm again. Nil for none.
+  package var experiment: ExperimentPlan?
   /// The day a sustained change begins (`--step`): from it on resting heart rate is higher
   /// and HRV lower (`docs/synth.md`); nil for none.
   package var step: (year: Int, month: Int, day: Int)?
@@ -70,6 +75,7 @@ package struct SynthConfiguration: Sendable, Equatable {
       && a.effectScale == b.effectScale && a.djPreferences == b.djPreferences
       && a.compresses == b.compresses && a.djPreferencesSource == b.djPreferencesSource
       && a.djFromDay == b.djFromDay && a.stepDay == b.stepDay && a.planted == b.planted
+      && a.experiment == b.experiment
   }
 
   /// Days from `start` through `months` calendar months later.
@@ -96,6 +102,35 @@ package struct SynthConfiguration: Sendable, Equatable {
     djFromMonth.map { Timestamp.days(fromYear: Int64($0.year), month: Int64($0.month), day: 1) }
   }
 
+  /// Days since 1970-01-01 of the experiment's first day; nil without one (or with a start
+  /// that is no date, which the plan's reader refuses first).
+  package var experimentDay: Int64? {
+    experiment.flatMap { CalendarDay($0.start)?.daysSinceEpoch }
+  }
+
+  /// The days of the history the experiment follows: those before its first day, or every
+  /// day without one. What the person does by the period's length (the middle third's
+  /// listening on Spotify) is cut from these, so that `--months M+K` with a plan starting
+  /// after M months lives the first M months exactly as `--months M` does.
+  package var historyDayCount: Int {
+    guard let day = experimentDay else { return dayCount }
+    return max(0, min(dayCount, Int(day - firstDay)))
+  }
+
+  /// The history alone: this configuration without the experiment, over the whole months
+  /// before the plan's first day — what `synth --months M` wrote before the plan was made.
+  /// Nil without an experiment, or when its first day is not whole months after `start`.
+  package var historyAlone: SynthConfiguration? {
+    guard experiment != nil else { return nil }
+    var alone = self
+    alone.experiment = nil
+    for months in 1..<max(1, self.months) {
+      alone.months = months
+      if alone.dayCount == historyDayCount { return alone }
+    }
+    return nil
+  }
+
   /// Days since 1970-01-01 of `step`, the first day of the sustained change.
   package var stepDay: Int64? {
     step.map {
@@ -111,6 +146,17 @@ package struct SynthConfiguration: Sendable, Equatable {
       String(Timestamp.iso8601UTC(millisecondsSinceEpoch: day * 86_400_000).prefix(10))
     }
     let last = firstDay + Int64(dayCount) - 1
+    if let day = experimentDay {
+      guard day > firstDay && day <= last else {
+        return "the experiment's first day, \(text(day)), is outside the simulated period after"
+          + " its first day, \(text(firstDay + 1)) to \(text(last))"
+      }
+      guard historyAlone != nil else {
+        return "the experiment's first day, \(text(day)), is not whole months after the"
+          + " simulated period's first day, \(text(firstDay)): the history before it must be"
+          + " what 'synth --months M' writes"
+      }
+    }
     for (option, day) in [("--dj-from", djFromDay), ("--step", stepDay)] {
       guard let day, day < firstDay || day > last else { continue }
       return "'\(option)' \(text(day)) is outside the simulated period, \(text(firstDay)) to"

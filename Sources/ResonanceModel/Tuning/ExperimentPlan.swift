@@ -182,17 +182,91 @@ package struct ExperimentPlanOutcome: Sendable, Equatable {
   }
 }
 
-/// What `resonance experiment analyze` asks: the plan, and the day to analyse through.
+/// What `resonance experiment analyze` asks: the plan, the day to analyse through, and the
+/// days counted.
 package struct ExperimentAnalyzeRequest: Sendable, Equatable {
   package var store: StoreLocation
   package var plan: String
   /// The last day counted; nil: the store's last decision's day.
   package var asOf: CalendarDay?
+  /// Count only the days the log shows ran their planned arm (`--per-protocol`), rather than
+  /// every day under its planned arm.
+  package var perProtocol: Bool
 
-  package init(store: StoreLocation, plan: String, asOf: CalendarDay? = nil) {
+  package init(
+    store: StoreLocation, plan: String, asOf: CalendarDay? = nil, perProtocol: Bool = false
+  ) {
     self.store = store
     self.plan = plan
     self.asOf = asOf
+    self.perProtocol = perProtocol
+  }
+}
+
+/// One local day of the DJ's decisions, as an experiment reads it: how many there were,
+/// how many have an outcome and how many of those were kept, the arms the decisions ran
+/// (nil: none named, the settings in force) and the plans' seeds the log carried.
+package struct DecisionDay: Sendable, Equatable {
+  package var day: CalendarDay
+  package var decisions: Int
+  package var outcomes: Int
+  package var kept: Int
+  package var arms: [String?: Int]
+  package var seeds: Set<UInt64>
+
+  package init(
+    day: CalendarDay, decisions: Int = 0, outcomes: Int = 0, kept: Int = 0,
+    arms: [String?: Int] = [:], seeds: Set<UInt64> = []
+  ) {
+    self.day = day
+    self.decisions = decisions
+    self.outcomes = outcomes
+    self.kept = kept
+    self.arms = arms
+    self.seeds = seeds
+  }
+
+  /// The share of the day's decisions with an outcome that were kept; nil with none.
+  package var keepRate: Double? { outcomes > 0 ? Double(kept) / Double(outcomes) : nil }
+}
+
+/// How closely the DJ followed a plan, as its decision log shows it.
+package struct ExperimentCompliance: Sendable, Equatable {
+  /// A day of the plan on which the DJ ran another arm than the planned one.
+  package struct Departure: Sendable, Equatable {
+    package var day: String
+    package var planned: String
+    /// The arms the day's decisions ran, by name (`none` for the settings in force without
+    /// an arm), with how many decisions each.
+    package var ran: [(arm: String, decisions: Int)]
+
+    package init(day: String, planned: String, ran: [(arm: String, decisions: Int)]) {
+      self.day = day
+      self.planned = planned
+      self.ran = ran
+    }
+
+    package static func == (a: Departure, b: Departure) -> Bool {
+      a.day == b.day && a.planned == b.planned && a.ran.map(\.arm) == b.ran.map(\.arm)
+        && a.ran.map(\.decisions) == b.ran.map(\.decisions)
+    }
+  }
+
+  /// Whether the log names the arm of its decisions (version 3 with this plan's seed); when
+  /// not, nothing can be said of what ran.
+  package var logged: Bool
+  /// The plan's days so far with decisions, and those whose every decision ran the planned arm.
+  package var daysWithDecisions: Int
+  package var followedDays: Int
+  package var departures: [Departure]
+
+  package init(
+    logged: Bool, daysWithDecisions: Int, followedDays: Int, departures: [Departure]
+  ) {
+    self.logged = logged
+    self.daysWithDecisions = daysWithDecisions
+    self.followedDays = followedDays
+    self.departures = departures
   }
 }
 
@@ -232,13 +306,16 @@ package struct ExperimentAnalyzeOutcome: Sendable, Equatable {
   package var asOf: String
   package var daysLeft: Int
   package var contrasts: [Contrast]
-  /// `itt`: every day counted under the arm the plan gave it.
+  /// `itt`: every day counted under the arm the plan gave it; `per-protocol`: only the days
+  /// the log shows ran it.
   package var analysis: String
+  package var compliance: ExperimentCompliance
 
   package init(
     plan: String, decision: String, adopted: String?, asOf: String, daysLeft: Int,
-    contrasts: [Contrast], analysis: String
+    contrasts: [Contrast], analysis: String, compliance: ExperimentCompliance
   ) {
+    self.compliance = compliance
     self.plan = plan
     self.decision = decision
     self.adopted = adopted

@@ -96,16 +96,42 @@ extension ExperimentPlanSummary {
           + "\(signed(lower)) … \(signed(upper))), randomisation p = "
           + Format.fixed(c.permutationP ?? 1, 3))
     }
+    let compliance = outcome.compliance
+    if compliance.logged {
+      lines.append(
+        "experiment: the log names every decision's arm: \(compliance.followedDays) of "
+          + "\(compliance.daysWithDecisions) days with decisions ran their planned arm")
+      for departure in compliance.departures.prefix(Self.departuresShown) {
+        let ran = departure.ran.map { "\($0.arm) (\($0.decisions))" }.joined(separator: ", ")
+        lines.append(
+          "experiment:   \(departure.day) planned \(departure.planned), ran \(ran)")
+      }
+      if compliance.departures.count > Self.departuresShown {
+        lines.append(
+          "experiment:   and \(compliance.departures.count - Self.departuresShown) more (--json lists them all)"
+        )
+      }
+    } else if compliance.daysWithDecisions > 0 {
+      lines.append(
+        "experiment: the log does not name the decisions' arms (decision log version 3 does): "
+          + "what the DJ ran cannot be checked")
+    }
     let decision =
       switch outcome.decision {
       case "adopt": "adopt \(outcome.adopted ?? "")"
       case "keep": "keep the preferences in force"
       default: "continue: \(outcome.daysLeft) days left"
       }
-    lines.append(
-      "experiment: through \(outcome.asOf), every day counted under its planned arm: \(decision)")
+    let counted =
+      outcome.analysis == "per-protocol"
+      ? "only the days that ran their planned arm counted (per protocol)"
+      : "every day counted under its planned arm"
+    lines.append("experiment: through \(outcome.asOf), \(counted): \(decision)")
     return lines
   }
+
+  /// Departures listed in the text; `--json` lists all.
+  static let departuresShown = 10
 
   /// `--json` (`docs/cli.md`).
   package static func json(_ outcome: ExperimentAnalyzeOutcome) -> JSONValue {
@@ -127,6 +153,19 @@ extension ExperimentPlanSummary {
       "permutation_p": number(primary?.permutationP),
       "contrasts": .array(outcome.contrasts.map(contrast)),
       "analysis": .string(outcome.analysis),
+      "compliance": [
+        "logged": .bool(outcome.compliance.logged),
+        "days_with_decisions": .int(Int64(outcome.compliance.daysWithDecisions)),
+        "followed_days": .int(Int64(outcome.compliance.followedDays)),
+        "departures": .array(
+          outcome.compliance.departures.map { d in
+            [
+              "day": .string(d.day), "planned": .string(d.planned),
+              "ran": .array(
+                d.ran.map { ["arm": .string($0.arm), "decisions": .int(Int64($0.decisions))] }),
+            ]
+          }),
+      ],
     ])
   }
 }

@@ -20,8 +20,19 @@ package struct SynthStage: Stage {
     tzset()
     var configuration = request.configuration
     if let path = request.djPreferencesPath {
-      configuration.djPreferences = try PreferenceFile.read(at: path).preferences
+      let file = try PreferenceFile.read(at: path)
+      configuration.djPreferences = file.preferences
       configuration.djPreferencesSource = (path as NSString).lastPathComponent
+      configuration.experiment = file.experiment
+      if file.experiment != nil, configuration.djFromMonth != nil {
+        throw StageError(
+          .badData,
+          "\(path): holds an experiment, whose arms say what the DJ runs and when; leave out"
+            + " '--dj-from'")
+      }
+      if let problem = configuration.dayProblem {
+        throw StageError(.badData, "\(path): \(problem)")
+      }
     }
     try Self.createFolder(request.folder)
     if let count = request.cohort {
@@ -31,14 +42,17 @@ package struct SynthStage: Stage {
     let history = progress.step(
       "synth: living", total: Int64(configuration.dayCount), unit: .items("days")
     ) {
-      LifeSimulator.run(configuration) { done, _ in progress.advance(to: Int64(done)) }
+      LifeSimulator.runWithHistory(configuration) { done, _ in progress.advance(to: Int64(done)) }
     }
-    progress.say("synth: simulated \(history.days.count) days, \(history.plays.count) plays")
-    let summary = try SynthWriter(history: history, folder: request.folder).write { label in
+    progress.say(
+      "synth: simulated \(history.whole.days.count) days, \(history.whole.plays.count) plays")
+    let summary = try SynthWriter(
+      history: history.whole, alone: history.alone, folder: request.folder
+    ).write { label in
       progress.say("synth: writing \(label)")
     }
     return SynthResult(
-      folder: request.folder, days: history.days.count, plays: history.plays.count,
+      folder: request.folder, days: history.whole.days.count, plays: history.whole.plays.count,
       files: summary.files, seconds: Date().timeIntervalSince(started))
   }
 

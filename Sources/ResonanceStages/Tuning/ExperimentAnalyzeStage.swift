@@ -17,16 +17,34 @@ package struct ExperimentAnalyzeStage: Stage {
   package func run(progress: any StageProgress) throws -> ExperimentAnalyzeOutcome {
     let store = try request.store.existing(for: "experiment analyze")
     let (plan, schedule) = try Self.plan(request.plan)
-    let rates = try store.dailyKeepRates()
-    guard let lastDay = request.asOf ?? rates.last?.day else {
+    let days = try store.decisionDays()
+    guard let lastDay = request.asOf ?? days.last(where: { $0.outcomes > 0 })?.day else {
       throw StageError(.missingInput, "\(request.store.path): no DJ decisions to analyse")
     }
     let start = schedule.start.daysSinceEpoch
     let elapsed = max(0, min(schedule.days, Int(lastDay.daysSinceEpoch - start) + 1))
+    let compliance: ExperimentCompliance
+    do {
+      compliance = try ExperimentCompliance(
+        plan: plan, schedule: schedule, days: days, elapsed: elapsed)
+    } catch {
+      throw StageError(
+        .badData,
+        "\(request.store.path): the decision log carries out the plan of seed \(error.seed) on "
+          + "\(error.day), not this plan's seed \(plan.seed) (\(request.plan)): analyse it "
+          + "with the plan the DJ ran")
+    }
+    if request.perProtocol && !compliance.logged {
+      throw StageError(
+        .badData,
+        "\(request.store.path): '--per-protocol' needs the arm of each decision, which a "
+          + "decision log of version 3 names; the log names none on the plan's days so far")
+    }
+    let departed = request.perProtocol ? compliance.departedDays(from: schedule.start) : []
     var outcomes = [Double?](repeating: nil, count: elapsed)
-    for (day, rate) in rates where day.daysSinceEpoch >= start {
-      let i = Int(day.daysSinceEpoch - start)
-      if i < elapsed { outcomes[i] = rate }
+    for day in days where day.day.daysSinceEpoch >= start {
+      let i = Int(day.day.daysSinceEpoch - start)
+      if i < elapsed && !departed.contains(i) { outcomes[i] = day.keepRate }
     }
     let rule = plan.stoppingRule
     let analysis = ExperimentAnalysis(
@@ -41,7 +59,7 @@ package struct ExperimentAnalyzeStage: Stage {
         .init(
           arm: plan.arms[c.arm].name, cycles: c.cycles, estimate: c.estimate, lower: c.lower,
           upper: c.upper, level: 1 - rule.contrastAlpha, permutationP: c.permutationP)
-      }, analysis: "itt")
+      }, analysis: request.perProtocol ? "per-protocol" : "itt", compliance: compliance)
   }
 
   /// The plan's experiment and its schedule, checked against the seed it names.

@@ -134,4 +134,14 @@ extension Schema {
         report TEXT NOT NULL
       );
       """)
+
+  /// Version 3 of the decision log carries out an experiment: each decision on its days names
+  /// the arm it ran and the log's header the plan's seed, which `experiment analyze` checks
+  /// against the plan and reads for the per-protocol contrast.
+  static let decisionArms = Migration(
+    "0024-decision-arms",
+    sql: """
+      ALTER TABLE dj_decisions ADD COLUMN arm TEXT;
+      ALTER TABLE dj_decisions ADD COLUMN experiment_seed INTEGER;
+      """)
 }

@@ -32,6 +32,7 @@ package enum Schema {
     importSources,
     tuningLedger,
     contextEstimates,
+    decisionArms,
   ]
 
   /// The schema version a fully migrated store has.
