@@ -101,4 +101,22 @@ package struct ExperimentAnalysis: Sendable, Equatable {
       decision = .continue
     }
   }
+
+  /// Each candidate's estimate and interval as they stood after each whole cycle, from the
+  /// first the sequence is read at: the analysis of the first c cycles, for every c (without
+  /// the randomisation test).
+  package static func track(
+    outcomes: [Double?], schedule: ExperimentSchedule, sequence: ConfidenceSequence,
+    margin: Double, priorSD: Double? = nil
+  ) -> [Contrast] {
+    let length = ExperimentSchedule.cycleDays(arms: schedule.arms)
+    let cycles = min(outcomes.count, schedule.days) / length
+    guard cycles >= minimumCycles else { return [] }
+    return (minimumCycles...cycles).flatMap { c in
+      ExperimentAnalysis(
+        outcomes: Array(outcomes[..<(c * length)]), schedule: schedule, sequence: sequence,
+        margin: margin, priorSD: priorSD, draws: 0, seed: 0
+      ).contrasts.filter { $0.estimate != nil }
+    }
+  }
 }

@@ -92,6 +92,21 @@ struct ExperimentRunCommandTests {
     #expect(perProtocol.out.contains("only the days that ran their planned arm counted"))
     #expect(perProtocol.out.contains("ran their planned arm"))
 
+    // The last analysis is stored for the report's experiment page.
+    let reports = folder.file("reports")
+    let report = runResonance([
+      "report", "--db", copy, "--only", "experiment", "--out", reports, "-q",
+    ])
+    #expect(report.status == .ok, "\(report.err)")
+    let page = try String(contentsOfFile: reports + "/experiment.md", encoding: .utf8)
+    #expect(page.contains("only the days that ran their planned arm are counted") == false)
+    #expect(page.contains("Only the days that ran their planned arm are counted (per protocol)"))
+    #expect(page.contains("ran their planned arm."))
+    let csv = try String(contentsOfFile: reports + "/experiment-days.csv", encoding: .utf8)
+    #expect(csv.split(separator: "\r\n").count == 57, "a header and the plan's 56 days")
+    let index = try String(contentsOfFile: reports + "/index.md", encoding: .utf8)
+    #expect(index.contains("[Experiment](experiment.md)"))
+
     // A plan of another seed is another design: refused, naming both seeds.
     let other = folder.file("other.json")
     #expect(

@@ -1,7 +1,7 @@
 /// The pages `resonance report` can write, in the index's order. The stages layer's registry
 /// gives each its loader and writer; `--only` and the help list come from it.
 package enum ReportPageName: String, Sendable, Equatable, Hashable, CaseIterable {
-  case songs, sessions, sleep, hrv, breathing, tuning
+  case songs, sessions, sleep, hrv, breathing, tuning, experiment
   /// Only with a simulated person's truth (`--truth`).
   case validation
 }

@@ -231,24 +231,30 @@ package struct DecisionDay: Sendable, Equatable {
 }
 
 /// How closely the DJ followed a plan, as its decision log shows it.
-package struct ExperimentCompliance: Sendable, Equatable {
+package struct ExperimentCompliance: Sendable, Equatable, Codable {
+  /// An arm a day's decisions ran, by name (`none` for the settings in force without an
+  /// arm), with how many decisions.
+  package struct Ran: Sendable, Equatable, Codable {
+    package var arm: String
+    package var decisions: Int
+
+    package init(arm: String, decisions: Int) {
+      self.arm = arm
+      self.decisions = decisions
+    }
+  }
+
   /// A day of the plan on which the DJ ran another arm than the planned one.
-  package struct Departure: Sendable, Equatable {
+  package struct Departure: Sendable, Equatable, Codable {
     package var day: String
     package var planned: String
-    /// The arms the day's decisions ran, by name (`none` for the settings in force without
-    /// an arm), with how many decisions each.
-    package var ran: [(arm: String, decisions: Int)]
+    /// The arms the day's decisions ran, the most decisions first.
+    package var ran: [Ran]
 
-    package init(day: String, planned: String, ran: [(arm: String, decisions: Int)]) {
+    package init(day: String, planned: String, ran: [Ran]) {
       self.day = day
       self.planned = planned
       self.ran = ran
-    }
-
-    package static func == (a: Departure, b: Departure) -> Bool {
-      a.day == b.day && a.planned == b.planned && a.ran.map(\.arm) == b.ran.map(\.arm)
-        && a.ran.map(\.decisions) == b.ran.map(\.decisions)
     }
   }
 
@@ -271,11 +277,11 @@ package struct ExperimentCompliance: Sendable, Equatable {
 }
 
 /// What an experiment's days say so far, and what the stopping rule decides.
-package struct ExperimentAnalyzeOutcome: Sendable, Equatable {
+package struct ExperimentAnalyzeOutcome: Sendable, Equatable, Codable {
   /// One candidate against the preferences in force: whole cycles measured, the mean cycle
   /// contrast in keep rate with the confidence sequence's interval at `level`, and the
   /// randomisation test's p-value (nil before two cycles).
-  package struct Contrast: Sendable, Equatable {
+  package struct Contrast: Sendable, Equatable, Codable {
     package var arm: String
     package var cycles: Int
     package var estimate: Double?

@@ -34,7 +34,8 @@ struct AnyReportPage: Sendable {
 package enum ReportPages {
   static let all: [AnyReportPage] = [
     AnyReportPage(songs), AnyReportPage(sessions), AnyReportPage(sleep), AnyReportPage(hrv),
-    AnyReportPage(breathing), AnyReportPage(tuning), AnyReportPage(validation),
+    AnyReportPage(breathing), AnyReportPage(tuning), AnyReportPage(experiment),
+    AnyReportPage(validation),
   ]
 
   /// Every page's name, in the index's order: what `--only` accepts.
@@ -133,6 +134,11 @@ package enum ReportPages {
       (sweep: try sources.store.latestSweep(), tuning: try sources.store.latestTuning())
     },
     write: { data, _ in TuningPage.make(sweep: data.sweep, tuning: data.tuning) })
+
+  static let experiment = ReportPageSpec(
+    name: .experiment, about: "the last experiment analyze: the plan and what its days say",
+    load: { sources in try sources.store.latestExperiment() },
+    write: { report, _ in ExperimentPage.make(report) })
 
   static let validation = ReportPageSpec(
     name: .validation, about: "with --truth: the analyses against a simulated person's truth",

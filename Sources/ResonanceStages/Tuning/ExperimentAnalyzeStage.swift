@@ -1,3 +1,4 @@
+import Foundation
 import ResonanceModel
 import ResonanceReports
 import ResonanceStore
@@ -47,11 +48,11 @@ package struct ExperimentAnalyzeStage: Stage {
       if i < elapsed && !departed.contains(i) { outcomes[i] = day.keepRate }
     }
     let rule = plan.stoppingRule
+    let sequence = ConfidenceSequence(alpha: rule.contrastAlpha, rho2: rule.rho2)
     let analysis = ExperimentAnalysis(
-      outcomes: outcomes, schedule: schedule,
-      sequence: ConfidenceSequence(alpha: rule.contrastAlpha, rho2: rule.rho2),
-      margin: rule.margin, priorSD: rule.priorSD, seed: plan.seed)
-    return ExperimentAnalyzeOutcome(
+      outcomes: outcomes, schedule: schedule, sequence: sequence, margin: rule.margin,
+      priorSD: rule.priorSD, seed: plan.seed)
+    let outcome = ExperimentAnalyzeOutcome(
       plan: request.plan, decision: analysis.decision.rawValue,
       adopted: analysis.adopted.map { plan.arms[$0].name }, asOf: lastDay.description,
       daysLeft: analysis.daysLeft,
@@ -60,6 +61,35 @@ package struct ExperimentAnalyzeStage: Stage {
           arm: plan.arms[c.arm].name, cycles: c.cycles, estimate: c.estimate, lower: c.lower,
           upper: c.upper, level: 1 - rule.contrastAlpha, permutationP: c.permutationP)
       }, analysis: request.perProtocol ? "per-protocol" : "itt", compliance: compliance)
+
+    // Kept for the report's experiment page: every day so far, and the intervals' track.
+    var byDay: [Int64: DecisionDay] = [:]
+    for day in days { byDay[day.day.daysSinceEpoch] = day }
+    let rows = (0..<elapsed).map { i -> ExperimentReport.Day in
+      let date = CalendarDay(daysSinceEpoch: start + Int64(i))
+      let logged = byDay[date.daysSinceEpoch]
+      var ran: String?
+      if compliance.logged, let arms = logged?.arms, !arms.isEmpty {
+        ran = arms.count == 1 ? (arms.first!.key ?? "none") : "mixed"
+      }
+      return ExperimentReport.Day(
+        day: date.description, planned: plan.arms[schedule.assignment[i]].name, ran: ran,
+        decisions: logged?.decisions ?? 0, keepRate: logged?.keepRate,
+        counted: outcomes[i] != nil)
+    }
+    let track = ExperimentAnalysis.track(
+      outcomes: outcomes, schedule: schedule, sequence: sequence, margin: rule.margin,
+      priorSD: rule.priorSD
+    ).map { c in
+      ExperimentReport.Step(
+        arm: plan.arms[c.arm].name, cycles: c.cycles, estimate: c.estimate ?? 0,
+        lower: c.lower ?? 0, upper: c.upper ?? 0)
+    }
+    let report = ExperimentReport(
+      planFile: (request.plan as NSString).lastPathComponent, plan: plan, outcome: outcome,
+      days: rows, track: track)
+    try store.insertExperiment(report, at: Int64(Date().timeIntervalSince1970 * 1000))
+    return outcome
   }
 
   /// The plan's experiment and its schedule, checked against the seed it names.

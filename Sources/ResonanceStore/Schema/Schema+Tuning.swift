@@ -135,13 +135,22 @@ extension Schema {
       );
       """)
 
-  /// Version 3 of the decision log carries out an experiment: each decision on its days names
-  /// the arm it ran and the log's header the plan's seed, which `experiment analyze` checks
-  /// against the plan and reads for the per-protocol contrast.
-  static let decisionArms = Migration(
-    "0024-decision-arms",
+  /// Experiments the DJ carries out. Version 3 of the decision log names each decision's arm
+  /// on the plan's days and the log's header the plan's seed, which `experiment analyze`
+  /// checks against the plan and reads for what ran; each analysis is kept, as JSON like a
+  /// tuning report, for the report's experiment page.
+  static let experiments = Migration(
+    "0024-experiments",
     sql: """
       ALTER TABLE dj_decisions ADD COLUMN arm TEXT;
       ALTER TABLE dj_decisions ADD COLUMN experiment_seed INTEGER;
+      CREATE TABLE experiment_runs (
+        id INTEGER PRIMARY KEY,
+        ran_at_ms INTEGER NOT NULL,
+        plan_seed INTEGER NOT NULL,
+        as_of TEXT NOT NULL,
+        decision TEXT NOT NULL CHECK (decision IN ('adopt', 'keep', 'continue')),
+        report TEXT NOT NULL
+      );
       """)
 }

@@ -32,7 +32,7 @@ package enum Schema {
     importSources,
     tuningLedger,
     contextEstimates,
-    decisionArms,
+    experiments,
   ]
 
   /// The schema version a fully migrated store has.

@@ -1,3 +1,4 @@
+import Foundation
 import ResonanceModel
 
 extension Store {
@@ -31,5 +32,46 @@ extension Store {
       days[day] = entry
     }
     return days.keys.sorted().map { days[$0]! }
+  }
+}
+
+extension Store {
+  /// Stores an experiment's analysis (`experiment_runs`).
+  ///
+  /// - Returns: its row's ID.
+  @discardableResult
+  package func insertExperiment(_ report: ExperimentReport, at ms: Int64) throws(StoreError)
+    -> Int64
+  {
+    let text: String
+    do {
+      text = try Self.json(report)
+    } catch {
+      throw StoreError(.sqlite(code: 20), message: "cannot encode the experiment: \(error)")
+    }
+    try connection.execute(
+      """
+      INSERT INTO experiment_runs (ran_at_ms, plan_seed, as_of, decision, report)
+      VALUES (?, ?, ?, ?, ?)
+      """,
+      [
+        ms, Int64(bitPattern: report.plan.seed), report.outcome.asOf, report.outcome.decision,
+        text,
+      ])
+    return connection.lastInsertRowID
+  }
+
+  /// The last experiment analysis stored, if any.
+  package func latestExperiment() throws(StoreError) -> ExperimentReport? {
+    guard
+      let row = try connection.row(
+        "SELECT report FROM experiment_runs ORDER BY id DESC LIMIT 1")
+    else { return nil }
+    do {
+      return try JSONDecoder().decode(ExperimentReport.self, from: Data(row.string("report").utf8))
+    } catch {
+      throw StoreError(
+        .sqlite(code: 20), message: "the stored experiment is not one this build writes")
+    }
   }
 }

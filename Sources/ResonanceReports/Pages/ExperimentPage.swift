@@ -1,0 +1,186 @@
+import ResonanceModel
+
+/// `experiment.md`: the last `resonance experiment analyze` the store records — the plan, what
+/// its days say so far against the stopping rule, how each candidate's interval narrowed cycle
+/// by cycle, and every day with the arm it was given and ran.
+package enum ExperimentPage {
+  package static func make(_ report: ExperimentReport?) -> ReportPage {
+    var text = "# The experiment: the preferences in force against a candidate, day by day\n\n"
+    guard let report else {
+      text += "No experiment has been analysed. `resonance experiment plan` writes a randomised "
+      text += "experiment for the DJ to carry out, planned on your own days; "
+      text += "`resonance experiment analyze --plan FILE` reads its days so far and stores what "
+      text += "they say here. `docs/experiments.md` explains the design and the guarantee.\n"
+      return ReportPage(
+        name: "experiment", title: "Experiment",
+        headline: "no experiment analysed: resonance experiment plan, then analyze",
+        files: [ReportFile(name: "experiment.md", text: text)])
+    }
+    let plan = report.plan
+    let outcome = report.outcome
+    text += "From the last `resonance experiment analyze` the store records, of the plan "
+    text += "`\(Markdown.escape(report.planFile))`, through \(outcome.asOf). "
+    text += "`docs/experiments.md` explains the design, the power analysis and the guarantee.\n\n"
+
+    text += "## What it says\n\n"
+    let headline = Self.headline(outcome)
+    text += "**\(Self.sentence(headline))** "
+    text +=
+      outcome.analysis == "per-protocol"
+      ? "Only the days that ran their planned arm are counted (per protocol): the "
+        + "randomisation's guarantee holds only if the others departed by chance.\n\n"
+      : "Every day is counted under the arm the plan gave it (intention to treat), which keeps "
+        + "the randomisation's guarantee.\n\n"
+    let level = Int(((outcome.contrasts.first?.level ?? 0.95) * 100).rounded())
+    text += Markdown.table(
+      header: [
+        "candidate", "whole cycles", "keep rate against in-force", "\(level)% confidence sequence",
+        "randomisation p",
+      ],
+      rows: outcome.contrasts.map { c in
+        [
+          c.arm, "\(c.cycles)", c.estimate.map { Figures.signed($0, 3) } ?? "–",
+          c.lower.flatMap { lower in
+            c.upper.map { Figures.signed(lower, 3) + " … " + Figures.signed($0, 3) }
+          } ?? "read from cycle \(plan.stoppingRule.minimumCycles)",
+          c.permutationP.map { Format.fixed($0, 3) } ?? "–",
+        ]
+      }, alignments: ["l", "r", "r", "r", "r"])
+    text += "\nThe rule: adopt a candidate when its sequence's lower end is above 0; keep the "
+    text += "preferences in force when every upper end is below the planned gain, "
+    text += "\(Figures.signed(plan.stoppingRule.margin, 3)), or the plan's \(plan.days) days are "
+    text += "over; otherwise continue. The sequence may be read as often as you like: the "
+    text += "chance that it ever excludes the true contrast stays near "
+    text += "\(Figures.percent(plan.stoppingRule.contrastAlpha, 1)).\n\n"
+    text += Self.compliance(outcome.compliance)
+
+    var files: [ReportFile] = []
+    if !report.track.isEmpty {
+      var chart = SVGChart(
+        title: "Keep rate against in-force, as the cycles came in", xLabel: "whole cycles",
+        yLabel: "keep-rate contrast")
+      let arms = outcome.contrasts.map(\.arm)
+      for (series, arm) in arms.enumerated() {
+        let steps = report.track.filter { $0.arm == arm }
+        chart.marks.append(
+          .band(
+            steps.map { .init(Double($0.cycles), low: $0.lower, high: $0.upper) },
+            series: series))
+        chart.marks.append(
+          .line(steps.map { .init(Double($0.cycles), $0.estimate) }, series: series))
+      }
+      chart.marks.append(.reference(0, vertical: false))
+      chart.marks.append(.reference(plan.stoppingRule.margin, vertical: false))
+      chart.legend = arms
+      files.append(ReportFile(name: "experiment-track.svg", text: chart.svg()))
+      text += "## How the interval narrowed\n\n"
+      text += "![Keep rate against in-force, as the cycles came in](experiment-track.svg)\n\n"
+      text += "Each candidate's mean cycle contrast (line) and confidence sequence (band) after "
+      text += "each whole cycle; the lines across are 0 and the planned gain.\n\n"
+    }
+
+    text += "## The plan\n\n"
+    let power = plan.power
+    text += "Arms: " + plan.arms.map { "`\(Markdown.escape($0.name))`" }.joined(separator: ", ")
+    text += ", from \(plan.start) for \(plan.days) days in cycles of "
+    text += "\(plan.stoppingRule.cycleDays) (every weekday once per arm), drawn from seed "
+    text += "\(plan.seed). The outcome: the day's keep rate. Planned on \(power.observedDays) "
+    text += "days with decisions of the last \(power.historyDays): keep rate "
+    text += "\(Format.fixed(power.outcomeMean, 3)), day-to-day SD "
+    text += "\(Format.fixed(power.dailySD, 3)), lag-1 autocorrelation "
+    text += "\(Figures.signed(power.autocorrelation, 2)), a cycle's contrast SD "
+    text += "\(Format.fixed(power.contrastSD, 3)). "
+    text += "The gain to show, \(Figures.signed(power.gain, 3)) (\(power.gainSource)), "
+    if let needed = power.daysNeeded {
+      text += "needs \(Format.grouped(needed)) days for \(Figures.percent(power.target)) power"
+    } else {
+      text += "needs more than ten years for \(Figures.percent(power.target)) power"
+    }
+    text +=
+      power.fits
+      ? ".\n\n"
+      : "; the plan runs \(plan.days) days, which could show \(Figures.signed(power.detectableGain, 3)).\n\n"
+    let changed = Self.differences(plan)
+    if !changed.isEmpty {
+      text += Markdown.table(
+        header: ["setting"] + plan.arms.map(\.name),
+        rows: changed, alignments: ["l"] + plan.arms.map { _ in "r" })
+      text += "\nOnly the settings the arms differ in are shown; the plan file holds them all.\n\n"
+    }
+
+    var csv = CSVTable(header: [
+      "date", "planned_arm", "ran_arm", "decisions", "keep_rate", "counted",
+    ])
+    for day in report.days {
+      csv.append([
+        .text(day.day), .text(day.planned), day.ran.map { .text($0) } ?? .empty,
+        .integer(day.decisions), .value(day.keepRate), .integer(day.counted ? 1 : 0),
+      ])
+    }
+    files.append(ReportFile(name: "experiment-days.csv", text: csv.text))
+    text += "## Every day so far\n\n"
+    text += "In `experiment-days.csv`: each day of the plan through \(outcome.asOf), the arm "
+    text += "planned and the arm the log shows ran, its decisions, its keep rate and whether "
+    text += "the analysis counted it.\n"
+    return ReportPage(
+      name: "experiment", title: "Experiment", headline: headline,
+      files: [ReportFile(name: "experiment.md", text: text)] + files)
+  }
+
+  /// The decision in one line: `continue: 26 days left; candidate +0.031 (−0.020 … +0.082)`.
+  static func headline(_ outcome: ExperimentAnalyzeOutcome) -> String {
+    let decision =
+      switch outcome.decision {
+      case "adopt": "adopt \(outcome.adopted ?? "")"
+      case "keep": "keep the preferences in force"
+      default: "continue, \(outcome.daysLeft) days left"
+      }
+    let shown = outcome.contrasts.first { $0.arm == outcome.adopted } ?? outcome.contrasts.first
+    guard let c = shown, let estimate = c.estimate, let lower = c.lower, let upper = c.upper
+    else {
+      return decision + " (too few whole cycles to read the sequence)"
+    }
+    return decision + ": \(c.arm) " + Figures.interval(estimate, lower, upper, 3)
+      + " in keep rate"
+  }
+
+  private static func sentence(_ line: String) -> String {
+    line.prefix(1).uppercased() + line.dropFirst() + "."
+  }
+
+  /// What the log shows ran.
+  private static func compliance(_ compliance: ExperimentCompliance) -> String {
+    guard compliance.daysWithDecisions > 0 else { return "" }
+    guard compliance.logged else {
+      return "The decision log does not name the arm of its decisions (version 3 does), so "
+        + "what the DJ ran on each day cannot be checked.\n\n"
+    }
+    var text = "The decision log names every decision's arm: "
+    text += "\(compliance.followedDays) of \(compliance.daysWithDecisions) days with decisions "
+    text += "ran their planned arm"
+    guard !compliance.departures.isEmpty else { return text + ".\n\n" }
+    text += "; these did not:\n\n"
+    text += Markdown.table(
+      header: ["day", "planned", "ran (decisions)"],
+      rows: compliance.departures.map { d in
+        [d.day, d.planned, d.ran.map { "\($0.arm) (\($0.decisions))" }.joined(separator: ", ")]
+      }, alignments: ["l", "l", "l"])
+    return text + "\n"
+  }
+
+  /// The settings the arms differ in, one row each: the seven weights and the temperature.
+  private static func differences(_ plan: ExperimentPlan) -> [[String]] {
+    let settings: [(String, (UserPreferences) -> Double)] = [
+      ("bpm weight", \.bpmWeight), ("energy weight", \.energyWeight),
+      ("familiarity weight", \.familiarityWeight), ("historical weight", \.historicalWeight),
+      ("context weight", \.contextWeight), ("recency penalty", \.recencyPenaltyWeight),
+      ("time-of-day penalty", \.timeOfDayPenaltyWeight),
+      ("temperature", { $0.policy.temperature }),
+    ]
+    return settings.compactMap { name, value in
+      let values = plan.arms.map { value($0.preferences) }
+      guard Set(values).count > 1 else { return nil }
+      return [name] + values.map { Format.trimmed($0) }
+    }
+  }
+}
