@@ -148,16 +148,22 @@ notebooks-check: build
 
 NOTEBOOKS := $(sort $(wildcard notebooks-md/*.md))
 
-SAMPLE_ARGS := --months 4 --scale 0.2 --songs 160 --compress --person app-model
+SAMPLE_PERSON := --scale 0.2 --songs 160 --compress --person app-model
+SAMPLE_ARGS := --months 4 $(SAMPLE_PERSON)
 
+# The sample, then the experiment the demo analyses on it (scripts/sample-experiment.sh): the
+# decision logs of the two months after it, the DJ carrying out the demo's plan.
 sample: build
-	rm -rf Datasets/sample
+	rm -rf Datasets/sample Datasets/sample-experiment/resonance
 	$(RELEASE_BIN) synth --out Datasets/sample $(SAMPLE_ARGS)
+	scripts/sample-experiment.sh $(RELEASE_BIN) Datasets/sample-experiment $(SAMPLE_PERSON)
 
 sample-check: build
-	rm -rf .build/sample-check
+	rm -rf .build/sample-check .build/sample-check-experiment
 	$(RELEASE_BIN) synth --out .build/sample-check $(SAMPLE_ARGS) --quiet
 	diff -r Datasets/sample .build/sample-check && echo "Datasets/sample is what resonance synth writes"
+	scripts/sample-experiment.sh $(RELEASE_BIN) .build/sample-check-experiment $(SAMPLE_PERSON)
+	diff -r Datasets/sample-experiment/resonance .build/sample-check-experiment/resonance && echo "Datasets/sample-experiment is what the DJ writes carrying out the demo's plan"
 
 # Benchmarks need the test packages (xmllint, python3 for the Python peer's virtual env).
 # Each script appends its summary rows to $(BENCH_RESULTS) (bench/record.sh); `make bench`

@@ -92,7 +92,10 @@ struct ExperimentPageTests {
             ran: [.init(arm: "none", decisions: 30), .init(arm: "candidate", decisions: 4)])
         ]))
     let text = try #require(departed.files.first).text
-    #expect(departed.headline.hasPrefix("keep the preferences in force: candidate +0.120"))
+    #expect(
+      departed.headline
+        == "keep the preferences in force, the plan's days over: candidate +0.120 (+0.030 … +0.210) in keep rate"
+    )
     #expect(text.contains("54 of 55 days with decisions ran their planned arm; these did not:"))
     #expect(text.contains("| 2022-10-05 | candidate | none (30), candidate (4) |"))
 

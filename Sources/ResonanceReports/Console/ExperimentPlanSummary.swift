@@ -119,7 +119,10 @@ extension ExperimentPlanSummary {
     let decision =
       switch outcome.decision {
       case "adopt": "adopt \(outcome.adopted ?? "")"
-      case "keep": "keep the preferences in force"
+      case "keep" where outcome.daysLeft == 0:
+        "keep the preferences in force (the plan's days are over)"
+      case "keep":
+        "keep the preferences in force (no candidate's interval reaches the planned gain)"
       default: "continue: \(outcome.daysLeft) days left"
       }
     let counted =

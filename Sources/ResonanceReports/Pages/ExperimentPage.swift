@@ -56,27 +56,40 @@ package enum ExperimentPage {
 
     var files: [ReportFile] = []
     if !report.track.isEmpty {
+      // Days into the plan: each reading at the end of its cycle, the plan's first day and its
+      // planned end drawn down, so that a reader sees how far it has come.
+      let cycleDays = Double(plan.stoppingRule.cycleDays)
       var chart = SVGChart(
-        title: "Keep rate against in-force, as the cycles came in", xLabel: "whole cycles",
-        yLabel: "keep-rate contrast")
+        title: "Keep rate against in-force, at the end of each whole cycle",
+        xLabel: "days into the plan", yLabel: "keep-rate contrast")
       let arms = outcome.contrasts.map(\.arm)
       for (series, arm) in arms.enumerated() {
         let steps = report.track.filter { $0.arm == arm }
-        chart.marks.append(
-          .band(
-            steps.map { .init(Double($0.cycles), low: $0.lower, high: $0.upper) },
-            series: series))
-        chart.marks.append(
-          .line(steps.map { .init(Double($0.cycles), $0.estimate) }, series: series))
+        let day = { (step: ExperimentReport.Step) in Double(step.cycles) * cycleDays }
+        if steps.count >= 2 {
+          chart.marks.append(
+            .band(steps.map { .init(day($0), low: $0.lower, high: $0.upper) }, series: series))
+          chart.marks.append(.line(steps.map { .init(day($0), $0.estimate) }, series: series))
+        }
+        for step in steps {
+          chart.marks.append(
+            .line([.init(day(step), step.lower), .init(day(step), step.upper)], series: series))
+        }
+        chart.marks.append(.markers(steps.map { .init(day($0), $0.estimate) }, series: series))
       }
       chart.marks.append(.reference(0, vertical: false))
       chart.marks.append(.reference(plan.stoppingRule.margin, vertical: false))
+      chart.marks.append(.reference(0, vertical: true))
+      chart.marks.append(.reference(Double(plan.days), vertical: true))
       chart.legend = arms
       files.append(ReportFile(name: "experiment-track.svg", text: chart.svg()))
       text += "## How the interval narrowed\n\n"
-      text += "![Keep rate against in-force, as the cycles came in](experiment-track.svg)\n\n"
-      text += "Each candidate's mean cycle contrast (line) and confidence sequence (band) after "
-      text += "each whole cycle; the lines across are 0 and the planned gain.\n\n"
+      text +=
+        "![Keep rate against in-force, at the end of each whole cycle](experiment-track.svg)\n\n"
+      text += "Each candidate's mean cycle contrast (dot) and confidence sequence (bar, and band "
+      text += "between cycles) at the end of each whole cycle from the first the sequence is "
+      text += "read at; across, 0 and the planned gain; down, the plan's first day and its "
+      text += "planned end.\n\n"
     }
 
     text += "## The plan\n\n"
@@ -128,11 +141,13 @@ package enum ExperimentPage {
   }
 
   /// The decision in one line: `continue: 26 days left; candidate +0.031 (−0.020 … +0.082)`.
-  static func headline(_ outcome: ExperimentAnalyzeOutcome) -> String {
+  package static func headline(_ outcome: ExperimentAnalyzeOutcome) -> String {
     let decision =
       switch outcome.decision {
       case "adopt": "adopt \(outcome.adopted ?? "")"
-      case "keep": "keep the preferences in force"
+      case "keep" where outcome.daysLeft == 0:
+        "keep the preferences in force, the plan's days over"
+      case "keep": "keep the preferences in force, no candidate able to gain the planned amount"
       default: "continue, \(outcome.daysLeft) days left"
       }
     let shown = outcome.contrasts.first { $0.arm == outcome.adopted } ?? outcome.contrasts.first

@@ -77,6 +77,9 @@ package struct DemoStage: Stage {
       ).run(progress: progress)
       written.append(preferencesPath)
       record("tune", tune.outcome)
+      if let experiment = try runExperiment(location, progress: progress, record: record) {
+        written.append(experiment)
+      }
     }
 
     // The report, every page (validation.md too when the sample has its truth.json).
@@ -99,6 +102,50 @@ package struct DemoStage: Stage {
     return DemoResult(
       stages: stages, storePath: request.storePath, written: written, lines: lines,
       worstFailure: ingest.worstFailure)
+  }
+
+  /// The gain the demo's experiment is planned to show, and its longest length: what
+  /// `scripts/sample-experiment.sh` planned the committed experiment with.
+  static let experimentMargin = 0.05
+  static let experimentDays = 56
+
+  /// The experiment beside the sample (`Datasets/sample-experiment`: `candidate.json` and
+  /// the decision logs of the DJ carrying out the plan): planned on the store as the history
+  /// left it, its days ingested, then analysed, as `resonance experiment plan`, `ingest` and
+  /// `experiment analyze` run. Nothing without the folder.
+  ///
+  /// - Returns: the plan's path, when there was an experiment.
+  private func runExperiment(
+    _ location: StoreLocation, progress: any StageProgress,
+    record: (String, String) -> Void
+  ) throws -> String? {
+    var data = request.dataPath
+    while data.count > 1 && data.hasSuffix("/") { data.removeLast() }
+    let folder = data + "-experiment"
+    let candidate = (folder as NSString).appendingPathComponent("candidate.json")
+    guard FileManager.default.fileExists(atPath: candidate) else { return nil }
+    let planPath = (request.reportsPath as NSString).appendingPathComponent("experiment.json")
+    let plan = try ExperimentPlanStage(
+      ExperimentPlanRequest(
+        store: location, candidates: [candidate], margin: Self.experimentMargin,
+        maxDays: Self.experimentDays, out: planPath)
+    ).run(progress: Quieted(progress)).plan
+    record(
+      "experiment plan",
+      "\(plan.arms.map(\.name).joined(separator: " against ")) from \(plan.start) for "
+        + "\(plan.days) days in cycles of \(plan.stoppingRule.cycleDays), seed \(plan.seed); "
+        + "\(planPath)")
+    let recordings = (folder as NSString).appendingPathComponent("resonance")
+    let ingest = try IngestStage(IngestRequest(paths: [recordings], store: location)).run(
+      progress: Quieted(progress))
+    let analysis = try ExperimentAnalyzeStage(
+      ExperimentAnalyzeRequest(store: location, plan: planPath)
+    ).run(progress: progress)
+    record(
+      "experiment",
+      "\(Format.grouped(ingest.imports.reduce(0) { $0 + $1.counts.samples })) decisions of the "
+        + "DJ carrying it out, from \(recordings); " + ExperimentPage.headline(analysis))
+    return planPath
   }
 
   /// The data folder must exist and hold a data file (a README alone is not data).

@@ -54,7 +54,9 @@ package struct ExperimentAnalyzeStage: Stage {
       priorSD: rule.priorSD, seed: plan.seed)
     let outcome = ExperimentAnalyzeOutcome(
       plan: request.plan, decision: analysis.decision.rawValue,
-      adopted: analysis.adopted.map { plan.arms[$0].name }, asOf: lastDay.description,
+      adopted: analysis.adopted.map { plan.arms[$0].name },
+      asOf: CalendarDay(daysSinceEpoch: min(lastDay.daysSinceEpoch, start + Int64(plan.days) - 1))
+        .description,
       daysLeft: analysis.daysLeft,
       contrasts: analysis.contrasts.map { c in
         .init(
