@@ -69,7 +69,8 @@ struct ExperimentPageTests {
     #expect(!text.contains("| energy weight |"), "only the settings that differ")
     #expect(text.contains("55 of 55 days with decisions ran their planned arm."))
     #expect(
-      text.contains("![Keep rate against in-force, as the cycles came in](experiment-track.svg)"))
+      text.contains(
+        "![Keep rate against in-force, at the end of each whole cycle](experiment-track.svg)"))
     let csv = try #require(page.files.first { $0.name == "experiment-days.csv" }).text
     #expect(
       csv.split(separator: "\r\n").map(String.init) == [
