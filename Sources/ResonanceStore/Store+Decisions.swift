@@ -211,7 +211,7 @@ extension Store {
   package func decisionTimeline() throws(StoreError) -> [DecisionMark] {
     let statement = try connection.prepare(
       """
-      SELECT time_ms, offset_s, preferences FROM dj_decisions
+      SELECT time_ms, offset_s, preferences, arm FROM dj_decisions
       ORDER BY time_ms, import_id, decision
       """)
     var marks: [DecisionMark] = []
@@ -222,9 +222,22 @@ extension Store {
           time: r.timestamp("time_ms", offset: "offset_s"),
           preferences: try r.text("preferences").map { text throws(StoreError) in
             try Self.decodedJSON(UserPreferences.self, from: text)
-          }))
+          }, arm: r.text("arm")))
     }
     return marks
+  }
+
+  /// The preferences in force: the last the decision log states outside an experiment's days
+  /// (a decision that names an arm runs that arm's); nil when the log states none.
+  package func preferencesInForce() throws(StoreError) -> UserPreferences? {
+    guard
+      let row = try connection.row(
+        """
+        SELECT preferences FROM dj_decisions WHERE preferences IS NOT NULL AND arm IS NULL
+        ORDER BY time_ms DESC, import_id DESC, decision DESC LIMIT 1
+        """)
+    else { return nil }
+    return try Self.decodedJSON(UserPreferences.self, from: row.string("preferences"))
   }
 
   /// Whether the store holds any DJ decision.
@@ -300,6 +313,8 @@ package struct DecisionMark: Sendable, Equatable {
   package var time: Timestamp
   /// The preferences its line (or its log's header) states; nil for most decisions.
   package var preferences: UserPreferences?
+  /// The experiment's arm it ran (decision log version 3); nil outside an experiment's days.
+  package var arm: String? = nil
 }
 
 /// The columns of `decisionRecords(in:)`'s decision query, found once for its rows: `tune`

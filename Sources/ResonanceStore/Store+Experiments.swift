@@ -36,13 +36,14 @@ extension Store {
 }
 
 extension Store {
-  /// Stores an experiment's analysis (`experiment_runs`).
+  /// Stores an experiment's analysis (`experiment_runs`), with the family it tests and the
+  /// error rate it holds of that family's budget (`ErrorLedger.Reservation`).
   ///
   /// - Returns: its row's ID.
   @discardableResult
-  package func insertExperiment(_ report: ExperimentReport, at ms: Int64) throws(StoreError)
-    -> Int64
-  {
+  package func insertExperiment(
+    _ report: ExperimentReport, reservation: ErrorLedger.Reservation, at ms: Int64
+  ) throws(StoreError) -> Int64 {
     let text: String
     do {
       text = try Self.json(report)
@@ -51,12 +52,13 @@ extension Store {
     }
     try connection.execute(
       """
-      INSERT INTO experiment_runs (ran_at_ms, plan_seed, as_of, decision, report)
-      VALUES (?, ?, ?, ?, ?)
+      INSERT INTO experiment_runs (ran_at_ms, plan_seed, as_of, decision, family, plan_start,
+        alpha, report)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?)
       """,
       [
-        ms, Int64(bitPattern: report.plan.seed), report.outcome.asOf, report.outcome.decision,
-        text,
+        ms, Int64(bitPattern: reservation.seed), report.outcome.asOf, report.outcome.decision,
+        reservation.family, reservation.start, reservation.alpha, text,
       ])
     return connection.lastInsertRowID
   }
@@ -72,6 +74,24 @@ extension Store {
     } catch {
       throw StoreError(
         .sqlite(code: 20), message: "the stored experiment is not one this build writes")
+    }
+  }
+}
+
+extension Store {
+  /// What each experiment analysed in the store holds of its family's error budget: the
+  /// error rate its first analysis set, one per family, plan seed and first day.
+  package func experimentReservations() throws(StoreError) -> [ErrorLedger.Reservation] {
+    try connection.rows(
+      """
+      SELECT family, plan_seed, plan_start, alpha FROM experiment_runs
+      WHERE id IN (SELECT min(id) FROM experiment_runs GROUP BY family, plan_seed, plan_start)
+      ORDER BY id
+      """
+    ).map { row in
+      ErrorLedger.Reservation(
+        family: row.string("family"), seed: UInt64(bitPattern: row.int64("plan_seed") ?? 0),
+        start: row.string("plan_start"), alpha: row.double("alpha") ?? 0)
     }
   }
 }

@@ -31,10 +31,12 @@ package struct ReplayedLog: Sendable {
     self.replays = replays
   }
 
-  /// A whole history read at once: the reference the stretches are checked against.
+  /// A whole history read at once: the reference the stretches are checked against. The
+  /// preferences in force are the last stated outside an experiment's days.
   package init(_ history: DecisionHistory, replays: Bool = true) {
     self.init(
-      lastStated: DecisionReplay.preferencesInForce(history.records).last ?? nil,
+      lastStated: history.records.last { $0.preferences != nil && $0.arm == nil }?.preferences
+        ?? DecisionReplay.preferencesInForce(history.records).last ?? nil,
       replays: replays)
     add(history)
   }

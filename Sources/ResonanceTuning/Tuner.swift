@@ -27,25 +27,29 @@ package enum Tuner {
   ///   - ledger: every entry of the store's error ledger (`ErrorLedger`), to test at the share
   ///     of the error rate the months new since its family's last run bring (`report.spending`
   ///     says what, and holds the line to record); nil to test at `settings.level` itself.
+  ///   - reserved: what the experiments on the in-force preferences hold of the budget, which
+  ///     the run never spends (`ErrorLedger.allowance`); read only with `ledger`.
   ///   - progress: told of the replay, the reward models' fits and each month judged.
   package static func tune(
     _ history: DecisionHistory, settings: TuningSettings, ledger: [ErrorLedger.Entry]? = nil,
-    progress: any StageProgress = SilentProgress()
+    reserved: [ErrorLedger.Reservation] = [], progress: any StageProgress = SilentProgress()
   ) throws(TuningError) -> TuningReport {
     let log = progress.step(
       "tune: replaying \(Format.grouped(history.records.count)) logged decisions", total: nil,
       unit: .items("")
     ) { ReplayedLog(history) }
-    return try tune(log, settings: settings, ledger: ledger, progress: progress)
+    return try tune(
+      log, settings: settings, ledger: ledger, reserved: reserved, progress: progress)
   }
 
   /// Tunes on a history already replayed and assembled, read a stretch at a time
   /// (`ReplayedLog`): what `tune(_:settings:ledger:progress:)` finds for the same history.
   package static func tune(
     _ replayed: ReplayedLog, settings: TuningSettings, ledger: [ErrorLedger.Entry]? = nil,
-    progress: any StageProgress = SilentProgress()
+    reserved: [ErrorLedger.Reservation] = [], progress: any StageProgress = SilentProgress()
   ) throws(TuningError) -> TuningReport {
-    var report = try assess(replayed, settings: settings, ledger: ledger, progress: progress)
+    var report = try assess(
+      replayed, settings: settings, ledger: ledger, reserved: reserved, progress: progress)
     settleTemperature(&report, settings: settings)
     return report
   }
@@ -54,7 +58,7 @@ package enum Tuner {
   /// decision, the contexts, and the temperature judged apart.
   private static func assess(
     _ replayed: ReplayedLog, settings: TuningSettings, ledger: [ErrorLedger.Entry]?,
-    progress: any StageProgress
+    reserved: [ErrorLedger.Reservation], progress: any StageProgress
   ) throws(TuningError) -> TuningReport {
     let check = replayed.check
     let replay = ReplaySummary(
@@ -134,7 +138,7 @@ package enum Tuner {
     if let ledger {
       let allowance = ErrorLedger.allowance(
         family: family(inForce), first: months[0].description,
-        through: months[held].description, alpha: alpha, entries: ledger)
+        through: months[held].description, alpha: alpha, entries: ledger, reserved: reserved)
       report.spending = allowance
       alpha = allowance.spent
       guard allowance.kind != .retrospective else {
@@ -458,7 +462,7 @@ package enum Tuner {
   }
 
   /// The ledger's family of a run: the preferences in force, as canonical JSON (sorted keys).
-  static func family(_ preferences: UserPreferences) -> String {
+  package static func family(_ preferences: UserPreferences) -> String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
     return (try? encoder.encode(preferences)).map { String(decoding: $0, as: UTF8.self) } ?? ""

@@ -49,6 +49,10 @@ struct ExperimentRunCommandTests {
       "--max-days", "56", "--start", "2022-10-01", "--seed", "11", "--out", plan, "-q",
     ])
     #expect(planned.status == .ok, "\(planned.err)")
+    // No tune run has spent the in-force preferences' budget: the experiment takes half.
+    let planFile = try #require(
+      try PreferenceFile(data: Data(contentsOf: URL(fileURLWithPath: plan))).experiment)
+    #expect(planFile.stoppingRule.alpha == 0.025 && planFile.stoppingRule.familySpent == 0)
 
     // The same person as the store's four months, two months longer, the DJ on the plan.
     let data = folder.file("person")
@@ -106,6 +110,30 @@ struct ExperimentRunCommandTests {
     #expect(csv.split(separator: "\r\n").count == 57, "a header and the plan's 56 days")
     let index = try String(contentsOfFile: reports + "/index.md", encoding: .utf8)
     #expect(index.contains("[Experiment](experiment.md)"))
+
+    // The analysis holds the experiment's share of the budget: a tune of the same
+    // preferences afterwards spends at most the rest (4/7 of 0.05 would be more).
+    let tuned = runResonance([
+      "tune", "--db", copy, "--points", "32", "--out", folder.file("t.json"), "--json",
+    ])
+    #expect(tuned.status == .ok, "\(tuned.err)")
+    let tuneJSON = try #require(
+      try JSONSerialization.jsonObject(with: Data(tuned.out.utf8)) as? [String: Any])
+    let ledger = try #require(tuneJSON["ledger"] as? [String: Any])
+    let spent = try #require(ledger["spent"] as? Double)
+    #expect(spent > 0 && spent <= 0.025 + 1e-12, "\(spent)")
+
+    // In the middle of the plan's days the log's last stated settings are an arm's; the
+    // preferences in force are still those outside them.
+    let middle = runResonance([
+      "tune", "--db", copy, "--to", "2022-11-10", "--no-ledger", "--points", "32", "--out",
+      folder.file("m.json"), "--json",
+    ])
+    #expect(middle.status == .ok, "\(middle.err)")
+    let middleJSON = try #require(
+      try JSONSerialization.jsonObject(with: Data(middle.out.utf8)) as? [String: Any])
+    let inForce = try #require(middleJSON["in_force"] as? [String: Any])
+    #expect(inForce["bpm"] as? Double == UserPreferences.appDefault.bpmWeight)
 
     // A plan of another seed is another design: refused, naming both seeds.
     let other = folder.file("other.json")

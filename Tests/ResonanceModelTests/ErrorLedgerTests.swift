@@ -21,6 +21,46 @@ struct ErrorLedgerTests {
     return (spent, entries)
   }
 
+  @Test(
+    "an experiment takes half of what the family has left; tune's later runs never spend past the rest, so tune and experiments together stay within α"
+  )
+  func experimentsShareTheBudget() throws {
+    let (_, entries) = Self.runs(["2024-04"])  // 4/7 of α spent
+    let other = ErrorLedger.Reservation(family: "other", seed: 1, start: "2024-05-01", alpha: 0.04)
+    let first = ErrorLedger.experimentShare(
+      family: Self.family, alpha: 0.05, entries: entries, reserved: [other])
+    #expect(abs(first - 0.05 * 3 / 7 / 2) < 1e-15, "another family's experiment is not this one's")
+    let held = ErrorLedger.Reservation(
+      family: Self.family, seed: 1, start: "2024-05-01", alpha: first)
+    let second = ErrorLedger.experimentShare(
+      family: Self.family, alpha: 0.05, entries: entries, reserved: [held, other])
+    #expect(abs(second - first / 2) < 1e-15)
+
+    // Monthly tune runs for ten years beside the experiment: their schedule would reach
+    // α·120/123 in all, but they stop at what the experiment leaves.
+    var all = entries
+    var total = entries.reduce(0) { $0 + $1.spent }
+    for month in 5...124 {
+      let through =
+        "\(2024 + (month - 1) / 12)-" + (((month - 1) % 12 + 1) < 10 ? "0" : "")
+        + "\((month - 1) % 12 + 1)"
+      let allowance = ErrorLedger.allowance(
+        family: Self.family, first: "2024-01", through: through, alpha: 0.05, entries: all,
+        reserved: [held, other])
+      #expect(allowance.kind == .new)
+      total += allowance.spent
+      if let entry = allowance.entry { all.append(entry) }
+    }
+    #expect(total + held.alpha <= 0.05 + 1e-15)
+    #expect(total + held.alpha > 0.05 - 1e-9, "the rest is spent, not lost")
+    // Without the experiment the same runs would have spent their schedule: more.
+    let (plain, _) = Self.runs(
+      (5...124).map { m in
+        "\(2024 + (m - 1) / 12)-" + (((m - 1) % 12 + 1) < 10 ? "0" : "") + "\((m - 1) % 12 + 1)"
+      })
+    #expect(plain.reduce(0, +) > total - entries.reduce(0) { $0 + $1.spent })
+  }
+
   @Test("the share is n/(n+3): half by the third month, four fifths by the twelfth")
   func share() {
     #expect(ErrorLedger.share(months: 0) == 0)

@@ -79,10 +79,45 @@ package enum ErrorLedger {
     return y * 12 + m - 1
   }
 
+  /// What an experiment on a family holds of its budget (`docs/experiments.md`, "Merging
+  /// with tune's evidence"): a randomised experiment is one more test that the family's
+  /// preferences should change, so its error rate comes out of the same budget α. It is set
+  /// at the experiment's first analysis, and later `tune` runs of the family spend at most
+  /// what is left beside it.
+  package struct Reservation: Sendable, Equatable, Codable {
+    package var family: String
+    /// The plan's seed and first day, which name the experiment.
+    package var seed: UInt64
+    package var start: String
+    package var alpha: Double
+
+    package init(family: String, seed: UInt64, start: String, alpha: Double) {
+      self.family = family
+      self.seed = seed
+      self.start = start
+      self.alpha = alpha
+    }
+  }
+
+  /// The error rate an experiment on `family` may test at: half of what the family's budget
+  /// `alpha` has left after its `tune` runs (`entries`) and its other experiments
+  /// (`reserved`), so that `tune` keeps the other half for the months to come. Every test of
+  /// the family then spends, in all, at most `alpha` (Bonferroni across runs and experiments).
+  package static func experimentShare(
+    family: String, alpha: Double, entries: [Entry], reserved: [Reservation]
+  ) -> Double {
+    let spent = entries.filter { $0.family == family }.reduce(0) { $0 + $1.spent }
+    let held = reserved.filter { $0.family == family }.reduce(0) { $0 + $1.alpha }
+    return max(0, alpha - spent - held) / 2
+  }
+
   /// The allowance of a run of `family` whose history runs from `first` to `through`, asked
-  /// at error rate `alpha`, given every entry of the ledger (any family's).
+  /// at error rate `alpha`, given every entry of the ledger (any family's) and what the
+  /// family's experiments hold (`reserved`): the run spends its months' share, but never more
+  /// than the family has left beside its experiments.
   package static func allowance(
-    family: String, first: String, through: String, alpha: Double, entries: [Entry]
+    family: String, first: String, through: String, alpha: Double, entries: [Entry],
+    reserved: [Reservation] = []
   ) -> Allowance {
     let mine = entries.filter { $0.family == family }.sorted {
       (index($0.throughMonth) ?? 0) < (index($1.throughMonth) ?? 0)
@@ -102,7 +137,9 @@ package enum ErrorLedger {
         newestBefore: newest.throughMonth)
     }
     let n = m - (index(origin) ?? m) + 1
-    let spent = max(0, alpha * (share(months: n) - share(months: newest?.months ?? 0)))
+    let held = reserved.filter { $0.family == family }.reduce(0) { $0 + $1.alpha }
+    let scheduled = alpha * (share(months: n) - share(months: newest?.months ?? 0))
+    let spent = max(0, min(scheduled, alpha - spentBefore - held))
     return Allowance(
       kind: .new, spent: spent, spentBefore: spentBefore,
       entry: Entry(

@@ -42,11 +42,21 @@ package struct ExperimentPlan: Sendable, Equatable, Codable {
     /// `priorCycles` cycles' worth.
     package var priorSD: Double
     package var priorCycles: Double
+    /// Where `alpha` came from (`ErrorLedger.experimentShare`): the error budget of the
+    /// in-force preferences' family, what its `tune` runs had spent and what its other
+    /// experiments held when the plan was made; `alpha` is half of what was left.
+    package var familyAlpha: Double?
+    package var familySpent: Double?
+    package var familyReserved: Double?
 
     package init(
       kind: String, alpha: Double, contrastAlpha: Double, rho2: Double, cycleDays: Int,
-      margin: Double, minimumCycles: Int, priorSD: Double, priorCycles: Double
+      margin: Double, minimumCycles: Int, priorSD: Double, priorCycles: Double,
+      familyAlpha: Double? = nil, familySpent: Double? = nil, familyReserved: Double? = nil
     ) {
+      self.familyAlpha = familyAlpha
+      self.familySpent = familySpent
+      self.familyReserved = familyReserved
       self.minimumCycles = minimumCycles
       self.priorSD = priorSD
       self.priorCycles = priorCycles

@@ -45,6 +45,14 @@ package enum ExperimentPlanSummary {
         + "\(Int(((1 - rule.contrastAlpha) * 100).rounded()))% confidence sequence per "
         + "candidate (valid however often you look): adopt when its "
         + "lower end is above 0, keep when its upper end is below \(gain) or the days are over")
+    if let budget = rule.familyAlpha {
+      let spent = (rule.familySpent ?? 0) + (rule.familyReserved ?? 0)
+      lines.append(
+        "experiment: its error rate \(Format.trimmed(rule.alpha, 4)) is half of what the "
+          + "preferences in force have left of their \(Format.trimmed(budget, 4)): their tune "
+          + "runs and other experiments hold \(Format.trimmed(spent, 4)), and the rest stays "
+          + "for tune's months to come")
+    }
     lines.append("experiment: wrote \(outcome.out)")
     return lines
   }
@@ -66,6 +74,8 @@ package enum ExperimentPlanSummary {
         "daily_sd": .number(power.dailySD), "autocorrelation": .number(power.autocorrelation),
         "contrast_sd": .number(power.contrastSD),
       ],
+      "alpha": .number(plan.stoppingRule.alpha),
+      "contrast_alpha": .number(plan.stoppingRule.contrastAlpha),
     ])
   }
 

@@ -51,7 +51,18 @@ package enum ExperimentPage {
     text += "\(Figures.signed(plan.stoppingRule.margin, 3)), or the plan's \(plan.days) days are "
     text += "over; otherwise continue. The sequence may be read as often as you like: the "
     text += "chance that it ever excludes the true contrast stays near "
-    text += "\(Figures.percent(plan.stoppingRule.contrastAlpha, 1)).\n\n"
+    text += "\(Figures.percent(plan.stoppingRule.contrastAlpha, 1))."
+    let rule = plan.stoppingRule
+    if let budget = rule.familyAlpha {
+      text += " That error rate comes out of the budget of the preferences in force, "
+      text += "\(Format.trimmed(budget, 4)), which `resonance tune`'s runs on them share: they "
+      text += "had spent \(Format.trimmed(rule.familySpent ?? 0, 4)) and other experiments held "
+      text += "\(Format.trimmed(rule.familyReserved ?? 0, 4)) when it was planned, and the "
+      text += "experiment took half of the rest, \(Format.trimmed(rule.alpha, 4)), leaving the "
+      text += "other half to tune's months to come; however the two are run, the chance that "
+      text += "any of them changes the preferences for nothing stays within the budget."
+    }
+    text += "\n\n"
     text += Self.compliance(outcome.compliance)
 
     var files: [ReportFile] = []

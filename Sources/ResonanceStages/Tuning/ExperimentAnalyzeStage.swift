@@ -48,7 +48,11 @@ package struct ExperimentAnalyzeStage: Stage {
       if i < elapsed && !departed.contains(i) { outcomes[i] = day.keepRate }
     }
     let rule = plan.stoppingRule
-    let sequence = ConfidenceSequence(alpha: rule.contrastAlpha, rho2: rule.rho2)
+    let reservation = try Self.reservation(plan, store: store)
+    // Tune's runs on the family since the plan may have left less than it planned for: the
+    // sequence is then read at what is left, never at more.
+    let contrastAlpha = rule.contrastAlpha * min(1, reservation.alpha / rule.alpha)
+    let sequence = ConfidenceSequence(alpha: contrastAlpha, rho2: rule.rho2)
     let analysis = ExperimentAnalysis(
       outcomes: outcomes, schedule: schedule, sequence: sequence, margin: rule.margin,
       priorSD: rule.priorSD, seed: plan.seed)
@@ -61,7 +65,7 @@ package struct ExperimentAnalyzeStage: Stage {
       contrasts: analysis.contrasts.map { c in
         .init(
           arm: plan.arms[c.arm].name, cycles: c.cycles, estimate: c.estimate, lower: c.lower,
-          upper: c.upper, level: 1 - rule.contrastAlpha, permutationP: c.permutationP)
+          upper: c.upper, level: 1 - contrastAlpha, permutationP: c.permutationP)
       }, analysis: request.perProtocol ? "per-protocol" : "itt", compliance: compliance)
 
     // Kept for the report's experiment page: every day so far, and the intervals' track.
@@ -90,8 +94,28 @@ package struct ExperimentAnalyzeStage: Stage {
     let report = ExperimentReport(
       planFile: (request.plan as NSString).lastPathComponent, plan: plan, outcome: outcome,
       days: rows, track: track)
-    try store.insertExperiment(report, at: Int64(Date().timeIntervalSince1970 * 1000))
+    try store.insertExperiment(
+      report, reservation: reservation, at: Int64(Date().timeIntervalSince1970 * 1000))
     return outcome
+  }
+
+  /// What the experiment holds of its family's error budget: what its first analysis set;
+  /// at the first, the plan's rate, or what the family has left beside its tune runs and
+  /// other experiments when that is less (`ErrorLedger`).
+  static func reservation(_ plan: ExperimentPlan, store: Store) throws -> ErrorLedger.Reservation {
+    let family = Tuner.family(plan.arms[0].preferences)
+    let reserved = try store.experimentReservations()
+    if let held = reserved.first(where: {
+      $0.family == family && $0.seed == plan.seed && $0.start == plan.start
+    }) {
+      return held
+    }
+    let budget = plan.stoppingRule.familyAlpha ?? ExperimentPlanStage.familyAlpha
+    let spent = try store.errorLedger().filter { $0.family == family }.reduce(0) { $0 + $1.spent }
+    let others = reserved.filter { $0.family == family }.reduce(0) { $0 + $1.alpha }
+    return ErrorLedger.Reservation(
+      family: family, seed: plan.seed, start: plan.start,
+      alpha: max(0, min(plan.stoppingRule.alpha, budget - spent - others)))
   }
 
   /// The plan's experiment and its schedule, checked against the seed it names.

@@ -13,8 +13,9 @@ package struct ExperimentPlanStage: Stage {
 
   package init(_ request: ExperimentPlanRequest) { self.request = request }
 
-  /// The error rate of the whole experiment, split across the contrasts.
-  static let alpha = 0.05
+  /// The error budget of a family of preferences (`ErrorLedger`), of which an experiment
+  /// takes half of what is left; the whole experiment's rate is split across its contrasts.
+  static let familyAlpha = 0.05
   /// The power the length is planned for.
   static let power = 0.9
   /// The smallest worthwhile keep-rate gain when neither `--margin` nor `tune` gives one.
@@ -37,9 +38,24 @@ package struct ExperimentPlanStage: Stage {
         "\(path): no DJ decisions: an experiment is planned on the person's own decision log "
           + "(ingest the app's decision-log files first)")
     }
-    let inForce =
-      try store.decisionTimeline().last { $0.preferences != nil }?.preferences ?? .appDefault
+    let inForce = try store.preferencesInForce() ?? .appDefault
     let latest = try store.latestTuning()
+    // The experiment's error rate comes out of the in-force preferences' budget, which their
+    // tune runs and other experiments share (docs/experiments.md, "Merging with tune's
+    // evidence").
+    let family = Tuner.family(inForce)
+    let ledger = try store.errorLedger()
+    let reserved = try store.experimentReservations()
+    let alpha = ErrorLedger.experimentShare(
+      family: family, alpha: Self.familyAlpha, entries: ledger, reserved: reserved)
+    guard alpha >= 0.001 else {
+      throw StageError(
+        .badData,
+        "\(path): the error budget of the preferences in force is spent: their tune runs and "
+          + "experiments leave \(Format.trimmed(alpha * 2, 5)), and an experiment takes half "
+          + "of it; change the preferences in force (a new family, a new budget), or look at "
+          + "the experiments already run")
+    }
 
     var arms = [ExperimentPlan.Arm(name: "in-force", preferences: inForce)]
     if request.candidates.isEmpty {
@@ -87,7 +103,7 @@ package struct ExperimentPlanStage: Stage {
           + "cycles of \(cycleDays) days with decisions, on which the keep rate's spread from "
           + "day to day is measured")
     }
-    let contrastAlpha = Self.alpha / Double(k - 1)
+    let contrastAlpha = alpha / Double(k - 1)
     let needed = measured.cycles(
       toShow: gain, alpha: contrastAlpha, power: Self.power, limit: Self.longestDays / cycleDays)
     let maxCycles = max(ExperimentAnalysis.minimumCycles, request.maxDays / cycleDays)
@@ -107,10 +123,12 @@ package struct ExperimentPlanStage: Stage {
       start: start.description, days: schedule.days, maxDays: request.maxDays,
       seed: request.seed, assignment: assignment,
       stoppingRule: .init(
-        kind: "confidence-sequence", alpha: Self.alpha, contrastAlpha: contrastAlpha,
+        kind: "confidence-sequence", alpha: alpha, contrastAlpha: contrastAlpha,
         rho2: sequence.rho2, cycleDays: cycleDays, margin: gain,
         minimumCycles: ExperimentAnalysis.minimumCycles, priorSD: measured.contrastSD,
-        priorCycles: ExperimentAnalysis.priorCycles),
+        priorCycles: ExperimentAnalysis.priorCycles, familyAlpha: Self.familyAlpha,
+        familySpent: ledger.filter { $0.family == family }.reduce(0) { $0 + $1.spent },
+        familyReserved: reserved.filter { $0.family == family }.reduce(0) { $0 + $1.alpha }),
       power: .init(
         target: Self.power, gain: gain, gainSource: source, historyDays: measured.days,
         observedDays: measured.observedDays, outcomeMean: measured.mean,

@@ -30,13 +30,16 @@ extension Store {
     let marks = try decisionTimeline()
     let kept =
       days.isAll ? Array(marks.indices) : marks.indices.filter { days.contains(marks[$0].time) }
-    // The preferences in force at the first decision kept, and at the last.
+    // The preferences in force at the first decision kept, and at the last: the last stated
+    // outside an experiment's days, whose decisions run their arms' (`docs/experiments.md`).
     var first: UserPreferences?
     var last: UserPreferences?
     if let start = kept.first {
       first = marks[...start].last { $0.preferences != nil }?.preferences
-      last = first
-      for i in kept.dropFirst() where marks[i].preferences != nil { last = marks[i].preferences }
+      last = marks[...start].last { $0.preferences != nil && $0.arm == nil }?.preferences ?? first
+      for i in kept.dropFirst() where marks[i].preferences != nil && marks[i].arm == nil {
+        last = marks[i].preferences
+      }
     }
     var log = ReplayedLog(lastStated: last, replays: replays)
     guard let start = kept.first, let end = kept.last else { return log }

@@ -19,9 +19,11 @@ package struct TuneStage: Stage {
     let log = try store.replayedLog(
       in: request.days, replays: true, label: "tune", progress: progress)
     let ledger = request.usesLedger ? try store.errorLedger() : nil
+    let reserved = request.usesLedger ? try store.experimentReservations() : []
     var report: TuningReport
     do {
-      report = try Tuner.tune(log, settings: request.settings, ledger: ledger, progress: progress)
+      report = try Tuner.tune(
+        log, settings: request.settings, ledger: ledger, reserved: reserved, progress: progress)
     } catch {
       throw StageError(.badData, "\(request.store.path): \(error.detail)")
     }

@@ -150,6 +150,9 @@ extension Schema {
         plan_seed INTEGER NOT NULL,
         as_of TEXT NOT NULL,
         decision TEXT NOT NULL CHECK (decision IN ('adopt', 'keep', 'continue')),
+        family TEXT NOT NULL,
+        plan_start TEXT NOT NULL,
+        alpha REAL NOT NULL,
         report TEXT NOT NULL
       );
       """)

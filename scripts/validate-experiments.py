@@ -1,0 +1,358 @@
+#!/usr/bin/env python3
+"""Whether `resonance experiment`'s answers can be trusted, on simulated people.
+
+A benchmark-like harness (`make validate-experiments`), not a test. Every person is simulated
+by `resonance synth` from a seed in a range declared below before any run: four months of
+history, ingested; `resonance experiment plan` on it; then the same life carried on with the
+DJ running the plan (`synth --dj-preferences PLAN`), ingested into the same store (only the new
+days are added), and `resonance experiment analyze` as a person would run it. Two groups, each
+answering one question of docs/experiments.md ("Validation"):
+
+- **null** (`--nulls` people, half `null` — the app's preferences are the person's best — and
+  half `flat` — skips do not depend on the song): the candidate leans on context, as no
+  person's taste does, so its true gain is at most 0. The plan is for a +0.05 gain within 112
+  days, and `analyze` is run after every day of it: a person who adopts on any day adopted
+  falsely. The goal: at most 6 adopt in 60.
+- **power** (`--power` `mixed` people at taste contrast 2): `tune` as a person runs it; where it
+  says `keep`, the best design point (`validate --best-point`) is run forward for three months
+  against the preferences in force (the closed-loop gain in keep rate, truth.json's
+  `dj_months`). A person whose best point gains at least +0.02 in keep rate that way is the
+  experiment's case: the plan puts that point against the preferences in force for the
+  smallest worthwhile gain, +0.02, within `--max-days`; the share of plans that fit is
+  reported, and each plan is carried out (to `--max-days` when it does not fit) with `analyze`
+  at the end of every whole cycle. The goal: `adopt` within the plan on at least 80% of the
+  people whose plan fits.
+
+Usage:
+
+    scripts/validate-experiments.py [--bin PATH] [--work DIR] [--nulls N] [--power N]
+                                    [--max-days N] [--jobs N] [--summarize]
+
+It prints a Markdown summary and writes it, with one CSV row per person, into WORK.
+"""
+
+import argparse
+import concurrent.futures
+import csv
+import datetime
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import time
+
+# Seeds, declared before any run (docs/experiments.md lists them), disjoint from every range
+# validate-tuning.py draws.
+NULL_SEEDS = range(70_001, 71_001)
+POWER_SEEDS = range(71_001, 72_001)
+
+MONTHS = 4
+START = "2022-10-01"  # the day after four months from 2022-06-01
+PERSON = ["--songs", "120", "--scale", "0.05"]
+POWER_CONTRAST = 2
+FORWARD_MONTHS = 3
+NULL_MARGIN, NULL_DAYS = 0.05, 112
+POWER_GAIN = 0.02
+ADOPT_GOAL, NULL_GOAL = 0.8, 6 / 60
+WEIGHT_NAMES = {
+    "bpm": "bpmWeight", "energy": "energyWeight", "familiarity": "familiarityWeight",
+    "historical": "historicalWeight", "context": "contextWeight",
+    "recency": "recencyPenaltyWeight", "time_of_day": "timeOfDayPenaltyWeight",
+}
+# The null and flat people's candidate: context first, as no kind's taste is.
+CONTEXT_LEANING = {"bpm": 0.05, "energy": 0.05, "familiarity": 0.10, "historical": 0.10,
+                   "context": 0.70, "recency": 0.30, "time_of_day": 0.20}
+TEMPLATE = "Datasets/sample-experiment/candidate.json"
+
+FIELDS = ["group", "seed", "kind", "recommendation", "best_loop_keep_gain", "qualifies",
+          "plan_days", "days_needed", "fits", "detectable_gain", "days_analysed", "adopted",
+          "adopt_day", "final_decision", "final_estimate", "final_lower", "final_upper",
+          "followed_days", "days_with_decisions"]
+
+
+def run(args):
+    done = subprocess.run(args, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"{' '.join(args)} exited {done.returncode}: {done.stderr}")
+    return done
+
+
+def day(offset):
+    """`START` plus `offset` days, `YYYY-MM-DD`."""
+    return (datetime.date.fromisoformat(START) + datetime.timedelta(days=offset)).isoformat()
+
+
+def preference_file(weights, path, template):
+    """A preference file with `weights` on `template`'s other settings."""
+    file = json.loads(json.dumps(template))
+    for key, name in WEIGHT_NAMES.items():
+        file["preferences"][name] = weights[key]
+    with open(path, "w") as out:
+        json.dump(file, out)
+    return path
+
+
+class Person:
+    """One simulated person's folders and store under WORK, removed when done."""
+
+    def __init__(self, binary, work, name, synth_args):
+        self.binary, self.synth_args = binary, synth_args
+        self.folder = f"{work}/{name}"
+        self.store = self.folder + ".sqlite"
+        self.clean()
+        os.makedirs(self.folder + "-files")
+
+    def file(self, name):
+        return f"{self.folder}-files/{name}"
+
+    def clean(self):
+        for suffix in ("", "-files", "-forward", "-experiment"):
+            shutil.rmtree(self.folder + suffix, ignore_errors=True)
+        for suffix in ("", "-wal", "-shm"):
+            if os.path.exists(self.store + suffix):
+                os.remove(self.store + suffix)
+
+    def synth(self, folder, months, extra=()):
+        run([self.binary, "synth", "--out", folder, "-q", "--months", str(months)]
+            + self.synth_args + list(extra))
+
+    def build(self, analyze):
+        self.synth(self.folder, MONTHS)
+        run([self.binary, "ingest", self.folder, "--db", self.store, "-q"])
+        if analyze:
+            run([self.binary, "analyze", "--db", self.store, "-q"])
+
+    def keep_rate(self, prefs):
+        """The closed-loop keep rate over FORWARD_MONTHS months after the history, the DJ
+        running `prefs` from then on (None: the preferences in force)."""
+        folder = self.folder + "-forward"
+        shutil.rmtree(folder, ignore_errors=True)
+        extra = ["--dj-preferences", prefs, "--dj-from", START] if prefs else []
+        self.synth(folder, MONTHS + FORWARD_MONTHS, extra)
+        truth = json.load(open(f"{folder}/truth.json"))
+        shutil.rmtree(folder, ignore_errors=True)
+        rows = [m for m in truth["dj_months"] if m["month"] >= START[:7]]
+        n = sum(m["decisions"] for m in rows)
+        return sum(m["decisions"] * (1 - m["skip"]) for m in rows) / n
+
+    def experiment(self, candidate, margin, max_days, seed, analyse_days):
+        """Plans, carries out and analyses an experiment; `analyse_days(plan)` gives the
+        plan's day offsets after which `analyze` runs."""
+        plan_path = self.file("plan.json")
+        planned = json.loads(run([
+            self.binary, "experiment", "plan", "--db", self.store, "--candidate", candidate,
+            "--margin", str(margin), "--max-days", str(max_days), "--start", START, "--seed",
+            str(seed), "--out", plan_path, "--json", "-q"]).stdout)
+        days = planned["days"]
+        folder = self.folder + "-experiment"
+        self.synth(folder, MONTHS + math.ceil(days / 28), ["--dj-preferences", plan_path])
+        run([self.binary, "ingest", folder, "--db", self.store, "-q"])
+        shutil.rmtree(folder, ignore_errors=True)
+        power = planned["power"]
+        row = {"plan_days": days, "days_needed": power["days_needed"], "fits": power["fits"],
+               "detectable_gain": power["detectable_gain"], "adopted": False}
+        analysed = 0
+        for offset in analyse_days(planned):
+            result = json.loads(run([
+                self.binary, "experiment", "analyze", "--db", self.store, "--plan", plan_path,
+                "--as-of", day(offset), "--json", "-q"]).stdout)
+            analysed += 1
+            if result["decision"] == "adopt" and not row["adopted"]:
+                row.update(adopted=True, adopt_day=offset + 1)
+        contrast = result["contrast"] or {}
+        row.update(days_analysed=analysed, final_decision=result["decision"],
+                   final_estimate=contrast.get("estimate"), final_lower=contrast.get("lower"),
+                   final_upper=contrast.get("upper"),
+                   followed_days=result["compliance"]["followed_days"],
+                   days_with_decisions=result["compliance"]["days_with_decisions"])
+        return row
+
+
+def null_person(binary, work, seed, kind, template):
+    person = Person(binary, work, f"null-{seed}",
+                    ["--seed", str(seed), "--person", kind] + PERSON)
+    try:
+        person.build(analyze=False)
+        candidate = preference_file(CONTEXT_LEANING, person.file("candidate.json"), template)
+        row = {"group": "null", "seed": seed, "kind": kind}
+        # Analysed after every day of the plan, as a person looking daily would.
+        row.update(person.experiment(candidate, NULL_MARGIN, NULL_DAYS, seed,
+                                     lambda plan: range(plan["days"])))
+        return row
+    finally:
+        person.clean()
+
+
+def power_person(binary, work, seed, max_days):
+    person = Person(binary, work, f"power-{seed}",
+                    ["--seed", str(seed), "--person", "mixed", "--taste-contrast",
+                     str(POWER_CONTRAST)] + PERSON)
+    try:
+        person.build(analyze=True)
+        prefs = person.file("tuned.json")
+        tuned = json.loads(run([binary, "tune", "--db", person.store, "--out", prefs, "--json",
+                                "-q"]).stdout)
+        row = {"group": "power", "seed": seed, "kind": f"mixed×{POWER_CONTRAST}",
+               "recommendation": tuned["recommendation"], "qualifies": False}
+        if tuned["recommendation"] != "keep":
+            return row
+        best = json.loads(run([binary, "validate", "--truth", f"{person.folder}/truth.json",
+                               "--db", person.store, "--preferences", prefs, "--best-point",
+                               "--json", "-q"]).stdout)["tuning"]["best_point"]
+        best_path = preference_file(best["weights"], person.file("best.json"),
+                                    json.load(open(prefs)))
+        gain = person.keep_rate(best_path) - person.keep_rate(None)
+        row.update(best_loop_keep_gain=gain, qualifies=gain >= POWER_GAIN)
+        if gain < POWER_GAIN:
+            return row
+        # Analysed at the end of every whole cycle: the sequence moves a cycle at a time.
+        row.update(person.experiment(
+            best_path, POWER_GAIN, max_days, seed,
+            lambda plan: range(plan["cycle_days"] - 1, plan["days"], plan["cycle_days"])))
+        return row
+    finally:
+        person.clean()
+
+
+def clopper_pearson(k, n, level=0.95):
+    """The exact binomial interval for k of n, by bisection on the binomial distribution."""
+    def cdf(p, k):
+        return sum(math.comb(n, i) * p**i * (1 - p) ** (n - i) for i in range(k + 1))
+
+    def bisect(increasing, target):
+        lo, hi = 0.0, 1.0
+        for _ in range(60):
+            mid = (lo + hi) / 2
+            if increasing(mid) < target:
+                lo = mid
+            else:
+                hi = mid
+        return (lo + hi) / 2
+
+    tail = (1 - level) / 2
+    lower = 0.0 if k == 0 else bisect(lambda p: 1 - cdf(p, k - 1), tail)
+    upper = 1.0 if k == n else bisect(lambda p: -cdf(p, k), -tail)
+    return lower, upper
+
+
+def share(k, n):
+    if n == 0:
+        return "— (none)"
+    low, high = clopper_pearson(k, n)
+    return f"{k} of {n} ({100 * k / n:.0f}%, 95% {100 * low:.0f}–{100 * high:.0f}%)"
+
+
+def summary(rows, seconds):
+    text = "# validate-experiments\n\n"
+    if seconds is not None:
+        text += f"{len(rows)} people in {seconds / 60:.1f} min.\n\n"
+    nulls = [r for r in rows if r["group"] == "null"]
+    if nulls:
+        adopted = [r for r in nulls if r["adopted"]]
+        text += "## Null and flat people, analysed every day\n\n"
+        text += (f"Adopted: {share(len(adopted), len(nulls))} — the goal at most "
+                 f"{NULL_GOAL * 100:.0f}% ({'met' if len(adopted) <= NULL_GOAL * len(nulls) else 'NOT met'}).\n\n")
+        for kind in ("null", "flat"):
+            group = [r for r in nulls if r["kind"] == kind]
+            k = sum(1 for r in group if r["adopted"])
+            text += f"- `{kind}`: {share(k, len(group))}\n"
+        days = sum(int(r["days_analysed"] or 0) for r in nulls)
+        followed = sum(int(r["followed_days"] or 0) for r in nulls)
+        with_decisions = sum(int(r["days_with_decisions"] or 0) for r in nulls)
+        text += (f"\n{days:,} analyses in all; the logs show {followed:,} of {with_decisions:,} "
+                 "days with decisions ran their planned arm.\n\n")
+    power = [r for r in rows if r["group"] == "power"]
+    if power:
+        keep = [r for r in power if r["recommendation"] == "keep"]
+        cases = [r for r in power if r["qualifies"]]
+        fit = [r for r in cases if r["fits"]]
+        text += "## People whose best point gains +0.02 or more, where tune says keep\n\n"
+        text += (f"{len(power)} `mixed` people at taste contrast {POWER_CONTRAST}: tune said "
+                 f"keep for {len(keep)}; the best point gained at least +{POWER_GAIN} in keep "
+                 f"rate over {FORWARD_MONTHS} months in closed loop for {len(cases)}.\n\n")
+        text += f"- plans that fit `--max-days`: {share(len(fit), len(cases))}\n"
+        k = sum(1 for r in fit if r["adopted"])
+        text += (f"- adopted within the plan, of those that fit: {share(k, len(fit))} — the goal "
+                 f"at least {ADOPT_GOAL * 100:.0f}%"
+                 + (f" ({'met' if fit and k >= ADOPT_GOAL * len(fit) else 'NOT met'})\n" if fit
+                    else " (no plan fits: it cannot be judged)\n"))
+        rest = [r for r in cases if not r["fits"]]
+        k = sum(1 for r in rest if r["adopted"])
+        text += f"- adopted within `--max-days`, of those whose plan does not fit: {share(k, len(rest))}\n"
+        needed = sorted(int(r["days_needed"]) for r in cases if r["days_needed"] not in (None, ""))
+        if needed:
+            text += (f"- days a plan needs for 90% power at +{POWER_GAIN}: median "
+                     f"{needed[len(needed) // 2]:,} (from {needed[0]:,} to {needed[-1]:,})\n")
+        gains = sorted(float(r["best_loop_keep_gain"]) for r in cases)
+        if gains:
+            text += (f"- the best points' closed-loop gains in keep rate: median "
+                     f"{gains[len(gains) // 2]:+.3f} (from {gains[0]:+.3f} to {gains[-1]:+.3f})\n")
+    return text
+
+
+def parse(row):
+    for key in ("seed",):
+        row[key] = int(row[key])
+    for key in ("adopted", "fits", "qualifies"):
+        row[key] = row[key] == "True"
+    return row
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bin", default=".build/release/resonance")
+    parser.add_argument("--work", default=".bench/validate-experiments")
+    parser.add_argument("--nulls", type=int, default=60, help="null and flat people")
+    parser.add_argument("--power", type=int, default=60, help="mixed people screened")
+    parser.add_argument("--max-days", type=int, default=120)
+    parser.add_argument("--jobs", type=int, default=2, help="people simulated at once")
+    parser.add_argument("--summarize", action="store_true",
+                        help="only summarise WORK/runs.csv, as far as a run got")
+    args = parser.parse_args()
+    binary = os.path.abspath(args.bin)
+    os.makedirs(args.work, exist_ok=True)
+    work = os.path.abspath(args.work)
+    if args.summarize:
+        rows = [parse(row) for row in csv.DictReader(open(f"{work}/runs.csv"))]
+        print(summary(rows, None), end="")
+        return
+    template = json.load(open(TEMPLATE))
+    started = time.time()
+    jobs = [("null", seed, "null" if i % 2 == 0 else "flat")
+            for i, seed in zip(range(args.nulls), NULL_SEEDS)]
+    jobs += [("power", seed, "mixed") for _, seed in zip(range(args.power), POWER_SEEDS)]
+    rows, lock = [], threading.Lock()
+
+    def one(job):
+        group, seed, kind = job
+        if group == "null":
+            return null_person(binary, work, seed, kind, template)
+        return power_person(binary, work, seed, args.max_days)
+
+    with open(f"{work}/runs.csv", "w", newline="") as out:
+        writer = csv.DictWriter(out, fieldnames=FIELDS)
+        writer.writeheader()
+        with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+            futures = {pool.submit(one, job): job for job in jobs}
+            for future in concurrent.futures.as_completed(futures):
+                group, seed, kind = futures[future]
+                row = future.result()
+                with lock:
+                    rows.append(row)
+                    writer.writerow(row)
+                    out.flush()
+                print(f"validate-experiments: {len(rows)}/{len(jobs)}: {group} {kind} seed "
+                      f"{seed}: {'adopt' if row.get('adopted') else row.get('final_decision') or row.get('recommendation')} "
+                      f"({(time.time() - started) / 60:.1f} min)", file=sys.stderr, flush=True)
+    rows.sort(key=lambda r: (r["group"], r["seed"]))
+    text = summary(rows, time.time() - started)
+    with open(f"{work}/summary.md", "w") as out:
+        out.write(text)
+    print(text, end="")
+
+
+if __name__ == "__main__":
+    main()
