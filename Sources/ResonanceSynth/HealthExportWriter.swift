@@ -50,9 +50,6 @@ struct HealthExportWriter {
     try writeEnd()
   }
 
-  /// The DTD, `ExportDate` and `Me`.
-  mutating func writeHeader() throws { try header() }
-
   /// `</HealthData>`.
   func writeEnd() throws { try out.write("</HealthData>\n") }
 
@@ -80,7 +77,8 @@ struct HealthExportWriter {
 
   // MARK: - Header
 
-  private mutating func header() throws {
+  /// The DTD, `ExportDate` and `Me`.
+  mutating func writeHeader() throws {
     try out.write(HealthExportWriter.dtd)
     let lastDay = history.days.count
     let exportMs = history.calendar.utcMs(day: lastDay, localMinutes: 9 * 60 + 12)

@@ -138,7 +138,7 @@ struct ContractTests {
     let report = runResonance(
       ["report", "--db", db, "--out", folder.file("r")], onTerminal: true)
     #expect(report.err.contains("\rreport: pages  ["), "\(report.err)")
-    #expect(report.err.contains("0/6 pages"), "\(report.err)")
+    #expect(report.err.contains("0/7 pages"), "\(report.err)")
     let sweep = runResonance(
       ["sweep", "--db", db, "--points", "64", "--out", folder.file("s.csv")], onTerminal: true)
     #expect(sweep.status == .ok, "\(sweep.err)")

@@ -68,7 +68,7 @@ struct ReportCommandTests {
     let pages = try #require(json["pages"] as? [[String: Any]])
     #expect(
       pages.map { $0["name"] as? String } == [
-        "songs", "sessions", "sleep", "hrv", "breathing", "tuning",
+        "songs", "sessions", "sleep", "hrv", "breathing", "tuning", "experiment",
       ])
     for page in pages {
       #expect(!((page["headline"] as? String) ?? "").isEmpty)

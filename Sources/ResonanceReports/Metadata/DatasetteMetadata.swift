@@ -194,6 +194,10 @@ package enum DatasetteMetadata {
     ("trace_recordings", "each imported trace recording"),
     ("tuning_ledger", "what each resonance tune spent of its preferences' error rate"),
     ("tuning_runs", "each resonance tune, its recommendation and whole report"),
+    (
+      "experiment_runs",
+      "each resonance experiment analyze: the plan, its decision, its days, its share of the error budget"
+    ),
     ("workout_events", "events within workouts"),
     ("workout_routes", "the route files workouts name"),
     ("workout_statistics", "each workout's statistics"),
