@@ -6,7 +6,9 @@ import ResonanceTuning
 
 /// `resonance experiment analyze`: an experiment's days so far against its plan — each
 /// candidate's cycle contrasts with the preferences in force, their confidence sequence, a
-/// randomisation test, and the stopping rule's decision (`ExperimentAnalysis`).
+/// randomisation test, and the stopping rule's decision (`ExperimentAnalysis`), with what the
+/// decision log shows ran (`ExperimentCompliance`) — stored for the report's experiment page,
+/// with the experiment's hold on its family's error budget (`ErrorLedger.Reservation`).
 package struct ExperimentAnalyzeStage: Stage {
   package let request: ExperimentAnalyzeRequest
 
@@ -14,7 +16,9 @@ package struct ExperimentAnalyzeStage: Stage {
 
   /// - Throws: `StageError.missingInput` without the store, its decisions or the plan;
   ///   `StageError.badData` for a plan that does not read, holds no experiment, or whose days
-  ///   are not the ones its seed draws.
+  ///   are not the ones its seed draws, for a log that carries out another plan's seed on its
+  ///   days, and for `--per-protocol` on a log that names no arms; `StoreError` when the
+  ///   analysis cannot be stored.
   package func run(progress: any StageProgress) throws -> ExperimentAnalyzeOutcome {
     let store = try request.store.existing(for: "experiment analyze")
     let (plan, schedule) = try Self.plan(request.plan)
