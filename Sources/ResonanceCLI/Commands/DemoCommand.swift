@@ -13,7 +13,9 @@ struct DemoCommand: ParsableCommand {
       is never touched unless you pass it with --db), ingests what this build's readers \
       understand under the data folder, runs every stage — analyze, breathing, and where the \
       data holds a DJ decision log, sweep (Reports/sweep.csv) and tune \
-      (Reports/preferences.json) with their defaults — and writes the report from what the \
+      (Reports/preferences.json) with their defaults, and the experiment in a folder named \
+      as the data folder with -experiment after it (planned into Reports/experiment.json, \
+      its decision logs ingested, analysed) — and writes the report from what the \
       store then holds, as resonance report does (with validation.md when the data folder \
       has the simulated person's truth.json), its index listing each stage. Every figure in \
       the reports comes from the data.

@@ -5,8 +5,9 @@ import ResonanceReports
 import ResonanceStore
 
 /// `resonance demo`: every stage in turn on a folder of exports — ingest, analyze, breathing,
-/// sweep and tune (when the data holds a decision log), report — into a fresh store, with the
-/// report written from what that store then holds.
+/// sweep and tune (when the data holds a decision log), the experiment beside the data (when
+/// there is one), report — into a fresh store, with the report written from what that store
+/// then holds.
 package struct DemoStage: Stage {
   package let request: DemoRequest
 
