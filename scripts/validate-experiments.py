@@ -44,6 +44,8 @@ import sys
 import threading
 import time
 
+from binomial import clopper_pearson
+
 # Seeds, declared before any run (docs/experiments.md lists them), disjoint from every range
 # validate-tuning.py draws.
 NULL_SEEDS = range(70_001, 71_001)
@@ -216,27 +218,6 @@ def power_person(binary, work, seed, max_days):
         return row
     finally:
         person.clean()
-
-
-def clopper_pearson(k, n, level=0.95):
-    """The exact binomial interval for k of n, by bisection on the binomial distribution."""
-    def cdf(p, k):
-        return sum(math.comb(n, i) * p**i * (1 - p) ** (n - i) for i in range(k + 1))
-
-    def bisect(increasing, target):
-        lo, hi = 0.0, 1.0
-        for _ in range(60):
-            mid = (lo + hi) / 2
-            if increasing(mid) < target:
-                lo = mid
-            else:
-                hi = mid
-        return (lo + hi) / 2
-
-    tail = (1 - level) / 2
-    lower = 0.0 if k == 0 else bisect(lambda p: 1 - cdf(p, k - 1), tail)
-    upper = 1.0 if k == n else bisect(lambda p: -cdf(p, k), -tail)
-    return lower, upper
 
 
 def share(k, n):

@@ -51,6 +51,8 @@ import sys
 import threading
 import time
 
+from binomial import clopper_pearson
+
 # Seeds, declared before any run and disjoint from those development used (docs/validation.md
 # lists them; the harness's earlier versions drew 20001-20105 and 30001-30006).
 COVERAGE_SEEDS = range(40_001, 41_001)
@@ -386,29 +388,6 @@ def named_case(binary, work, name, options):
 
 # ------------------------------------------------------------------------------------------
 # The summary.
-
-def clopper_pearson(k, n, level=0.95):
-    """The exact binomial interval for k of n, by bisection on the binomial distribution."""
-    def cdf(p, k):
-        return sum(math.comb(n, i) * p**i * (1 - p) ** (n - i) for i in range(k + 1))
-
-    def bisect(increasing, target):
-        lo, hi = 0.0, 1.0
-        for _ in range(60):
-            mid = (lo + hi) / 2
-            if increasing(mid) < target:
-                lo = mid
-            else:
-                hi = mid
-        return (lo + hi) / 2
-
-    if n == 0:
-        return 0.0, 1.0
-    tail = (1 - level) / 2
-    lower = 0.0 if k == 0 else bisect(lambda p: 1 - cdf(p, k - 1), tail)
-    upper = 1.0 if k == n else bisect(lambda p: -cdf(p, k), -tail)
-    return lower, upper
-
 
 def share(k, n):
     lo, hi = clopper_pearson(k, n)

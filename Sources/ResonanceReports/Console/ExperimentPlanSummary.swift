@@ -126,15 +126,7 @@ extension ExperimentPlanSummary {
         "experiment: the log does not name the decisions' arms (decision log version 3 does): "
           + "what the DJ ran cannot be checked")
     }
-    let decision =
-      switch outcome.decision {
-      case "adopt": "adopt \(outcome.adopted ?? "")"
-      case "keep" where outcome.daysLeft == 0:
-        "keep the preferences in force (the plan's days are over)"
-      case "keep":
-        "keep the preferences in force (no candidate's interval reaches the planned gain)"
-      default: "continue: \(outcome.daysLeft) days left"
-      }
+    let decision = ExperimentPage.decision(outcome)
     let counted =
       outcome.analysis == "per-protocol"
       ? "only the days that ran their planned arm counted (per protocol)"

@@ -151,16 +151,22 @@ package enum ExperimentPage {
       files: [ReportFile(name: "experiment.md", text: text)] + files)
   }
 
-  /// The decision in one line: `continue: 26 days left; candidate +0.031 (−0.020 … +0.082)`.
+  /// The stopping rule's decision in words, as the page, the index and the console say it:
+  /// `adopt candidate`, `keep the preferences in force, the plan's days over`, `continue, 26
+  /// days left`.
+  package static func decision(_ outcome: ExperimentAnalyzeOutcome) -> String {
+    switch outcome.decision {
+    case "adopt": "adopt \(outcome.adopted ?? "")"
+    case "keep" where outcome.daysLeft == 0: "keep the preferences in force, the plan's days over"
+    case "keep": "keep the preferences in force, no candidate able to gain the planned amount"
+    default: "continue, \(outcome.daysLeft) days left"
+    }
+  }
+
+  /// The decision in one line, with the contrast it rests on:
+  /// `continue, 26 days left: candidate +0.031 (−0.020 … +0.082) in keep rate`.
   package static func headline(_ outcome: ExperimentAnalyzeOutcome) -> String {
-    let decision =
-      switch outcome.decision {
-      case "adopt": "adopt \(outcome.adopted ?? "")"
-      case "keep" where outcome.daysLeft == 0:
-        "keep the preferences in force, the plan's days over"
-      case "keep": "keep the preferences in force, no candidate able to gain the planned amount"
-      default: "continue, \(outcome.daysLeft) days left"
-      }
+    let decision = Self.decision(outcome)
     let shown = outcome.contrasts.first { $0.arm == outcome.adopted } ?? outcome.contrasts.first
     guard let c = shown, let estimate = c.estimate, let lower = c.lower, let upper = c.upper
     else {
