@@ -51,7 +51,7 @@ help:
 	@echo "make bench-demo       make demo's wall time after the build (resonance demo and the notebooks) against the 60 s goal"
 	@echo "make bench-sweep      resonance sweep's kernel on 10^4 weight vectors beside a numpy reference checked against it; tune on 12 months"
 	@echo "make bench-decade     one person's 10 years of 3,000 songs beside their first year: every step's time and peak RSS (YEARS=, STEPS=; about 30 GB of disk)"
-	@echo "make validate-experiments  experiment plan, the DJ carrying it out and analyze on simulated people: false adopts on null and flat people analysed daily, adopts where the best point gains +0.02 (scripts/validate-experiments.py)"
+	@echo "make validate-experiments  experiment plan, the DJ carrying it out and analyze on simulated people: false adopts on null and flat people analysed daily, adopts where the best point gains +0.02, evening music's planted +15 min covered (scripts/validate-experiments.py)"
 	@echo "make validate-tuning  tune on simulated people of every kind, judged against the truth synth plants: coverage, false changes over a year of reruns, power, the closed loop, the estimators' bias (scripts/validate-tuning.py); then people from an independent generator (scripts/validate-tuning-independent.py)"
 	@echo "make cohort-check  $(COHORT_PERSONS) simulated persons through the pipeline as a Slurm job array on a one-node cluster started here (slurm-wlm, munge), then pooled"
 	@echo "make validate-cohort  a 100-person cohort from synth --cohort (seed fixed in advance) through the whole pipeline and pooled: each pooled mu against its interval and the planted mu, tau against the planted tau (scripts/validate-cohort.sh)"
@@ -254,6 +254,7 @@ POWER ?= 30
 INDEPENDENT ?= 30
 EXPERIMENT_NULLS ?= 60
 EXPERIMENT_POWER ?= 60
+EXPERIMENT_EVENING ?= 120
 # The cohort fan-out on a real Slurm, on this machine alone (scripts/cohort-check.sh): installs
 # slurm-wlm and munge when missing (their services never started by the packages), runs
 # slurmctld and slurmd on loopback, pushes COHORT_PERSONS simulated persons through the
@@ -276,7 +277,7 @@ validate-cohort: build
 # (scripts/validate-experiments.py; docs/experiments.md, "Validation"). About an hour on two cores.
 validate-experiments: build
 	@scripts/require-packages.sh python3
-	python3 scripts/validate-experiments.py --bin $(RELEASE_BIN) --nulls $(EXPERIMENT_NULLS) --power $(EXPERIMENT_POWER)
+	python3 scripts/validate-experiments.py --bin $(RELEASE_BIN) --nulls $(EXPERIMENT_NULLS) --power $(EXPERIMENT_POWER) --evening $(EXPERIMENT_EVENING)
 
 validate-tuning: build test-deps
 	python3 scripts/validate-tuning.py --bin $(RELEASE_BIN) --per-kind $(PER_KIND) --nulls $(NULLS) --power $(POWER)

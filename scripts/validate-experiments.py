@@ -22,11 +22,18 @@ answering one question of docs/experiments.md ("Validation"):
   reported, and each plan is carried out (to `--max-days` when it does not fit) with `analyze`
   at the end of every whole cycle. The goal: `adopt` within the plan on at least 80% of the
   people whose plan fits.
+- **evening** (`--evening` `mixed` people with `synth --evening-asleep 15`: a night after ten
+  minutes of music in the hour before bed gains 15 minutes asleep): `analyze` on the history,
+  then `experiment plan --question evening-music` within `--max-days`, carried out by the
+  simulated DJ (which models the music played by hand on no-music evenings) and analysed at the
+  end of every whole cycle. The goal: the music effect's confidence sequence (calm evenings
+  against no-music ones, per evening with music) covers the planted +15 minutes at the plan's
+  end on at least 90% of the people; how often it covers at every look is reported beside it.
 
 Usage:
 
     scripts/validate-experiments.py [--bin PATH] [--work DIR] [--nulls N] [--power N]
-                                    [--max-days N] [--jobs N] [--summarize]
+                                    [--evening N] [--max-days N] [--jobs N] [--summarize]
 
 It prints a Markdown summary and writes it, with one CSV row per person, into WORK.
 """
@@ -50,6 +57,7 @@ from binomial import clopper_pearson
 # validate-tuning.py draws.
 NULL_SEEDS = range(70_001, 71_001)
 POWER_SEEDS = range(71_001, 72_001)
+EVENING_SEEDS = range(72_001, 73_001)
 
 MONTHS = 4
 START = "2022-10-01"  # the day after four months from 2022-06-01
@@ -59,6 +67,7 @@ FORWARD_MONTHS = 3
 NULL_MARGIN, NULL_DAYS = 0.05, 112
 POWER_GAIN = 0.02
 ADOPT_GOAL, NULL_GOAL = 0.8, 6 / 60
+EVENING_MINUTES, COVER_GOAL = 15, 0.9
 WEIGHT_NAMES = {
     "bpm": "bpmWeight", "energy": "energyWeight", "familiarity": "familiarityWeight",
     "historical": "historicalWeight", "context": "contextWeight",
@@ -72,7 +81,9 @@ TEMPLATE = "Datasets/sample-experiment/candidate.json"
 FIELDS = ["group", "seed", "kind", "recommendation", "best_loop_keep_gain", "qualifies",
           "plan_days", "days_needed", "fits", "detectable_gain", "days_analysed", "adopted",
           "adopt_day", "final_decision", "final_estimate", "final_lower", "final_upper",
-          "followed_days", "days_with_decisions"]
+          "followed_days", "days_with_decisions", "music_estimate", "music_lower",
+          "music_upper", "covers_final", "covers_always", "calm_music", "none_music",
+          "usual_music", "evenings", "true_gain"]
 
 
 def run(args, allowed=(0,)):
@@ -220,6 +231,57 @@ def power_person(binary, work, seed, max_days):
         person.clean()
 
 
+def evening_person(binary, work, seed, max_days):
+    person = Person(binary, work, f"evening-{seed}",
+                    ["--seed", str(seed), "--person", "mixed", "--evening-asleep",
+                     str(EVENING_MINUTES)] + PERSON)
+    try:
+        person.build(analyze=True)
+        plan_path = person.file("plan.json")
+        planned = json.loads(run([
+            binary, "experiment", "plan", "--db", person.store, "--question", "evening-music",
+            "--max-days", str(max_days), "--start", START, "--seed", str(seed), "--out",
+            plan_path, "--json", "-q"]).stdout)
+        days = planned["days"]
+        folder = person.folder + "-experiment"
+        person.synth(folder, MONTHS + math.ceil(days / 28), ["--dj-preferences", plan_path])
+        truth = json.load(open(f"{folder}/truth.json"))
+        gains = [n["asleep_gain_min"] for n in truth["nights"]
+                 if n.get("evening_music") and n["bed"][:10] >= START]
+        run([binary, "ingest", folder, "--db", person.store, "-q"])
+        shutil.rmtree(folder, ignore_errors=True)
+        row = {"group": "evening", "seed": seed, "kind": "mixed", "plan_days": days,
+               "days_needed": planned["power"]["days_needed"], "fits": planned["power"]["fits"],
+               "detectable_gain": planned["power"]["detectable_gain"], "adopted": False,
+               "covers_always": True, "true_gain": sum(gains) / len(gains) if gains else None}
+        cycle = planned["cycle_days"]
+        for offset in range(cycle - 1, days, cycle):
+            result = json.loads(run([
+                binary, "experiment", "analyze", "--db", person.store, "--plan", plan_path,
+                "--as-of", day(offset), "--json", "-q"]).stdout)
+            effect = result["evenings"]["music_effect"]
+            if effect["estimate"] is None:
+                continue
+            lower = effect["lower"] if effect["lower"] is not None else -math.inf
+            upper = effect["upper"] if effect["upper"] is not None else math.inf
+            covers = lower <= EVENING_MINUTES <= upper
+            row["covers_always"] = row["covers_always"] and covers
+            if result["decision"] == "adopt" and not row["adopted"]:
+                row.update(adopted=True, adopt_day=offset + 1)
+        arms = {a["arm"]: a for a in result["evenings"]["arms"]}
+        contrast = result["contrast"] or {}
+        row.update(final_decision=result["decision"], final_estimate=contrast.get("estimate"),
+                   final_lower=contrast.get("lower"), final_upper=contrast.get("upper"),
+                   music_estimate=effect["estimate"], music_lower=effect["lower"],
+                   music_upper=effect["upper"], covers_final=covers,
+                   calm_music=arms["calm"]["with_music"], none_music=arms["none"]["with_music"],
+                   usual_music=arms["usual"]["with_music"], evenings=arms["calm"]["evenings"]
+                   + arms["none"]["evenings"] + arms["usual"]["evenings"])
+        return row
+    finally:
+        person.clean()
+
+
 def share(k, n):
     if n == 0:
         return "— (none)"
@@ -272,13 +334,44 @@ def summary(rows, seconds):
         if gains:
             text += (f"- the best points' closed-loop gains in keep rate: median "
                      f"{gains[len(gains) // 2]:+.3f} (from {gains[0]:+.3f} to {gains[-1]:+.3f})\n")
+    evening = [r for r in rows if r["group"] == "evening"]
+    if evening:
+        covered = sum(1 for r in evening if r["covers_final"])
+        always = sum(1 for r in evening if r["covers_always"])
+        text += f"## Evening music, a planted +{EVENING_MINUTES} minutes asleep\n\n"
+        text += (f"- the music effect's interval covers +{EVENING_MINUTES} at the plan's end: "
+                 f"{share(covered, len(evening))} — the goal at least {COVER_GOAL * 100:.0f}% "
+                 f"({'met' if covered >= COVER_GOAL * len(evening) else 'NOT met'})\n")
+        text += f"- …at every look (each whole cycle): {share(always, len(evening))}\n"
+        estimates = sorted(float(r["music_estimate"]) for r in evening if r["music_estimate"] not in (None, ""))
+        bounded = [r for r in evening if r["music_lower"] not in (None, "") and r["music_upper"] not in (None, "")]
+        widths = sorted(float(r["music_upper"]) - float(r["music_lower"]) for r in bounded)
+        if estimates:
+            mean = sum(estimates) / len(estimates)
+            text += (f"- estimates: mean {mean:+.1f}, median {estimates[len(estimates) // 2]:+.1f} "
+                     f"(from {estimates[0]:+.1f} to {estimates[-1]:+.1f}); bounded on "
+                     f"{len(bounded)} of {len(evening)}, median width {widths[len(widths) // 2]:.0f} min\n"
+                     if widths else "")
+        gains = [float(r["true_gain"]) for r in evening if r["true_gain"] not in (None, "")]
+        if gains:
+            text += (f"- minutes asleep truth.json shows gained on nights with music: mean "
+                     f"{sum(gains) / len(gains):.2f}\n")
+        n = {k: sum(int(r[k] or 0) for r in evening) for k in ("calm_music", "none_music", "usual_music", "evenings")}
+        text += (f"- evenings with music: calm {n['calm_music']:,}, usual {n['usual_music']:,}, "
+                 f"none {n['none_music']:,} (hand-played), of {n['evenings']:,} evenings in all\n")
+        adopted = sum(1 for r in evening if r["adopted"])
+        text += f"- an arm adopted against usual: {share(adopted, len(evening))}\n"
+        needed = sorted(int(r["days_needed"]) for r in evening if r["days_needed"] not in (None, ""))
+        if needed:
+            text += (f"- days a plan needs for 90% power at +{EVENING_MINUTES} min against usual: "
+                     f"median {needed[len(needed) // 2]:,}\n")
     return text
 
 
 def parse(row):
     for key in ("seed",):
         row[key] = int(row[key])
-    for key in ("adopted", "fits", "qualifies"):
+    for key in ("adopted", "fits", "qualifies", "covers_final", "covers_always"):
         row[key] = row[key] == "True"
     return row
 
@@ -289,6 +382,8 @@ def main():
     parser.add_argument("--work", default=".bench/validate-experiments")
     parser.add_argument("--nulls", type=int, default=60, help="null and flat people")
     parser.add_argument("--power", type=int, default=60, help="mixed people screened")
+    parser.add_argument("--evening", type=int, default=0,
+                        help="people with a planted evening-music effect")
     parser.add_argument("--max-days", type=int, default=120)
     parser.add_argument("--jobs", type=int, default=2, help="people simulated at once")
     parser.add_argument("--summarize", action="store_true",
@@ -306,12 +401,15 @@ def main():
     jobs = [("null", seed, "null" if i % 2 == 0 else "flat")
             for i, seed in zip(range(args.nulls), NULL_SEEDS)]
     jobs += [("power", seed, "mixed") for _, seed in zip(range(args.power), POWER_SEEDS)]
+    jobs += [("evening", seed, "mixed") for _, seed in zip(range(args.evening), EVENING_SEEDS)]
     rows, lock = [], threading.Lock()
 
     def one(job):
         group, seed, kind = job
         if group == "null":
             return null_person(binary, work, seed, kind, template)
+        if group == "evening":
+            return evening_person(binary, work, seed, args.max_days)
         return power_person(binary, work, seed, args.max_days)
 
     with open(f"{work}/runs.csv", "w", newline="") as out:

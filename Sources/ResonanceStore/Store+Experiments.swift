@@ -10,8 +10,10 @@ extension Store {
   }
 
   /// Every local day with DJ decisions, in day order: how many, their outcomes, the arms
-  /// they ran and the seeds of the plans the log carried out (`DecisionDay`).
-  package func decisionDays() throws(StoreError) -> [DecisionDay] {
+  /// they ran and the seeds of the plans the log carried out (`DecisionDay`). A day runs from
+  /// `dayStartHour` local time to the same hour the next day (an evening block's day runs to
+  /// the next morning); 0: midnight to midnight.
+  package func decisionDays(dayStartHour: Int = 0) throws(StoreError) -> [DecisionDay] {
     let statement = try connection.prepare(
       """
       SELECT time_ms, offset_s, skipped, arm, experiment_seed FROM dj_decisions
@@ -20,7 +22,14 @@ extension Store {
     var days: [CalendarDay: DecisionDay] = [:]
     while try statement.step() {
       let r = statement.currentRow()
-      let day = CalendarDay(r.timestamp("time_ms", offset: "offset_s"))
+      let at = r.timestamp("time_ms", offset: "offset_s")
+      let day =
+        dayStartHour == 0
+        ? CalendarDay(at)
+        : CalendarDay(
+          Timestamp(
+            millisecondsSinceEpoch: at.millisecondsSinceEpoch - Int64(dayStartHour) * 3_600_000,
+            utcOffsetSeconds: at.utcOffsetSeconds))
       var entry = days[day] ?? DecisionDay(day: day)
       entry.decisions += 1
       if let skipped = r.bool("skipped") {
@@ -32,6 +41,28 @@ extension Store {
       days[day] = entry
     }
     return days.keys.sorted().map { days[$0]! }
+  }
+}
+
+extension Store {
+  /// Every play's heard span — its start to the end of what was heard — from every source,
+  /// in start order, for the plays that reach into `from..<to` (UTC milliseconds).
+  package func heardSpans(from: Int64, to: Int64) throws(StoreError) -> [(start: Int64, end: Int64)]
+  {
+    let statement = try connection.prepare(
+      """
+      SELECT start_ms, min(end_ms, start_ms + played_ms) AS heard_end_ms FROM playback_events
+      WHERE start_ms < ? AND end_ms > ? ORDER BY start_ms
+      """)
+    try statement.bind([to, from])
+    var spans: [(start: Int64, end: Int64)] = []
+    while try statement.step() {
+      let r = statement.currentRow()
+      if let start = r.int64("start_ms"), let end = r.int64("heard_end_ms") {
+        spans.append((start, end))
+      }
+    }
+    return spans
   }
 }
 

@@ -25,6 +25,8 @@ struct Listener {
   /// (`PersonTaste`).
   private let hiddenAppeal: [Double]
   private var satiation: SatiationLoad
+  /// The library's songs of each calm arm's list, by arm name (`evening-music`).
+  private let calmSongs: [String: [Int]]
 
   private struct LearnedKey: Hashable {
     var song: Int
@@ -43,6 +45,27 @@ struct Listener {
     hiddenAppeal = PersonTaste.hiddenAppeal(
       history.songs, seed: history.configuration.seed, traits: person.traits)
     satiation = SatiationLoad(songs: history.songs.count, days: person.traits.satiationDays)
+    calmSongs = Self.calmSongs(history)
+  }
+
+  /// Each calm arm's songs found in the library, by catalog ID, else by title and artist;
+  /// an arm none of whose songs is found plays the pre-sleep playlist.
+  private static func calmSongs(_ history: SynthHistory) -> [String: [Int]] {
+    guard let plan = history.configuration.experiment else { return [:] }
+    var byCatalog: [String: Int] = [:]
+    var byName: [String: Int] = [:]
+    for (i, song) in history.songs.enumerated() {
+      byCatalog[song.catalogID] = i
+      byName[song.title + "\u{1F}" + song.artist] = i
+    }
+    var result: [String: [Int]] = [:]
+    for arm in plan.arms where arm.evening == .calm {
+      let found = (arm.songs ?? []).compactMap { song in
+        song.catalogID.flatMap { byCatalog[$0] } ?? byName[song.title + "\u{1F}" + song.artist]
+      }
+      if !found.isEmpty { result[arm.name] = found }
+    }
+    return result
   }
 
   /// The middle third of the history (the days before an experiment), when the person
@@ -92,26 +115,67 @@ struct Listener {
     if planRNG.chance(0.4) {
       sessions.append((plan.bed - planRNG.uniform(30, 45), plan.bed - 3, .preSleep))
     }
+    // An evening-music experiment's evening: from the hour before the predicted bedtime on,
+    // the DJ plays the calm arm's songs, or nothing (`docs/experiments.md`, "Evening music").
+    let evening = history.eveningArm(day: day)
+    let windowStart =
+      evening.map { _ in
+        history.predictedBedtime(day: day)
+          - Double(ExperimentPlan.Evening.standardWindowMinutes)
+      } ?? .infinity
+    var eveningRNG = SplitMix64(seed: history.configuration.seed, stream: "evening-\(day)")
+    if evening?.evening == .calm {
+      sessions = sessions.compactMap { session in
+        var session = session
+        session.end = min(session.end, windowStart - 11)
+        return session.end > session.start + 5 ? session : nil
+      }
+      sessions.append((windowStart, plan.bed - 3, .preSleep))
+    }
     sessions.sort { $0.start < $1.start }
     var lastEnd = -Double.infinity
     for session in sessions where session.start > lastEnd + 5 && session.end > session.start + 5 {
+      var end = session.end
+      var byDJ = planRNG.chance(0.65)
+      var songs: [Int]?
+      switch evening?.evening {
+      case .calm? where session.start == windowStart:
+        // The calm session is the DJ's, from the arm's list.
+        byDJ = true
+        songs = calmSongs[evening!.name]
+      case .noMusic? where end > windowStart:
+        // The DJ stops at the window; the person may play on by hand, which breaks the arm:
+        // always in a session they chose by hand, and in three of ten of the DJ's.
+        if byDJ && eveningRNG.chance(Self.handPlayChance) {
+          byDJ = false
+        } else if byDJ {
+          end = windowStart
+        }
+      default:
+        break
+      }
+      guard end > session.start + 5 else { continue }
       let startMs = history.calendar.utcMs(day: day, localMinutes: session.start)
-      let endMs = history.calendar.utcMs(day: day, localMinutes: session.end)
-      let byDJ = planRNG.chance(0.65)
+      let endMs = history.calendar.utcMs(day: day, localMinutes: end)
       play(
         session: session.context, from: startMs, to: endMs, byDJ: byDJ,
-        service: byDJ || !usesSpotify(day: day) ? .appleMusic : .spotify)
-      lastEnd = session.end + 5
+        service: byDJ || !usesSpotify(day: day) ? .appleMusic : .spotify, songs: songs)
+      lastEnd = end + 5
     }
   }
 
+  /// On a no-music evening, the chance that the person plays by hand a session the DJ would
+  /// have played in the window.
+  static let handPlayChance = 0.3
+
   private mutating func play(
     session context: ActivityContext, from startMs: Int64, to endMs: Int64, byDJ: Bool,
-    service: SynthPlay.Service
+    service: SynthPlay.Service, songs: [Int]? = nil
   ) {
     let sessionID = sessionCount
     sessionCount += 1
     let playlist = LifeSimulator.playlist(for: context)
+    let songIndices = songs ?? history.playlists[playlist]
     var adjuster = RealTimeGuardAdjuster.start(
       heartRate: byDJ ? WatchSensor.heartRate(history, at: startMs) : nil)
     var t = startMs
@@ -125,7 +189,6 @@ struct Listener {
         need: NeedRule.need(context: context, stress: stress), context: context, nowMs: t,
         localHour: hour, stress: stress, previous: previous,
         recentArtists: recentArtists, maxPlayCount: playCount.max() ?? 0)
-      let songIndices = history.playlists[playlist]
       let candidates = songIndices.map { candidate($0, context: context, need: moment.need) }
       let heartRate = byDJ ? WatchSensor.heartRate(history, at: t) : 0
       if byDJ {

@@ -139,10 +139,13 @@ enum Physiology {
     history.musicDrives.insert(drive, at: at)
   }
 
-  /// Whether the evening before `bedMs` had music as the report counts it: at least
-  /// `ReportStatistics.eveningMusicMinutes` heard in the `eveningHours` before bed.
-  static func eveningMusic(_ history: SynthHistory, bedMs: Int64) -> Bool {
-    let from = bedMs - Int64(ReportStatistics.eveningHours * 3_600_000)
+  /// Whether the evening before `bedMs` had music: at least
+  /// `ReportStatistics.eveningMusicMinutes` heard in the `hours` before bed (the report's
+  /// `eveningHours` by default).
+  static func eveningMusic(
+    _ history: SynthHistory, bedMs: Int64, hours: Double = ReportStatistics.eveningHours
+  ) -> Bool {
+    let from = bedMs - Int64(hours * 3_600_000)
     var minutes = 0.0
     for play in history.plays.reversed() {
       if play.startMs + Int64(play.playedMs) <= from { break }
@@ -153,8 +156,9 @@ enum Physiology {
   }
 
   /// The night after `day`: stages in 90-minute cycles (deep early, REM late), shares nudged
-  /// by the evening's calming music, and the physiology of each stage. A cohort member first
-  /// lies awake N(40, 8) minutes (10 to 70), less the planted minutes after evening music.
+  /// by the evening's calming music, and the physiology of each stage. A cohort member (or a
+  /// lone person with `--evening-asleep`) first lies awake N(40, 8) minutes (10 to 70), less
+  /// the planted minutes after evening music.
   static func sleep(day: Int, into history: inout SynthHistory, rng: inout SplitMix64) {
     let plan = history.days[day]
     let calendar = history.calendar
@@ -182,12 +186,25 @@ enum Physiology {
     let awakeShare = max(0.01, rng.normal(0.05, 0.015))
 
     var m = a
-    if let planted = history.configuration.planted {
-      // A cohort member lies awake a while before falling asleep, and less after an evening
-      // with music: the planted minutes asleep it gains.
+    // A cohort member, or a lone person with `--evening-asleep`, lies awake a while before
+    // falling asleep, and less after an evening with music (a member: as the report counts
+    // it; a lone person: in the hour before bed, an evening-music experiment's window): the
+    // planted minutes asleep gained.
+    let gain: (minutes: Double, hours: Double)? =
+      if let planted = history.configuration.planted {
+        (planted.eveningMusicAsleepMinutes, ReportStatistics.eveningHours)
+      } else if let minutes = history.configuration.eveningAsleepMinutes {
+        (minutes, Double(ExperimentPlan.Evening.standardWindowMinutes) / 60)
+      } else {
+        nil
+      }
+    var gained: (music: Bool, minutes: Double)?
+    if let gain {
       let latency = min(70, max(10, rng.normal(40, 8)))
-      let music = eveningMusic(history, bedMs: bedMs) ? planted.eveningMusicAsleepMinutes : 0
+      let hadMusic = eveningMusic(history, bedMs: bedMs, hours: gain.hours)
+      let music = hadMusic ? gain.minutes : 0
       let awake = min(b - a - 60, Int(max(0, latency - music).rounded()))
+      gained = (hadMusic, Double(Int(latency.rounded()) - awake))
       while m < a + awake {
         history.sleep[m] = SleepStage.awake.rawValue
         m += 1
@@ -245,6 +262,6 @@ enum Physiology {
     history.nights.append(
       SynthNight(
         day: day, bedMs: bedMs, wakeMs: wakeMs, deepShare: deepShare, remShare: remShare,
-        listeningNudge: nudge))
+        listeningNudge: nudge, eveningMusic: gained?.music, asleepGainMinutes: gained?.minutes))
   }
 }

@@ -190,6 +190,10 @@ package struct SynthNight: Sendable, Equatable {
   package var remShare: Double
   /// How much the evening's calming listening raised the deep share.
   package var listeningNudge: Double
+  /// With a planted minutes-asleep effect: whether the evening had the music that earns it,
+  /// and the minutes asleep it gained; nil without one.
+  package var eveningMusic: Bool? = nil
+  package var asleepGainMinutes: Double? = nil
 }
 
 /// Everything the simulation produced, before it is written out in the export formats.
@@ -250,8 +254,32 @@ package struct SynthHistory: Sendable {
   /// nil outside the plan's days.
   package func djArm(atMs utcMs: Int64) -> Int? {
     guard !armByDay.isEmpty else { return nil }
-    let local = utcMs + Int64(calendar.offset(utcMs: utcMs)) * 1000
+    // An evening block's day runs to `dayStartHour` the next morning: a session after
+    // midnight still runs the evening's arm.
+    let shift = Int64(configuration.experiment?.evening?.dayStartHour ?? 0) * 3_600_000
+    let local = utcMs + Int64(calendar.offset(utcMs: utcMs)) * 1000 - shift
     return armByDay[SynthCalendar.floorDiv(local, 86_400_000)]
+  }
+
+  /// The arm of the evening of `day` (from 0) in an `evening-music` experiment; nil outside
+  /// its days or without one.
+  package func eveningArm(day: Int) -> ExperimentPlan.Arm? {
+    guard let plan = configuration.experiment, plan.evening != nil,
+      let arm = armByDay[configuration.firstDay + Int64(day)]
+    else { return nil }
+    return plan.arms[arm]
+  }
+
+  /// Tonight's bedtime as the app predicts it (`BedtimePrediction`), in local minutes after
+  /// the midnight of `day` (from 0): from the bedtimes of the nights before it, which the app
+  /// reads from the Watch's sleep records.
+  package func predictedBedtime(day: Int) -> Double {
+    var bedtimes: [Int64: Double] = [:]
+    for earlier in max(0, day - BedtimePrediction.lookbackDays)..<day {
+      bedtimes[configuration.firstDay + Int64(earlier)] = days[earlier].bed
+    }
+    return BedtimePrediction(bedtimes: bedtimes).minutes(
+      forEvening: configuration.firstDay + Int64(day))
   }
 
   /// The minute index of an instant (clamped into the series).

@@ -219,7 +219,8 @@ package struct SynthWriter {
       nights: history.nights.map {
         .init(
           bed: iso($0.bedMs), wake: iso($0.wakeMs), deepShare: $0.deepShare, remShare: $0.remShare,
-          listeningNudge: $0.listeningNudge)
+          listeningNudge: $0.listeningNudge, eveningMusic: $0.eveningMusic,
+          asleepGainMin: $0.asleepGainMinutes)
       },
       breathing: breathing,
       practice: .init(
@@ -232,6 +233,11 @@ package struct SynthWriter {
           restingHrBpm: Physiology.Step.restingHRBPM, sdnnFactor: Physiology.Step.sdnnFactor)
       },
       planted: c.planted.map(SynthTruth.Planted.init),
+      eveningMusic: c.eveningAsleepMinutes.map {
+        .init(
+          asleepMin: $0, windowMin: ExperimentPlan.Evening.standardWindowMinutes,
+          musicMin: ReportStatistics.eveningMusicMinutes)
+      },
       plays: .init(
         total: plays.count, byDj: plays.filter(\.byDJ).count,
         skipped: plays.filter(\.isSkipped).count,

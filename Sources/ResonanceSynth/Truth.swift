@@ -110,6 +110,19 @@ package struct SynthTruth: Sendable, Equatable, Codable {
     var deepShare: Double
     var remShare: Double
     var listeningNudge: Double
+    /// With a planted minutes-asleep effect (`--evening-asleep`, `--cohort`): whether the
+    /// evening had the music that earns it, and the minutes asleep gained; absent without.
+    var eveningMusic: Bool? = nil
+    var asleepGainMin: Double? = nil
+  }
+
+  /// The minutes-asleep effect `--evening-asleep` planted in a lone person: the minutes
+  /// gained on a night after at least `musicMin` minutes of music in the `windowMin` minutes
+  /// before bed.
+  package struct EveningMusic: Sendable, Equatable, Codable {
+    var asleepMin: Double
+    var windowMin: Int
+    var musicMin: Double
   }
 
   /// One breathing-pacer session as planted: adherence and the true breathing rate.
@@ -233,6 +246,8 @@ package struct SynthTruth: Sendable, Equatable, Codable {
   var step: Step?
   /// Nil but for a cohort member.
   var planted: Planted?
+  /// Nil without `--evening-asleep`.
+  var eveningMusic: EveningMusic? = nil
   var plays: Plays
   /// The closed-loop value of the DJ's policy in each month that has DJ decisions, in order.
   var djMonths: [DJMonth] = []
@@ -270,6 +285,7 @@ extension SynthTruth {
     practice = try c.decodeIfPresent(Practice.self, forKey: .practice)
     step = try c.decodeIfPresent(Step.self, forKey: .step)
     planted = try c.decodeIfPresent(Planted.self, forKey: .planted)
+    eveningMusic = try c.decodeIfPresent(EveningMusic.self, forKey: .eveningMusic)
     plays = try c.decode(Plays.self, forKey: .plays)
     // A truth.json written before the closed-loop value was planted has none.
     djMonths = try c.decodeIfPresent([DJMonth].self, forKey: .djMonths) ?? []

@@ -75,7 +75,7 @@ package struct ExperimentSchedule: Sendable, Equatable {
   /// from `start`, nil where the day has none): the mean of the arm's days less the mean of
   /// arm 0's, nil for a cycle where either has no day with an outcome.
   package static func contrasts(
-    _ outcomes: [Double?], assignment: [Int], arms: Int, arm: Int
+    _ outcomes: [Double?], assignment: [Int], arms: Int, arm: Int, reference: Int = 0
   ) -> [Double?] {
     let length = cycleDays(arms: arms)
     let cycles = min(outcomes.count, assignment.count) / length
@@ -87,7 +87,7 @@ package struct ExperimentSchedule: Sendable, Equatable {
         if assignment[i] == arm {
           sums.0 += y
           counts.0 += 1
-        } else if assignment[i] == 0 {
+        } else if assignment[i] == reference {
           sums.1 += y
           counts.1 += 1
         }

@@ -6,7 +6,7 @@ struct ExperimentCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     name: "experiment",
     abstract:
-      "Plan a randomised experiment the DJ carries out: the preferences in force against a candidate, day by day.",
+      "Plan a randomised experiment the DJ carries out: the preferences in force against a candidate, day by day, or music before bed, evening by evening.",
     discussion: """
       'resonance experiment plan' writes a preference file whose experiment section holds \
       each arm's preferences — those in force, and the latest tune's candidate or each \
@@ -18,12 +18,19 @@ struct ExperimentCommand: ParsableCommand {
       confidence sequence may be looked at as often as you like. docs/experiments.md explains \
       the design, the power analysis and the guarantee; docs/formats.md gives the keys.
 
+      --question evening-music plans three arms by evening instead — your usual, calm music \
+      (the songs estimated to lower your heart rate most; run resonance analyze first) and no \
+      music from the hour before the bedtime the app predicts — by that night's minutes \
+      asleep, in cycles of three weeks; --margin is then in minutes (default 15).
+
       'resonance experiment analyze --plan FILE' counts every day of the plan so far under its \
       planned arm and prints each candidate's contrast in keep rate with its confidence \
       sequence and a randomisation test, then the decision: adopt, keep or continue. Where the \
       decision log names each decision's arm (version 3), it lists the days the DJ ran \
       another; --per-protocol leaves those days out. 'resonance synth --dj-preferences FILE' \
-      runs a simulated DJ on a plan.
+      runs a simulated DJ on a plan. For evening-music it also estimates the minutes asleep \
+      that music in the hour before bed brings, calm evenings against no-music ones, with \
+      music played by hand on no-music evenings taken into account.
       """,
     examples: [
       Example(
@@ -40,6 +47,11 @@ struct ExperimentCommand: ParsableCommand {
   @OptionGroup var store: StoreOptions
 
   @Option(
+    name: "question", placeholder: "tuning|evening-music",
+    help: "plan: what the experiment asks. Default: tuning.", parser: .oneOfCases)
+  var question: ExperimentPlan.Question?
+
+  @Option(
     name: "candidate", placeholder: "FILE",
     help:
       "A preference file whose preferences are an arm; repeat for more arms. Default: the candidate of the store's latest resonance tune.",
@@ -49,8 +61,8 @@ struct ExperimentCommand: ParsableCommand {
   @Option(
     name: "margin", placeholder: "X",
     help:
-      "The smallest keep-rate gain worth showing, 0.001–0.5. Default: the candidate's estimated keep-rate change where tune judged it, else 0.02.",
-    parser: .number(in: 0.001...0.5))
+      "The smallest gain worth showing: keep rate, 0.001–0.5 (default: the candidate's estimated keep-rate change where tune judged it, else 0.02), or for evening-music minutes asleep, up to 240 (default: 15).",
+    parser: .number(in: 0.001...240))
   var margin: Double?
 
   @Option(
@@ -102,15 +114,21 @@ struct ExperimentCommand: ParsableCommand {
   func validate() throws(UsageError) {
     let planning =
       !candidates.isEmpty || margin != nil || maxDays != nil || seed != nil || start != nil
-      || out != nil
+      || out != nil || question != nil
+    if question == .eveningMusic && !candidates.isEmpty {
+      throw UsageError("'--candidate' is for '--question tuning': evening-music's arms are set")
+    }
+    if question ?? .tuning == .tuning, let margin, margin > 0.5 {
+      throw UsageError("'--margin' of a tuning experiment is a keep rate, 0.001–0.5, not \(margin)")
+    }
     switch action {
     case "plan" where plan == nil && asOf == nil && !perProtocol,
       "analyze" where plan != nil && !planning:
       return
     case "plan", "analyze":
       throw UsageError(
-        "'experiment plan' takes --candidate, --margin, --max-days, --seed, --start, --out and "
-          + "--format; 'experiment analyze' needs --plan FILE and takes --as-of and --per-protocol",
+        "'experiment plan' takes --question, --candidate, --margin, --max-days, --seed, --start, "
+          + "--out and --format; 'experiment analyze' needs --plan FILE and takes --as-of and --per-protocol",
         hint: "resonance experiment analyze --plan Reports/experiment.json")
     default:
       throw UsageError(
@@ -129,7 +147,8 @@ struct ExperimentCommand: ParsableCommand {
       return .ok
     }
     let request = ExperimentPlanRequest(
-      store: location, candidates: candidates, margin: margin, maxDays: maxDays ?? 120,
+      store: location, question: question ?? .tuning, candidates: candidates, margin: margin,
+      maxDays: maxDays ?? 120,
       seed: seed ?? 1, start: start, out: out ?? "Reports/experiment.\(encoding.rawValue)",
       encoding: encoding)
     context.show(try ExperimentPlanStage(request).run(progress: progress), output)

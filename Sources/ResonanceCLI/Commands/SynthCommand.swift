@@ -107,6 +107,13 @@ struct SynthCommand: ParsableCommand {
   var step: SynthDate?
 
   @Option(
+    name: "evening-asleep", placeholder: "MIN",
+    help:
+      "Plant in a lone person MIN minutes asleep gained, -60–60, on a night after ten minutes of music in the hour before bed (the person falls asleep sooner; truth.json records it): what an evening-music experiment estimates. Default: none, and evening music moves only the deep-sleep share.",
+    parser: .number(in: -60...60))
+  var eveningAsleep: Double?
+
+  @Option(
     name: "cohort", placeholder: "N",
     help:
       "Write N persons, 1–10000, each into DIR/person-NNNN with effects drawn from a planted population (tempo on heart rate, evening music on time asleep, breathing practice on night SDNN), and the population and every draw in DIR/cohort-truth.json. The i-th person has seed S+i−1; the other options apply to each. Default: one person, written into DIR.",
@@ -130,6 +137,7 @@ struct SynthCommand: ParsableCommand {
     if let start { configuration.start = start }
     configuration.djFromMonth = djFrom.map { ($0.year, $0.month) }
     configuration.step = step
+    configuration.eveningAsleepMinutes = eveningAsleep
     return SynthRequest(
       configuration: configuration, djPreferencesPath: djPreferencesPath, folder: folder,
       cohort: cohort)

@@ -171,6 +171,10 @@ package struct SynthRequest: Sendable, Equatable {
     if configuration.djFromMonth != nil && djPreferencesPath == nil {
       return "'--dj-from' needs '--dj-preferences FILE', the settings the DJ switches to"
     }
+    if cohort != nil && configuration.eveningAsleepMinutes != nil {
+      return "'--evening-asleep' plants an effect in a lone person; a cohort's members draw"
+        + " theirs from the population ('--cohort')"
+    }
     if cohort != nil && configuration.person == .flat {
       return "'--cohort' cannot plant effects in a flat person, who feels no song differently;"
         + " choose another '--person'"

@@ -65,6 +65,11 @@ package struct SynthConfiguration: Sendable, Equatable {
   /// to tempo, whose evening music moves only the deep-sleep share, and whose practice raises
   /// the night's SDNN by `PlantedEffects.standardPracticeNightSDNNMs`.
   package var planted: PlantedEffects?
+  /// The minutes asleep a lone person gains on a night after music in the hour before bed
+  /// (`--evening-asleep`, `docs/synth.md`): with it the person lies awake a while before
+  /// falling asleep, less after such an evening, as a cohort member does after an evening
+  /// with music. Nil: a lone person's evening music moves only the deep-sleep share.
+  package var eveningAsleepMinutes: Double?
 
   package init() {}
 
@@ -75,7 +80,7 @@ package struct SynthConfiguration: Sendable, Equatable {
       && a.effectScale == b.effectScale && a.djPreferences == b.djPreferences
       && a.compresses == b.compresses && a.djPreferencesSource == b.djPreferencesSource
       && a.djFromDay == b.djFromDay && a.stepDay == b.stepDay && a.planted == b.planted
-      && a.experiment == b.experiment
+      && a.experiment == b.experiment && a.eveningAsleepMinutes == b.eveningAsleepMinutes
   }
 
   /// Days from `start` through `months` calendar months later.

@@ -7,16 +7,96 @@ package struct ExperimentPlan: Sendable, Equatable, Codable {
   package enum Question: String, Sendable, Equatable, Codable, CaseIterable {
     /// The preferences in force against one or more candidates, by keep rate.
     case tuning
+    /// Calm music, the person's usual or no music in the hour before bed, by that night's
+    /// minutes asleep.
+    case eveningMusic = "evening-music"
+  }
+
+  /// What the DJ does in the hour before bed on an arm's evenings (`evening-music`).
+  package enum EveningMode: String, Sendable, Equatable, Codable, CaseIterable {
+    /// Whatever the person would have had: the DJ as it runs outside the experiment.
+    case usual
+    /// The DJ plays the arm's calm songs from the hour before the predicted bedtime until the
+    /// person stops it.
+    case calm
+    /// The DJ plays nothing in the hour before the predicted bedtime; what the person plays
+    /// by hand then breaks the arm.
+    case noMusic = "none"
+  }
+
+  /// A song of a calm list, as the app finds it in the library: its Apple Music catalog ID
+  /// when the store has one, else its title and artist.
+  package struct Song: Sendable, Equatable, Codable {
+    package var catalogID: String?
+    package var title: String
+    package var artist: String
+    /// Its estimated heart-rate effect, bpm against the person's average song.
+    package var heartRateEffect: Double
+
+    package init(catalogID: String?, title: String, artist: String, heartRateEffect: Double) {
+      self.catalogID = catalogID
+      self.title = title
+      self.artist = artist
+      self.heartRateEffect = heartRateEffect
+    }
+  }
+
+  /// The evening block of an `evening-music` experiment: the window before the predicted
+  /// bedtime the arms differ in, and how the app predicts bedtime (`BedtimePrediction`).
+  package struct Evening: Sendable, Equatable, Codable {
+    /// The window the plan writes: the hour before the predicted bedtime.
+    package static let standardWindowMinutes = 60
+    /// Ten minutes of music in the hour before bed make an evening with music.
+    package static let standardMusicMinutes = 10.0
+    /// A block's day runs from 06:00 to 06:00 the next morning.
+    package static let standardDayStartHour = 6
+
+    /// The window's length before the predicted bedtime, minutes.
+    package var windowMinutes: Int
+    /// Music heard for at least this many minutes in the hour before the actual bedtime makes
+    /// an evening *with music*: what the arms are checked against and the music effect is of.
+    package var musicMinutes: Double
+    /// The local hour a block's day starts: an evening's decisions after midnight belong to
+    /// the evening before.
+    package var dayStartHour: Int
+    /// The prediction's rule: the median bedtime of the last `lookbackDays` nights of the same
+    /// kind (Friday and Saturday nights, or the rest).
+    package var lookbackDays: Int
+    /// The predictions the history's last nights gave, as local clock times: for a weeknight
+    /// and for a Friday or Saturday night.
+    package var weeknightBedtime: String
+    package var weekendBedtime: String
+
+    package init(
+      windowMinutes: Int, musicMinutes: Double, dayStartHour: Int, lookbackDays: Int,
+      weeknightBedtime: String, weekendBedtime: String
+    ) {
+      self.windowMinutes = windowMinutes
+      self.musicMinutes = musicMinutes
+      self.dayStartHour = dayStartHour
+      self.lookbackDays = lookbackDays
+      self.weeknightBedtime = weeknightBedtime
+      self.weekendBedtime = weekendBedtime
+    }
   }
 
   /// One arm: its name and the preferences the DJ runs on its days.
   package struct Arm: Sendable, Equatable, Codable {
     package var name: String
     package var preferences: UserPreferences
+    /// What the DJ does before bed on the arm's evenings (`evening-music`; nil otherwise),
+    /// and the calm arm's songs.
+    package var evening: EveningMode?
+    package var songs: [Song]?
 
-    package init(name: String, preferences: UserPreferences) {
+    package init(
+      name: String, preferences: UserPreferences, evening: EveningMode? = nil,
+      songs: [Song]? = nil
+    ) {
       self.name = name
       self.preferences = preferences
+      self.evening = evening
+      self.songs = songs
     }
   }
 
@@ -115,9 +195,11 @@ package struct ExperimentPlan: Sendable, Equatable, Codable {
   }
 
   package var question: Question
-  /// The primary outcome: `keep-rate` (the share of the day's DJ decisions kept).
+  /// The primary outcome: `keep-rate` (the share of the day's DJ decisions kept) or
+  /// `minutes-asleep` (that night's, after the evening).
   package var outcome: String
-  /// The unit of randomisation: `day`.
+  /// The unit of randomisation: `day`, or `evening` (the hour before bed, a day's evening
+  /// running to `evening.dayStartHour` the next morning).
   package var block: String
   package var arms: [Arm]
   /// The first day (`YYYY-MM-DD`, local), and the planned days: whole cycles.
@@ -131,12 +213,15 @@ package struct ExperimentPlan: Sendable, Equatable, Codable {
   package var assignment: [String: String]
   package var stoppingRule: StoppingRule
   package var power: Power
+  /// The evening block (`evening-music`); nil for a plan by day.
+  package var evening: Evening?
 
   package init(
     question: Question, outcome: String, block: String, arms: [Arm], start: String, days: Int,
     maxDays: Int, seed: UInt64, assignment: [String: String], stoppingRule: StoppingRule,
-    power: Power
+    power: Power, evening: Evening? = nil
   ) {
+    self.evening = evening
     self.question = question
     self.outcome = outcome
     self.block = block
@@ -154,9 +239,11 @@ package struct ExperimentPlan: Sendable, Equatable, Codable {
 /// What `resonance experiment plan` asks.
 package struct ExperimentPlanRequest: Sendable, Equatable {
   package var store: StoreLocation
+  package var question: ExperimentPlan.Question
   /// Candidate preference files; none: the candidate of the store's latest `tune`.
   package var candidates: [String]
-  /// The smallest worthwhile gain in keep rate; nil: the candidate's estimated gain.
+  /// The smallest worthwhile gain in the outcome (keep rate, or minutes asleep); nil: the
+  /// candidate's estimated gain, or `ExperimentPlanStage.defaultMinutes`.
   package var margin: Double?
   package var maxDays: Int
   package var seed: UInt64
@@ -166,11 +253,12 @@ package struct ExperimentPlanRequest: Sendable, Equatable {
   package var encoding: PreferenceFile.Encoding
 
   package init(
-    store: StoreLocation, candidates: [String] = [], margin: Double? = nil, maxDays: Int = 120,
-    seed: UInt64 = 1, start: CalendarDay? = nil, out: String,
-    encoding: PreferenceFile.Encoding = .json
+    store: StoreLocation, question: ExperimentPlan.Question = .tuning, candidates: [String] = [],
+    margin: Double? = nil, maxDays: Int = 120, seed: UInt64 = 1, start: CalendarDay? = nil,
+    out: String, encoding: PreferenceFile.Encoding = .json
   ) {
     self.store = store
+    self.question = question
     self.candidates = candidates
     self.margin = margin
     self.maxDays = maxDays
@@ -326,11 +414,59 @@ package struct ExperimentAnalyzeOutcome: Sendable, Equatable, Codable {
   /// the log shows ran it.
   package var analysis: String
   package var compliance: ExperimentCompliance
+  /// An evening-music experiment's evenings, and the effect of music before bed; nil for a
+  /// plan by day.
+  package var evenings: Evenings?
+
+  /// What an evening-music experiment's evenings held: per arm, the evenings with a night
+  /// and those with music in the hour before its bedtime; and the minutes asleep music then
+  /// brings (`MusicEffect`), the calm arm's evenings against the no-music arm's.
+  package struct Evenings: Sendable, Equatable, Codable {
+    package struct Arm: Sendable, Equatable, Codable {
+      package var arm: String
+      package var evenings: Int
+      package var withMusic: Int
+
+      package init(arm: String, evenings: Int, withMusic: Int) {
+        self.arm = arm
+        self.evenings = evenings
+        self.withMusic = withMusic
+      }
+    }
+
+    package var arms: [Arm]
+    /// Whole cycles with both arms' evenings, the mean contrasts in minutes asleep and in the
+    /// share of evenings with music, and their ratio with its interval at `level` (nil ends:
+    /// unbounded so far).
+    package var cycles: Int
+    package var asleepContrast: Double?
+    package var musicContrast: Double?
+    package var estimate: Double?
+    package var lower: Double?
+    package var upper: Double?
+    package var level: Double
+
+    package init(
+      arms: [Arm], cycles: Int, asleepContrast: Double?, musicContrast: Double?,
+      estimate: Double?, lower: Double?, upper: Double?, level: Double
+    ) {
+      self.arms = arms
+      self.cycles = cycles
+      self.asleepContrast = asleepContrast
+      self.musicContrast = musicContrast
+      self.estimate = estimate
+      self.lower = lower
+      self.upper = upper
+      self.level = level
+    }
+  }
 
   package init(
     plan: String, decision: String, adopted: String?, asOf: String, daysLeft: Int,
-    contrasts: [Contrast], analysis: String, compliance: ExperimentCompliance
+    contrasts: [Contrast], analysis: String, compliance: ExperimentCompliance,
+    evenings: Evenings? = nil
   ) {
+    self.evenings = evenings
     self.compliance = compliance
     self.plan = plan
     self.decision = decision

@@ -15,11 +15,17 @@ package struct ExperimentReport: Sendable, Equatable, Codable {
     package var keepRate: Double?
     /// Whether the analysis counted it.
     package var counted: Bool
+    /// An evening-music experiment's evening: that night's minutes asleep and the minutes of
+    /// music heard in the hour before its bedtime; nil for a plan by day, or without a night.
+    package var asleepMinutes: Double?
+    package var musicMinutes: Double?
 
     package init(
       day: String, planned: String, ran: String?, decisions: Int, keepRate: Double?,
-      counted: Bool
+      counted: Bool, asleepMinutes: Double? = nil, musicMinutes: Double? = nil
     ) {
+      self.asleepMinutes = asleepMinutes
+      self.musicMinutes = musicMinutes
       self.day = day
       self.planned = planned
       self.ran = ran

@@ -7,7 +7,7 @@ package enum ExperimentPlanSummary {
     let plan = outcome.plan
     let power = plan.power
     let rule = plan.stoppingRule
-    let gain = signed(power.gain)
+    let gain = signed(power.gain, plan.evening != nil ? 1 : 3)
     let cycles = plan.days / rule.cycleDays
     let source =
       switch power.gainSource {
@@ -15,17 +15,28 @@ package enum ExperimentPlanSummary {
       case "tune": "the candidate's keep-rate change where tune judged it"
       default: "the default smallest worthwhile gain"
       }
+    let evening = plan.evening != nil
+    let (unit, digits) = evening ? ("minutes asleep", 1) : ("keep rate", 3)
     var lines = [
       "experiment: \(plan.arms.count) arms (\(plan.arms.map(\.name).joined(separator: ", "))), "
-        + "randomised by day in cycles of \(rule.cycleDays) days (every weekday once per arm), "
-        + "from \(plan.start), seed \(plan.seed)",
-      "experiment: outcome the day's keep rate; the gain to show \(gain) (\(source))",
-      "experiment: history \(power.historyDays) days, \(power.observedDays) with decisions: "
-        + "keep rate \(Format.fixed(power.outcomeMean, 3)), day-to-day SD "
-        + "\(Format.fixed(power.dailySD, 3)), lag-1 autocorrelation "
+        + "randomised by \(plan.block) in cycles of \(rule.cycleDays) days (every weekday once "
+        + "per arm), from \(plan.start), seed \(plan.seed)",
+      "experiment: outcome "
+        + (evening ? "the night's minutes asleep" : "the day's keep rate")
+        + "; the gain to show \(signed(power.gain, digits)) (\(source))",
+      "experiment: history \(power.historyDays) days, \(power.observedDays) with the outcome: "
+        + "\(unit) \(Format.fixed(power.outcomeMean, digits)), day-to-day SD "
+        + "\(Format.fixed(power.dailySD, digits)), lag-1 autocorrelation "
         + "\(Format.fixed(power.autocorrelation, 2)); a cycle's contrast SD "
-        + "\(Format.fixed(power.contrastSD, 3))",
+        + "\(Format.fixed(power.contrastSD, digits))",
     ]
+    if let e = plan.evening, let calm = plan.arms.first(where: { $0.evening == .calm }) {
+      lines.append(
+        "experiment: evenings from \(e.windowMinutes) minutes before the bedtime the app "
+          + "predicts (median of the last \(e.lookbackDays) days' nights of the kind: now "
+          + "\(e.weeknightBedtime) on weeknights, \(e.weekendBedtime) on Friday and Saturday); "
+          + "calm plays \(calm.songs?.count ?? 0) songs estimated to lower your heart rate")
+    }
     let percent = Int((power.target * 100).rounded())
     if power.fits, let needed = power.daysNeeded {
       lines.append(
@@ -38,7 +49,8 @@ package enum ExperimentPlanSummary {
       lines.append(
         "experiment: \(percent)% power to show \(gain) \(needs), more than --max-days "
           + "\(plan.maxDays): planned for \(Format.grouped(plan.days)) days (\(cycles) cycles), "
-          + "which show \(signed(power.detectableGain)) with \(percent)% power")
+          + "which show \(signed(power.detectableGain, plan.evening != nil ? 1 : 3)) with "
+          + "\(percent)% power")
     }
     lines.append(
       "experiment: from the \(ordinal(rule.minimumCycles)) whole cycle, a "
@@ -83,8 +95,8 @@ package enum ExperimentPlanSummary {
     ["first", "second", "third", "fourth", "fifth", "sixth"].dropFirst(n - 1).first ?? "\(n)th"
   }
 
-  private static func signed(_ x: Double) -> String {
-    (x >= 0 ? "+" : "−") + Format.fixed(abs(x), 3)
+  private static func signed(_ x: Double, _ digits: Int = 3) -> String {
+    (x >= 0 ? "+" : "−") + Format.fixed(abs(x), digits)
   }
 }
 
@@ -100,11 +112,30 @@ extension ExperimentPlanSummary {
             + "the sequence is read from the fourth")
         continue
       }
+      let (unit, digits, reference) =
+        outcome.evenings != nil ? ("minutes asleep", 1, "usual") : ("keep rate", 3, "in-force")
       lines.append(
-        "experiment: \(c.arm) against in-force over \(c.cycles) cycles: keep rate "
-          + "\(signed(estimate)) (\(Int((c.level * 100).rounded()))% confidence sequence "
-          + "\(signed(lower)) … \(signed(upper))), randomisation p = "
+        "experiment: \(c.arm) against \(reference) over \(c.cycles) cycles: \(unit) "
+          + "\(signed(estimate, digits)) (\(Int((c.level * 100).rounded()))% confidence sequence "
+          + "\(signed(lower, digits)) … \(signed(upper, digits))), randomisation p = "
           + Format.fixed(c.permutationP ?? 1, 3))
+    }
+    if let e = outcome.evenings {
+      lines.append(
+        "experiment: evenings with music in the hour before bed: "
+          + e.arms.map { "\($0.arm) \($0.withMusic) of \($0.evenings)" }.joined(separator: ", "))
+      if let estimate = e.estimate {
+        let interval =
+          if let lower = e.lower, let upper = e.upper {
+            "\(signed(lower, 1)) … \(signed(upper, 1))"
+          } else {
+            "not yet bounded"
+          }
+        lines.append(
+          "experiment: music in the hour before bed, calm evenings against no-music ones over "
+            + "\(e.cycles) cycles: \(signed(estimate, 1)) minutes asleep per evening with music "
+            + "(\(Int((e.level * 100).rounded()))% confidence sequence \(interval))")
+      }
     }
     let compliance = outcome.compliance
     if compliance.logged {
@@ -158,6 +189,22 @@ extension ExperimentPlanSummary {
       "permutation_p": number(primary?.permutationP),
       "contrasts": .array(outcome.contrasts.map(contrast)),
       "analysis": .string(outcome.analysis),
+      "evenings": outcome.evenings.map { e in
+        [
+          "arms": .array(
+            e.arms.map {
+              [
+                "arm": .string($0.arm), "evenings": .int(Int64($0.evenings)),
+                "with_music": .int(Int64($0.withMusic)),
+              ]
+            }),
+          "music_effect": [
+            "cycles": .int(Int64(e.cycles)), "asleep_contrast": number(e.asleepContrast),
+            "music_contrast": number(e.musicContrast), "estimate": number(e.estimate),
+            "lower": number(e.lower), "upper": number(e.upper), "level": .number(e.level),
+          ],
+        ]
+      } ?? .null,
       "compliance": [
         "logged": .bool(outcome.compliance.logged),
         "days_with_decisions": .int(Int64(outcome.compliance.daysWithDecisions)),

@@ -32,23 +32,28 @@ package enum ExperimentPage {
       : "Every day is counted under the arm the plan gave it (intention to treat), which keeps "
         + "the randomisation's guarantee.\n\n"
     let level = Int(((outcome.contrasts.first?.level ?? 0.95) * 100).rounded())
+    let evening = plan.evening != nil
+    let (unit, digits, reference) =
+      evening ? ("minutes asleep", 1, "usual") : ("keep rate", 3, "in-force")
     text += Markdown.table(
       header: [
-        "candidate", "whole cycles", "keep rate against in-force", "\(level)% confidence sequence",
+        "candidate", "whole cycles", "\(unit) against \(reference)",
+        "\(level)% confidence sequence",
         "randomisation p",
       ],
       rows: outcome.contrasts.map { c in
         [
-          c.arm, "\(c.cycles)", c.estimate.map { Figures.signed($0, 3) } ?? "–",
+          c.arm, "\(c.cycles)", c.estimate.map { Figures.signed($0, digits) } ?? "–",
           c.lower.flatMap { lower in
-            c.upper.map { Figures.signed(lower, 3) + " … " + Figures.signed($0, 3) }
+            c.upper.map { Figures.signed(lower, digits) + " … " + Figures.signed($0, digits) }
           } ?? "read from cycle \(plan.stoppingRule.minimumCycles)",
           c.permutationP.map { Format.fixed($0, 3) } ?? "–",
         ]
       }, alignments: ["l", "r", "r", "r", "r"])
     text += "\nThe rule: adopt a candidate when its sequence's lower end is above 0; keep the "
     text += "preferences in force when every upper end is below the planned gain, "
-    text += "\(Figures.signed(plan.stoppingRule.margin, 3)), or the plan's \(plan.days) days are "
+    text +=
+      "\(Figures.signed(plan.stoppingRule.margin, digits)), or the plan's \(plan.days) days are "
     text += "over; otherwise continue. The sequence may be read as often as you like: the "
     text += "chance that it ever excludes the true contrast stays near "
     text += "\(Figures.percent(plan.stoppingRule.contrastAlpha, 1))."
@@ -63,6 +68,7 @@ package enum ExperimentPage {
       text += "any of them changes the preferences for nothing stays within the budget."
     }
     text += "\n\n"
+    if let evenings = outcome.evenings { text += Self.evenings(evenings) }
     text += Self.compliance(outcome.compliance)
 
     var files: [ReportFile] = []
@@ -71,8 +77,8 @@ package enum ExperimentPage {
       // planned end drawn down, so that a reader sees how far it has come.
       let cycleDays = Double(plan.stoppingRule.cycleDays)
       var chart = SVGChart(
-        title: "Keep rate against in-force, at the end of each whole cycle",
-        xLabel: "days into the plan", yLabel: "keep-rate contrast")
+        title: "\(unit.prefix(1).uppercased() + unit.dropFirst()) against \(reference), at the "
+          + "end of each whole cycle", xLabel: "days into the plan", yLabel: "\(unit) contrast")
       let arms = outcome.contrasts.map(\.arm)
       for (series, arm) in arms.enumerated() {
         let steps = report.track.filter { $0.arm == arm }
@@ -95,8 +101,8 @@ package enum ExperimentPage {
       chart.legend = arms
       files.append(ReportFile(name: "experiment-track.svg", text: chart.svg()))
       text += "## How the interval narrowed\n\n"
-      text +=
-        "![Keep rate against in-force, at the end of each whole cycle](experiment-track.svg)\n\n"
+      text += "![\(unit.prefix(1).uppercased() + unit.dropFirst()) against \(reference), at the "
+      text += "end of each whole cycle](experiment-track.svg)\n\n"
       text += "Each candidate's mean cycle contrast (dot) and confidence sequence (bar, and band "
       text += "between cycles) at the end of each whole cycle from the first the sequence is "
       text += "read at; across, 0 and the planned gain; down, the plan's first day and its "
@@ -108,13 +114,15 @@ package enum ExperimentPage {
     text += "Arms: " + plan.arms.map { "`\(Markdown.escape($0.name))`" }.joined(separator: ", ")
     text += ", from \(plan.start) for \(plan.days) days in cycles of "
     text += "\(plan.stoppingRule.cycleDays) (every weekday once per arm), drawn from seed "
-    text += "\(plan.seed). The outcome: the day's keep rate. Planned on \(power.observedDays) "
-    text += "days with decisions of the last \(power.historyDays): keep rate "
-    text += "\(Format.fixed(power.outcomeMean, 3)), day-to-day SD "
-    text += "\(Format.fixed(power.dailySD, 3)), lag-1 autocorrelation "
+    text += "\(plan.seed). The outcome: "
+    text += evening ? "the night's minutes asleep" : "the day's keep rate"
+    text += ". Planned on \(power.observedDays) days with the outcome of the last "
+    text +=
+      "\(power.historyDays): \(unit) \(Format.fixed(power.outcomeMean, digits)), day-to-day SD "
+    text += "\(Format.fixed(power.dailySD, digits)), lag-1 autocorrelation "
     text += "\(Figures.signed(power.autocorrelation, 2)), a cycle's contrast SD "
-    text += "\(Format.fixed(power.contrastSD, 3)). "
-    text += "The gain to show, \(Figures.signed(power.gain, 3)) (\(power.gainSource)), "
+    text += "\(Format.fixed(power.contrastSD, digits)). "
+    text += "The gain to show, \(Figures.signed(power.gain, digits)) (\(power.gainSource)), "
     if let needed = power.daysNeeded {
       text += "needs \(Format.grouped(needed)) days for \(Figures.percent(power.target)) power"
     } else {
@@ -123,7 +131,16 @@ package enum ExperimentPage {
     text +=
       power.fits
       ? ".\n\n"
-      : "; the plan runs \(plan.days) days, which could show \(Figures.signed(power.detectableGain, 3)).\n\n"
+      : "; the plan runs \(plan.days) days, which could show "
+        + "\(Figures.signed(power.detectableGain, digits)).\n\n"
+    if let e = plan.evening {
+      text += "Each evening runs its arm from \(e.windowMinutes) minutes before the bedtime the "
+      text += "app predicts — the median of the last \(e.lookbackDays) days' nights of the kind "
+      text += "(\(e.weeknightBedtime) on weeknights and \(e.weekendBedtime) on Friday and "
+      text += "Saturday nights when planned) — until the next morning: `calm` plays "
+      text += "\(plan.arms.first { $0.evening == .calm }?.songs?.count ?? 0) songs estimated to "
+      text += "lower your heart rate, `none` plays nothing, `usual` is the DJ as it runs.\n\n"
+    }
     let changed = Self.differences(plan)
     if !changed.isEmpty {
       text += Markdown.table(
@@ -132,20 +149,25 @@ package enum ExperimentPage {
       text += "\nOnly the settings the arms differ in are shown; the plan file holds them all.\n\n"
     }
 
-    var csv = CSVTable(header: [
-      "date", "planned_arm", "ran_arm", "decisions", "keep_rate", "counted",
-    ])
+    var csv = CSVTable(
+      header: ["date", "planned_arm", "ran_arm", "decisions", "keep_rate", "counted"]
+        + (evening ? ["asleep_minutes", "music_minutes"] : []))
     for day in report.days {
-      csv.append([
-        .text(day.day), .text(day.planned), day.ran.map { .text($0) } ?? .empty,
-        .integer(day.decisions), .value(day.keepRate), .integer(day.counted ? 1 : 0),
-      ])
+      csv.append(
+        [
+          .text(day.day), .text(day.planned), day.ran.map { .text($0) } ?? .empty,
+          .integer(day.decisions), .value(day.keepRate), .integer(day.counted ? 1 : 0),
+        ] + (evening ? [.value(day.asleepMinutes), .value(day.musicMinutes)] : []))
     }
     files.append(ReportFile(name: "experiment-days.csv", text: csv.text))
     text += "## Every day so far\n\n"
     text += "In `experiment-days.csv`: each day of the plan through \(outcome.asOf), the arm "
     text += "planned and the arm the log shows ran, its decisions, its keep rate and whether "
-    text += "the analysis counted it.\n"
+    text += "the analysis counted it"
+    text +=
+      evening
+      ? "; and that night's minutes asleep and the minutes of music heard in the "
+        + "hour before its bedtime.\n" : ".\n"
     return ReportPage(
       name: "experiment", title: "Experiment", headline: headline,
       files: [ReportFile(name: "experiment.md", text: text)] + files)
@@ -172,8 +194,36 @@ package enum ExperimentPage {
     else {
       return decision + " (too few whole cycles to read the sequence)"
     }
-    return decision + ": \(c.arm) " + Figures.interval(estimate, lower, upper, 3)
-      + " in keep rate"
+    let evening = outcome.evenings != nil
+    return decision + ": \(c.arm) " + Figures.interval(estimate, lower, upper, evening ? 1 : 3)
+      + (evening ? " minutes asleep" : " in keep rate")
+  }
+
+  /// An evening-music experiment's evenings: the music each arm's held, and the effect of
+  /// that music on minutes asleep.
+  private static func evenings(_ e: ExperimentAnalyzeOutcome.Evenings) -> String {
+    var text = "## Music before bed\n\n"
+    text += "Evenings with ten minutes of music or more in the hour before that night's "
+    text += "bedtime, from every source: "
+    text += e.arms.map { "`\($0.arm)` \($0.withMusic) of \($0.evenings)" }.joined(separator: ", ")
+    text += ". "
+    if let estimate = e.estimate {
+      text += "Calm evenings against no-music ones over \(e.cycles) whole cycles: "
+      text += "\(Figures.signed(e.asleepContrast ?? 0, 1)) minutes asleep for "
+      text += "\(Figures.signed(e.musicContrast ?? 0, 2)) of evenings with music, so music in "
+      text += "the hour before bed brings \(Figures.signed(estimate, 1)) minutes asleep ("
+      if let lower = e.lower, let upper = e.upper {
+        text += "\(Figures.percent(e.level)) confidence sequence \(Figures.signed(lower, 1)) … "
+        text += "\(Figures.signed(upper, 1))"
+      } else {
+        text += "not yet bounded: the arms' music differs too little so far"
+      }
+      text += "). Dividing by the difference in music keeps music played by hand on no-music "
+      text += "evenings from diluting the estimate.\n\n"
+    } else {
+      text += "The effect of that music is read from the fourth whole cycle.\n\n"
+    }
+    return text
   }
 
   private static func sentence(_ line: String) -> String {

@@ -1,4 +1,5 @@
 import Foundation
+import ResonanceBrain
 import ResonanceModel
 import ResonanceReports
 import ResonanceStore
@@ -22,9 +23,16 @@ package struct ExperimentAnalyzeStage: Stage {
   package func run(progress: any StageProgress) throws -> ExperimentAnalyzeOutcome {
     let store = try request.store.existing(for: "experiment analyze")
     let (plan, schedule) = try Self.plan(request.plan)
-    let days = try store.decisionDays()
-    guard let lastDay = request.asOf ?? days.last(where: { $0.outcomes > 0 })?.day else {
-      throw StageError(.missingInput, "\(request.store.path): no DJ decisions to analyse")
+    let days = try store.decisionDays(dayStartHour: plan.evening?.dayStartHour ?? 0)
+    let evenings = try plan.evening.map { try Self.evenings($0, schedule: schedule, store: store) }
+    let last =
+      evenings.flatMap { $0.keys.max().map { CalendarDay(daysSinceEpoch: $0) } }
+      ?? days.last(where: { $0.outcomes > 0 })?.day
+    guard let lastDay = request.asOf ?? last else {
+      throw StageError(
+        .missingInput,
+        "\(request.store.path): "
+          + (plan.evening == nil ? "no DJ decisions to analyse" : "no nights to analyse"))
     }
     let start = schedule.start.daysSinceEpoch
     let elapsed = max(0, min(schedule.days, Int(lastDay.daysSinceEpoch - start) + 1))
@@ -45,11 +53,26 @@ package struct ExperimentAnalyzeStage: Stage {
         "\(request.store.path): '--per-protocol' needs the arm of each decision, which a "
           + "decision log of version 3 names; the log names none on the plan's days so far")
     }
-    let departed = request.perProtocol ? compliance.departedDays(from: schedule.start) : []
+    var departed = request.perProtocol ? compliance.departedDays(from: schedule.start) : []
     var outcomes = [Double?](repeating: nil, count: elapsed)
-    for day in days where day.day.daysSinceEpoch >= start {
-      let i = Int(day.day.daysSinceEpoch - start)
-      if i < elapsed && !departed.contains(i) { outcomes[i] = day.keepRate }
+    if let evenings, let evening = plan.evening {
+      // An evening the arm's music did not hold (a calm one without, a no-music one with)
+      // departed from it, whatever the log says.
+      for i in 0..<elapsed {
+        guard let record = evenings[start + Int64(i)] else { continue }
+        let music = record.musicMinutes >= evening.musicMinutes
+        switch plan.arms[schedule.assignment[i]].evening {
+        case .calm? where !music, .noMusic? where music:
+          if request.perProtocol { departed.insert(i) }
+        default: break
+        }
+        if !departed.contains(i) { outcomes[i] = record.asleepMinutes }
+      }
+    } else {
+      for day in days where day.day.daysSinceEpoch >= start {
+        let i = Int(day.day.daysSinceEpoch - start)
+        if i < elapsed && !departed.contains(i) { outcomes[i] = day.keepRate }
+      }
     }
     let rule = plan.stoppingRule
     let reservation = try Self.reservation(plan, store: store)
@@ -70,7 +93,12 @@ package struct ExperimentAnalyzeStage: Stage {
         .init(
           arm: plan.arms[c.arm].name, cycles: c.cycles, estimate: c.estimate, lower: c.lower,
           upper: c.upper, level: 1 - contrastAlpha, permutationP: c.permutationP)
-      }, analysis: request.perProtocol ? "per-protocol" : "itt", compliance: compliance)
+      }, analysis: request.perProtocol ? "per-protocol" : "itt", compliance: compliance,
+      evenings: evenings.map {
+        Self.music(
+          plan, schedule: schedule, evenings: $0, outcomes: outcomes, sequence: sequence,
+          level: 1 - contrastAlpha)
+      })
 
     // Kept for the report's experiment page: every day so far, and the intervals' track.
     var byDay: [Int64: DecisionDay] = [:]
@@ -82,10 +110,12 @@ package struct ExperimentAnalyzeStage: Stage {
       if compliance.logged, let arms = logged?.arms, !arms.isEmpty {
         ran = arms.count == 1 ? (arms.first!.key ?? "none") : "mixed"
       }
+      let evening = evenings?[date.daysSinceEpoch]
       return ExperimentReport.Day(
         day: date.description, planned: plan.arms[schedule.assignment[i]].name, ran: ran,
         decisions: logged?.decisions ?? 0, keepRate: logged?.keepRate,
-        counted: outcomes[i] != nil)
+        counted: outcomes[i] != nil, asleepMinutes: evening?.asleepMinutes,
+        musicMinutes: evening?.musicMinutes)
     }
     let track = ExperimentAnalysis.track(
       outcomes: outcomes, schedule: schedule, sequence: sequence, margin: rule.margin,
@@ -101,6 +131,62 @@ package struct ExperimentAnalyzeStage: Stage {
     try store.insertExperiment(
       report, reservation: reservation, at: Int64(Date().timeIntervalSince1970 * 1000))
     return outcome
+  }
+
+  /// The plan's evenings as the store shows them: each night from the sleep records, with
+  /// the music heard in the window before its bedtime, by evening day.
+  static func evenings(
+    _ evening: ExperimentPlan.Evening, schedule: ExperimentSchedule, store: Store
+  ) throws -> [Int64: EveningRecord] {
+    let first = schedule.start.daysSinceEpoch
+    let nights = SleepNights.nights(from: try store.sleepIntervals()).filter {
+      $0.eveningDay >= first && $0.eveningDay < first + Int64(schedule.days)
+    }
+    let from = first * 86_400_000 - 2 * 86_400_000
+    let to = (first + Int64(schedule.days) + 2) * 86_400_000
+    return EveningRecord.evenings(
+      nights: nights, spans: try store.heardSpans(from: from, to: to),
+      windowMinutes: evening.windowMinutes)
+  }
+
+  /// Per arm, the evenings with a night and with music before bed; and the effect of that
+  /// music on minutes asleep, the calm arm's evenings against the no-music arm's, cycle by
+  /// cycle (`MusicEffect`), on the evenings `outcomes` counts.
+  static func music(
+    _ plan: ExperimentPlan, schedule: ExperimentSchedule, evenings: [Int64: EveningRecord],
+    outcomes: [Double?], sequence: ConfidenceSequence, level: Double
+  ) -> ExperimentAnalyzeOutcome.Evenings {
+    let start = schedule.start.daysSinceEpoch
+    let threshold = plan.evening?.musicMinutes ?? ExperimentPlan.Evening.standardMusicMinutes
+    let music = outcomes.indices.map { i -> Double? in
+      guard outcomes[i] != nil, let record = evenings[start + Int64(i)] else { return nil }
+      return record.musicMinutes >= threshold ? 1 : 0
+    }
+    let arms = plan.arms.indices.map { a in
+      let mine = music.indices.filter { schedule.assignment[$0] == a }.compactMap { music[$0] }
+      return ExperimentAnalyzeOutcome.Evenings.Arm(
+        arm: plan.arms[a].name, evenings: mine.count, withMusic: Int(mine.reduce(0, +)))
+    }
+    let k = plan.arms.count
+    guard let calm = plan.arms.firstIndex(where: { $0.evening == .calm }),
+      let none = plan.arms.firstIndex(where: { $0.evening == .noMusic })
+    else {
+      return .init(
+        arms: arms, cycles: 0, asleepContrast: nil, musicContrast: nil, estimate: nil,
+        lower: nil, upper: nil, level: level)
+    }
+    let y = ExperimentSchedule.contrasts(
+      outcomes, assignment: schedule.assignment, arms: k, arm: calm, reference: none)
+    let d = ExperimentSchedule.contrasts(
+      music, assignment: schedule.assignment, arms: k, arm: calm, reference: none)
+    let pairs = zip(y, d).compactMap { a, b in a.flatMap { a in b.map { (a, $0) } } }
+    let effect = MusicEffect(
+      asleep: pairs.map(\.0), music: pairs.map(\.1), sequence: sequence,
+      prior: (plan.stoppingRule.priorSD, ExperimentAnalysis.priorCycles))
+    return .init(
+      arms: arms, cycles: pairs.count, asleepContrast: effect?.asleepContrast,
+      musicContrast: effect?.musicContrast, estimate: effect?.estimate, lower: effect?.lower,
+      upper: effect?.upper, level: level)
   }
 
   /// What the experiment holds of its family's error budget: what its first analysis set;

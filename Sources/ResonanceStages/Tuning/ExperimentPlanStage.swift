@@ -57,6 +57,14 @@ package struct ExperimentPlanStage: Stage {
           + "the experiments already run")
     }
 
+    let spent = ledger.filter { $0.family == family }.reduce(0) { $0 + $1.spent }
+    let held = reserved.filter { $0.family == family }.reduce(0) { $0 + $1.alpha }
+    if request.question == .eveningMusic {
+      return try planEvenings(
+        store: store, inForce: inForce, lastDecisionDay: lastDay, alpha: alpha,
+        family: (Self.familyAlpha, spent, held))
+    }
+
     var arms = [ExperimentPlan.Arm(name: "in-force", preferences: inForce)]
     if request.candidates.isEmpty {
       guard let report = latest, let candidate = report.candidate else {
@@ -92,6 +100,27 @@ package struct ExperimentPlanStage: Stage {
     for (day, rate) in rates where day.daysSinceEpoch >= first {
       outcomes[Int(day.daysSinceEpoch - first)] = rate
     }
+    let plan = try design(
+      question: .tuning, outcome: "keep-rate", block: "day", arms: arms, outcomes: outcomes,
+      gain: (gain, source),
+      start: request.start ?? CalendarDay(daysSinceEpoch: lastDay.daysSinceEpoch + 1), alpha: alpha,
+      family: (Self.familyAlpha, spent, held))
+    let file = PreferenceFile(recommendation: .keep, preferences: inForce, experiment: plan)
+    try OutputFiles.write(try file.encoded(as: request.encoding), to: request.out)
+    return ExperimentPlanOutcome(plan: plan, out: request.out)
+  }
+
+  /// The plan for `arms` from a year of the outcome (`outcomes`, a value a day, nil for a day
+  /// without one): its length from the power analysis (`ExperimentPower`), its schedule from
+  /// the seed, and its stopping rule at `alpha`, split across the contrasts with arm 0.
+  ///
+  /// - Throws: `StageError.badData` when the year holds fewer than two whole cycles of days
+  ///   with the outcome.
+  func design(
+    question: ExperimentPlan.Question, outcome: String, block: String,
+    arms: [ExperimentPlan.Arm], outcomes: [Double?], gain: (value: Double, source: String),
+    start: CalendarDay, alpha: Double, family: (alpha: Double, spent: Double, held: Double)
+  ) throws(StageError) -> ExperimentPlan {
     let k = arms.count
     let cycleDays = ExperimentSchedule.cycleDays(arms: k)
     guard
@@ -99,47 +128,42 @@ package struct ExperimentPlanStage: Stage {
     else {
       throw StageError(
         .badData,
-        "\(path): too little history to plan on: the last year holds fewer than two whole "
-          + "cycles of \(cycleDays) days with decisions, on which the keep rate's spread from "
-          + "day to day is measured")
+        "\(request.store.path): too little history to plan on: the last year holds fewer than "
+          + "two whole cycles of \(cycleDays) days with the outcome (\(outcome)), on which its "
+          + "spread from day to day is measured")
     }
     let contrastAlpha = alpha / Double(k - 1)
     let needed = measured.cycles(
-      toShow: gain, alpha: contrastAlpha, power: Self.power, limit: Self.longestDays / cycleDays)
+      toShow: gain.value, alpha: contrastAlpha, power: Self.power,
+      limit: Self.longestDays / cycleDays)
     let maxCycles = max(ExperimentAnalysis.minimumCycles, request.maxDays / cycleDays)
     let fits = needed.map { $0 <= maxCycles } ?? false
     let planned = fits ? needed! : maxCycles
     let sequence = ConfidenceSequence(alpha: contrastAlpha, tunedFor: planned)
-    let start = request.start ?? CalendarDay(daysSinceEpoch: lastDay.daysSinceEpoch + 1)
     let schedule = ExperimentSchedule(arms: k, start: start, cycles: planned, seed: request.seed)
     var assignment: [String: String] = [:]
     for (i, arm) in schedule.assignment.enumerated() {
       assignment[CalendarDay(daysSinceEpoch: start.daysSinceEpoch + Int64(i)).description] =
         arms[arm].name
     }
-
-    let plan = ExperimentPlan(
-      question: .tuning, outcome: "keep-rate", block: "day", arms: arms,
+    return ExperimentPlan(
+      question: question, outcome: outcome, block: block, arms: arms,
       start: start.description, days: schedule.days, maxDays: request.maxDays,
       seed: request.seed, assignment: assignment,
       stoppingRule: .init(
         kind: "confidence-sequence", alpha: alpha, contrastAlpha: contrastAlpha,
-        rho2: sequence.rho2, cycleDays: cycleDays, margin: gain,
+        rho2: sequence.rho2, cycleDays: cycleDays, margin: gain.value,
         minimumCycles: ExperimentAnalysis.minimumCycles, priorSD: measured.contrastSD,
-        priorCycles: ExperimentAnalysis.priorCycles, familyAlpha: Self.familyAlpha,
-        familySpent: ledger.filter { $0.family == family }.reduce(0) { $0 + $1.spent },
-        familyReserved: reserved.filter { $0.family == family }.reduce(0) { $0 + $1.alpha }),
+        priorCycles: ExperimentAnalysis.priorCycles, familyAlpha: family.alpha,
+        familySpent: family.spent, familyReserved: family.held),
       power: .init(
-        target: Self.power, gain: gain, gainSource: source, historyDays: measured.days,
-        observedDays: measured.observedDays, outcomeMean: measured.mean,
-        dailySD: measured.dailySD, autocorrelation: measured.autocorrelation,
-        contrastSD: measured.contrastSD, daysNeeded: needed.map { $0 * cycleDays },
-        fits: fits,
+        target: Self.power, gain: gain.value, gainSource: gain.source,
+        historyDays: measured.days, observedDays: measured.observedDays,
+        outcomeMean: measured.mean, dailySD: measured.dailySD,
+        autocorrelation: measured.autocorrelation, contrastSD: measured.contrastSD,
+        daysNeeded: needed.map { $0 * cycleDays }, fits: fits,
         detectableGain: measured.detectable(
           cycles: planned, alpha: contrastAlpha, power: Self.power)))
-    let file = PreferenceFile(recommendation: .keep, preferences: inForce, experiment: plan)
-    try OutputFiles.write(try file.encoded(as: request.encoding), to: request.out)
-    return ExperimentPlanOutcome(plan: plan, out: request.out)
   }
 }
 
