@@ -151,19 +151,28 @@ class Person:
         n = sum(m["decisions"] for m in rows)
         return sum(m["decisions"] * (1 - m["skip"]) for m in rows) / n
 
+    def carry_out(self, plan_args, max_days, seed):
+        """Plans an experiment from START, has the DJ carry it out and ingests its days;
+        returns the plan's path, `plan --json` and the carried-out run's truth.json."""
+        plan_path = self.file("plan.json")
+        planned = json.loads(run([
+            self.binary, "experiment", "plan", "--db", self.store, "--max-days", str(max_days),
+            "--start", START, "--seed", str(seed), "--out", plan_path, "--json", "-q"]
+            + plan_args).stdout)
+        folder = self.folder + "-experiment"
+        self.synth(folder, MONTHS + math.ceil(planned["days"] / 28),
+                   ["--dj-preferences", plan_path])
+        truth = json.load(open(f"{folder}/truth.json"))
+        run([self.binary, "ingest", folder, "--db", self.store, "-q"])
+        shutil.rmtree(folder, ignore_errors=True)
+        return plan_path, planned, truth
+
     def experiment(self, candidate, margin, max_days, seed, analyse_days):
         """Plans, carries out and analyses an experiment; `analyse_days(plan)` gives the
         plan's day offsets after which `analyze` runs."""
-        plan_path = self.file("plan.json")
-        planned = json.loads(run([
-            self.binary, "experiment", "plan", "--db", self.store, "--candidate", candidate,
-            "--margin", str(margin), "--max-days", str(max_days), "--start", START, "--seed",
-            str(seed), "--out", plan_path, "--json", "-q"]).stdout)
+        plan_path, planned, _ = self.carry_out(
+            ["--candidate", candidate, "--margin", str(margin)], max_days, seed)
         days = planned["days"]
-        folder = self.folder + "-experiment"
-        self.synth(folder, MONTHS + math.ceil(days / 28), ["--dj-preferences", plan_path])
-        run([self.binary, "ingest", folder, "--db", self.store, "-q"])
-        shutil.rmtree(folder, ignore_errors=True)
         power = planned["power"]
         row = {"plan_days": days, "days_needed": power["days_needed"], "fits": power["fits"],
                "detectable_gain": power["detectable_gain"], "adopted": False}
@@ -237,19 +246,11 @@ def evening_person(binary, work, seed, max_days):
                      str(EVENING_MINUTES)] + PERSON)
     try:
         person.build(analyze=True)
-        plan_path = person.file("plan.json")
-        planned = json.loads(run([
-            binary, "experiment", "plan", "--db", person.store, "--question", "evening-music",
-            "--max-days", str(max_days), "--start", START, "--seed", str(seed), "--out",
-            plan_path, "--json", "-q"]).stdout)
+        plan_path, planned, truth = person.carry_out(
+            ["--question", "evening-music"], max_days, seed)
         days = planned["days"]
-        folder = person.folder + "-experiment"
-        person.synth(folder, MONTHS + math.ceil(days / 28), ["--dj-preferences", plan_path])
-        truth = json.load(open(f"{folder}/truth.json"))
         gains = [n["asleep_gain_min"] for n in truth["nights"]
                  if n.get("evening_music") and n["bed"][:10] >= START]
-        run([binary, "ingest", folder, "--db", person.store, "-q"])
-        shutil.rmtree(folder, ignore_errors=True)
         row = {"group": "evening", "seed": seed, "kind": "mixed", "plan_days": days,
                "days_needed": planned["power"]["days_needed"], "fits": planned["power"]["fits"],
                "detectable_gain": planned["power"]["detectable_gain"], "adopted": False,
