@@ -5,7 +5,9 @@ extension Store {
   /// Writes a decision log's decisions, inside the caller's transaction: one `dj_decisions`
   /// row each, and one `dj_candidates` row per candidate (the admitted first, in playlist
   /// order, then the rejected).
-  func insertDecisions(_ records: [DecisionRecord], importID: Int64) throws(StoreError) {
+  ///
+  /// - Returns: how many decisions were stored (those an earlier copy stored are not).
+  func insertDecisions(_ records: [DecisionRecord], importID: Int64) throws(StoreError) -> Int {
     let db = connection
     let decision = try db.prepare(
       """
@@ -28,11 +30,13 @@ extension Store {
     let stored = try db.prepare(
       "SELECT 1 AS stored FROM dj_decisions WHERE time_ms = ? AND decision = ? LIMIT 1")
     func flag(_ value: Bool?) -> Int64? { value.map { $0 ? 1 : 0 } }
+    var added = 0
     for d in records {
       try stored.bind([d.time.millisecondsSinceEpoch, Int64(d.decision)])
       let isStored = try stored.step()
       stored.reset()
       if isStored { continue }
+      added += 1
       decision.bind(importID, at: 1)
       decision.bind(Int64(d.decision), at: 2)
       decision.bind(d.session.map(Int64.init), at: 3)
@@ -97,6 +101,7 @@ extension Store {
         try candidate.run()
       }
     }
+    return added
   }
 
   /// Every stored decision with its candidates, in the order they were made (by time, then

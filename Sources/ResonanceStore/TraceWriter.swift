@@ -6,7 +6,13 @@ extension Store {
   /// last row) and its content (BiometricSample, MacOSContext, mood inputs, decisions, or a
   /// breathing session with its samples).
   ///
-  /// - Returns: the domain records added (the lines after the header that were read).
+  /// A recording the app appends to while a month lasts (the Watch and Mac traces, the mood
+  /// inputs, the decision log) may be imported again as it grew: what an earlier copy of it
+  /// stored (a sample at the same instant from another import; a decision at the same instant
+  /// with the same number) is not stored again.
+  ///
+  /// - Returns: the domain records added: the lines after the header that were read, less
+  ///   those an earlier copy stored.
   @discardableResult
   package func insertTrace(_ file: TraceFile, importID: Int64) throws(StoreError) -> Int {
     let db = connection
@@ -28,12 +34,16 @@ extension Store {
         ])
     }
     func flag(_ value: Bool?) -> Int64? { value.map { $0 ? 1 : 0 } }
+    var added = file.samples
     switch file.content {
     case .watch(let readings):
+      let stored = try instantsStored(
+        in: "biometric_samples", at: readings.map(\.time.millisecondsSinceEpoch),
+        except: importID)
       let insert = try db.prepare(
         "INSERT INTO biometric_samples (import_id, time_ms, offset_s, hr, hrv, is_stationary, is_workout) VALUES (?, ?, ?, ?, ?, ?, ?)"
       )
-      for r in readings {
+      for r in readings where !stored.contains(r.time.millisecondsSinceEpoch) {
         insert.bind(importID, at: 1)
         insert.bind(r.time.millisecondsSinceEpoch, at: 2)
         insert.bind(Int64(r.time.utcOffsetSeconds), at: 3)
@@ -43,11 +53,14 @@ extension Store {
         insert.bind(flag(r.isWorkout), at: 7)
         try insert.run()
       }
+      added = readings.filter { !stored.contains($0.time.millisecondsSinceEpoch) }.count
     case .mac(let snapshots):
+      let stored = try instantsStored(
+        in: "macos_contexts", at: snapshots.map(\.time.millisecondsSinceEpoch), except: importID)
       let insert = try db.prepare(
         "INSERT INTO macos_contexts (import_id, time_ms, offset_s, focus_mode, active_app_category, in_meeting) VALUES (?, ?, ?, ?, ?, ?)"
       )
-      for s in snapshots {
+      for s in snapshots where !stored.contains(s.time.millisecondsSinceEpoch) {
         insert.bind(importID, at: 1)
         insert.bind(s.time.millisecondsSinceEpoch, at: 2)
         insert.bind(Int64(s.time.utcOffsetSeconds), at: 3)
@@ -56,9 +69,11 @@ extension Store {
         insert.bind(flag(s.inMeeting), at: 6)
         try insert.run()
       }
+      added = snapshots.filter { !stored.contains($0.time.millisecondsSinceEpoch) }.count
     case .mood(let inputs):
       // The app appends to one mood file: an input stored from an earlier copy of it (the
       // same instant and device) is not stored again.
+      added = 0
       for m in inputs {
         try db.execute(
           """
@@ -70,9 +85,10 @@ extension Store {
             importID, m.time.millisecondsSinceEpoch, Int64(m.time.utcOffsetSeconds), m.device,
             m.tap, m.valence, m.energy,
           ])
+        added += db.changes
       }
     case .decisions(let records):
-      try insertDecisions(records, importID: importID)
+      added = try insertDecisions(records, importID: importID)
     case .breathing(let recording):
       let schedule = recording.schedule.map { "\($0.phase.rawValue):\($0.seconds)" }.joined(
         separator: ",")
@@ -106,7 +122,25 @@ extension Store {
       for s in recording.hrv { try add(s.t, "hrv", s.value, nil) }
       for e in recording.expressions { try add(e.t, "expression", nil, e.label) }
     }
-    return file.samples
+    return added
+  }
+
+  /// The instants among `times` (UTC milliseconds) at which `table` holds a row from an import
+  /// other than `importID`. A recording of a month not imported before finds none at the cost
+  /// of one indexed range query; a grown copy finds what its earlier copy stored.
+  private func instantsStored(in table: String, at times: [Int64], except importID: Int64)
+    throws(StoreError) -> Set<Int64>
+  {
+    guard let first = times.min(), let last = times.max() else { return [] }
+    let wanted = Set(times)
+    let statement = try connection.prepare(
+      "SELECT time_ms FROM \(table) WHERE time_ms BETWEEN ? AND ? AND import_id != ?")
+    try statement.bind([first, last, importID])
+    var stored: Set<Int64> = []
+    while try statement.step() {
+      if let ms = statement.currentRow().int64("time_ms"), wanted.contains(ms) { stored.insert(ms) }
+    }
+    return stored
   }
 
   /// The breathing sessions in the store, rebuilt as recordings, in the order they were

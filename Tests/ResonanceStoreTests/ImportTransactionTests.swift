@@ -97,6 +97,82 @@ struct ImportTransactionTests {
     #expect(try store.connection.row("PRAGMA integrity_check")?.string(0) == "ok")
   }
 
+  /// Imports one recording of `content` as its own file (`digest` tells the copies apart);
+  /// returns the samples the import says it added.
+  static func importRecording(
+    _ store: Store, format: RecordingFormat, content: TraceContent, samples: Int,
+    digest: Character
+  ) throws -> Int {
+    let unit = try store.beginImport(file: "trace.jsonl", format: .recording(format))
+    try unit.write(
+      .recording(
+        TraceFile(
+          format: format.rawValue, version: 1, started: nil, samples: samples,
+          content: content)))
+    let (outcome, counts) = try unit.commit(
+      sha256: String(repeating: digest, count: 64), bytes: 1, warnings: 0)
+    guard case .imported(let entry) = outcome else {
+      Issue.record("expected an import, found \(outcome)")
+      return -1
+    }
+    #expect(entry.records == counts.samples)
+    return counts.samples
+  }
+
+  @Test(
+    "a month's Watch trace and Mac contexts imported again as they grew store only their new samples, and say so"
+  )
+  func grownRecordings() throws {
+    let store = try Store(path: ":memory:")
+    let start: Int64 = 1_654_092_000_000
+    func at(_ i: Int) -> Timestamp {
+      Timestamp(millisecondsSinceEpoch: start + Int64(i) * 5_000, utcOffsetSeconds: 7_200)
+    }
+    func watch(_ range: Range<Int>) -> TraceContent {
+      .watch(
+        range.map {
+          BiometricReading(
+            time: at($0), heartRate: Double(60 + $0 % 20), hrv: 40, isStationary: true,
+            isWorkout: false)
+        })
+    }
+    func mac(_ range: Range<Int>) -> TraceContent {
+      .mac(
+        range.map {
+          MacContextSnapshot(
+            time: at($0), focusMode: nil, appCategory: "work", inMeeting: $0 % 2 == 0)
+        })
+    }
+    // The copy exported mid-month, then the whole month's.
+    #expect(
+      try Self.importRecording(
+        store, format: .watchTrace, content: watch(0..<1_000), samples: 1_000, digest: "a")
+        == 1_000)
+    #expect(
+      try Self.importRecording(
+        store, format: .watchTrace, content: watch(0..<1_500), samples: 1_500, digest: "b")
+        == 500)
+    #expect(
+      try Self.importRecording(
+        store, format: .macContext, content: mac(0..<300), samples: 300, digest: "c") == 300)
+    #expect(
+      try Self.importRecording(
+        store, format: .macContext, content: mac(0..<400), samples: 400, digest: "d") == 100)
+    let samples = try store.connection.rows(
+      "SELECT time_ms, hr FROM biometric_samples ORDER BY time_ms")
+    #expect(samples.count == 1_500)
+    #expect(Set(samples.map { $0.int64("time_ms") }).count == 1_500, "each instant once")
+    #expect(samples.last?.double("hr") == Double(60 + 1_499 % 20))
+    let contexts = try store.connection.row(
+      "SELECT COUNT(DISTINCT time_ms), COUNT(*) FROM macos_contexts")
+    #expect(contexts?.int(0) == 400 && contexts?.int(1) == 400)
+    // The next month's file shares no instant with this one: all of it is stored.
+    #expect(
+      try Self.importRecording(
+        store, format: .watchTrace, content: watch(600_000..<600_200), samples: 200,
+        digest: "e") == 200)
+  }
+
   @Test(
     "plays with and without offsets, thousands of them: the Health offsets are read mid-import, while writes are in flight, and land right"
   )
