@@ -104,4 +104,92 @@ struct ExperimentPageTests {
     #expect(none.headline == "no experiment analysed: resonance experiment plan, then analyze")
     #expect(none.files.count == 1 && none.files[0].text.contains("No experiment has been analysed"))
   }
+
+  /// An evening-music experiment's report: `usual`, `calm` and `none` evenings, with `decision`
+  /// (`adopted` with `adopt`) over five cycles.
+  static func evening(decision: String, adopted: String? = nil, daysLeft: Int = 0)
+    -> ExperimentReport
+  {
+    let plan = ExperimentPlan(
+      question: .eveningMusic, outcome: "minutes-asleep", block: "evening",
+      arms: [
+        .init(name: "usual", preferences: .appDefault, evening: .usual),
+        .init(
+          name: "calm", preferences: .appDefault, evening: .calm,
+          songs: [.init(catalogID: "1", title: "Still", artist: "A", heartRateEffect: -3)]),
+        .init(name: "none", preferences: .appDefault, evening: .noMusic),
+      ], start: "2022-10-01", days: 105, maxDays: 120, seed: 7, assignment: [:],
+      stoppingRule: .init(
+        kind: "confidence-sequence", alpha: 0.025, contrastAlpha: 0.0125, rho2: 0.5,
+        cycleDays: 21, margin: 15, minimumCycles: 4, priorSD: 26.7, priorCycles: 4),
+      power: .init(
+        target: 0.9, gain: 15, gainSource: "default", historyDays: 122, observedDays: 122,
+        outcomeMean: 432.7, dailySD: 51.9, autocorrelation: 0.2, contrastSD: 26.7,
+        daysNeeded: 1_533, fits: false, detectableGain: 57.1),
+      evening: .init(
+        windowMinutes: 60, musicMinutes: 10, dayStartHour: 6, lookbackDays: 28,
+        weeknightBedtime: "22:49", weekendBedtime: "23:45"))
+    let outcome = ExperimentAnalyzeOutcome(
+      plan: "plan.json", decision: decision, adopted: adopted, asOf: "2023-01-13",
+      daysLeft: daysLeft,
+      contrasts: [
+        .init(
+          arm: "calm", cycles: 5, estimate: 31, lower: 2.5, upper: 60, level: 0.9875,
+          permutationP: 0.01),
+        .init(
+          arm: "none", cycles: 5, estimate: -4, lower: -40, upper: 30, level: 0.9875,
+          permutationP: 0.7),
+      ], analysis: "itt",
+      compliance: .init(logged: true, daysWithDecisions: 97, followedDays: 97, departures: []),
+      evenings: .init(
+        arms: [
+          .init(arm: "usual", evenings: 35, withMusic: 19),
+          .init(arm: "calm", evenings: 35, withMusic: 33),
+          .init(arm: "none", evenings: 35, withMusic: 6),
+        ], cycles: 5, asleepContrast: 21.2, musicContrast: 0.77, estimate: 27.4, lower: -35,
+        upper: 102.5, level: 0.9875))
+    return ExperimentReport(
+      planFile: "plan.json", plan: plan, outcome: outcome,
+      days: [
+        .init(
+          day: "2022-10-01", planned: "calm", ran: "calm", decisions: 12, keepRate: 0.5,
+          counted: true, asleepMinutes: 441, musicMinutes: 24)
+      ], track: [])
+  }
+
+  @Test(
+    "an evening-music page speaks of evenings and arms: its title, the decision to keep the usual evenings or adopt calm music, the rule, the music before bed"
+  )
+  func evenings() throws {
+    let kept = ExperimentPage.make(Self.evening(decision: "keep"))
+    #expect(
+      kept.headline
+        == "keep the usual evenings, the plan's days over: calm +31.0 (+2.5 … +60.0) minutes asleep"
+    )
+    let text = try #require(kept.files.first).text
+    #expect(text.hasPrefix("# The experiment: music before bed, evening by evening\n"))
+    #expect(text.contains("Every evening is counted under the arm the plan gave it"))
+    #expect(text.contains("| arm | whole cycles | minutes asleep against usual |"))
+    #expect(text.contains("| calm | 5 | +31.0 | +2.5 … +60.0 | 0.010 |"))
+    #expect(
+      text.contains(
+        "adopt an arm when its sequence's lower end is above 0; keep the usual evenings"))
+    #expect(!text.contains("keep the preferences in force"), "the tuning words, not the evening's")
+    #expect(text.contains("`usual` 19 of 35, `calm` 33 of 35, `none` 6 of 35"))
+    #expect(text.contains("Planned on 122 days with the outcome of the last 122"))
+    let csv = try #require(kept.files.first { $0.name == "experiment-days.csv" }).text
+    #expect(
+      csv.hasPrefix(
+        "date,planned_arm,ran_arm,decisions,keep_rate,counted,asleep_minutes,music_minutes\r\n"))
+
+    #expect(
+      ExperimentPage.make(Self.evening(decision: "adopt", adopted: "calm")).headline
+        == "adopt calm music before bed: calm +31.0 (+2.5 … +60.0) minutes asleep")
+    #expect(
+      ExperimentPage.decision(Self.evening(decision: "adopt", adopted: "none").outcome)
+        == "adopt no music before bed")
+    #expect(
+      ExperimentPage.decision(Self.evening(decision: "keep", daysLeft: 40).outcome)
+        == "keep the usual evenings, neither calm nor none able to gain the planned amount")
+  }
 }

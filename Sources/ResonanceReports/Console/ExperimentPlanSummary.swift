@@ -55,7 +55,8 @@ package enum ExperimentPlanSummary {
     lines.append(
       "experiment: from the \(ordinal(rule.minimumCycles)) whole cycle, a "
         + "\(Int(((1 - rule.contrastAlpha) * 100).rounded()))% confidence sequence per "
-        + "candidate (valid however often you look): adopt when its "
+        + "\(plan.evening != nil ? "arm against usual" : "candidate") (valid however often you "
+        + "look): adopt when its "
         + "lower end is above 0, keep when its upper end is below \(gain) or the days are over")
     if let budget = rule.familyAlpha {
       let spent = (rule.familySpent ?? 0) + (rule.familyReserved ?? 0)
@@ -160,8 +161,9 @@ extension ExperimentPlanSummary {
     let decision = ExperimentPage.decision(outcome)
     let counted =
       outcome.analysis == "per-protocol"
-      ? "only the days that ran their planned arm counted (per protocol)"
-      : "every day counted under its planned arm"
+      ? "only the \(outcome.evenings != nil ? "evenings" : "days") that ran their planned arm "
+        + "counted (per protocol)"
+      : "every \(outcome.evenings != nil ? "evening" : "day") counted under its planned arm"
     lines.append("experiment: through \(outcome.asOf), \(counted): \(decision)")
     return lines
   }

@@ -244,7 +244,7 @@ extension DatasetteMetadata {
       "finished_at_ms": "when the import began, and when its row was written at the commit",
       "id": "referenced as import_id by every raw row",
       "importer": "the reader that read it: apple-health, a listening kind (apple-music-play-activity, …) or a recording format (resonance.watch-trace, …), as ingest --as names them",
-      "records": "what the file added: Health records; for a listening file, plays added or merged into another source's plus new songs; for a recording, its samples",
+      "records": "what the file added: Health records; for a listening file, plays added or merged into another source's plus new songs; for a recording, the samples it added (not those an earlier copy of a recording that grew had stored)",
       "sha256": "lower-case hex SHA-256 of those bytes, computed as they were read",
       "started_at_ms": "when the import began, and when its row was written at the commit",
       "status": "complete, or partial when the file broke and the user asked to keep what parsed before the break",

@@ -18,6 +18,10 @@ package enum ExperimentPage {
     }
     let plan = report.plan
     let outcome = report.outcome
+    let evening = plan.evening != nil
+    if evening {
+      text = "# The experiment: music before bed, evening by evening\n\n"
+    }
     text += "From the last `resonance experiment analyze` the store records, of the plan "
     text += "`\(Markdown.escape(report.planFile))`, through \(outcome.asOf). "
     text += "`docs/experiments.md` explains the design, the power analysis and the guarantee.\n\n"
@@ -27,17 +31,17 @@ package enum ExperimentPage {
     text += "**\(Self.sentence(headline))** "
     text +=
       outcome.analysis == "per-protocol"
-      ? "Only the days that ran their planned arm are counted (per protocol): the "
-        + "randomisation's guarantee holds only if the others departed by chance.\n\n"
-      : "Every day is counted under the arm the plan gave it (intention to treat), which keeps "
-        + "the randomisation's guarantee.\n\n"
+      ? "Only the \(evening ? "evenings" : "days") that ran their planned arm are counted "
+        + "(per protocol): the randomisation's guarantee holds only if the others departed by "
+        + "chance.\n\n"
+      : "Every \(evening ? "evening" : "day") is counted under the arm the plan gave it "
+        + "(intention to treat), which keeps the randomisation's guarantee.\n\n"
     let level = Int(((outcome.contrasts.first?.level ?? 0.95) * 100).rounded())
-    let evening = plan.evening != nil
     let (unit, digits, reference) =
       evening ? ("minutes asleep", 1, "usual") : ("keep rate", 3, "in-force")
     text += Markdown.table(
       header: [
-        "candidate", "whole cycles", "\(unit) against \(reference)",
+        evening ? "arm" : "candidate", "whole cycles", "\(unit) against \(reference)",
         "\(level)% confidence sequence",
         "randomisation p",
       ],
@@ -50,8 +54,9 @@ package enum ExperimentPage {
           c.permutationP.map { Format.fixed($0, 3) } ?? "–",
         ]
       }, alignments: ["l", "r", "r", "r", "r"])
-    text += "\nThe rule: adopt a candidate when its sequence's lower end is above 0; keep the "
-    text += "preferences in force when every upper end is below the planned gain, "
+    text += "\nThe rule: adopt \(evening ? "an arm" : "a candidate") when its sequence's lower "
+    text += "end is above 0; keep \(evening ? "the usual evenings" : "the preferences in force") "
+    text += "when every upper end is below the planned gain, "
     text +=
       "\(Figures.signed(plan.stoppingRule.margin, digits)), or the plan's \(plan.days) days are "
     text += "over; otherwise continue. The sequence may be read as often as you like: the "
@@ -103,10 +108,10 @@ package enum ExperimentPage {
       text += "## How the interval narrowed\n\n"
       text += "![\(unit.prefix(1).uppercased() + unit.dropFirst()) against \(reference), at the "
       text += "end of each whole cycle](experiment-track.svg)\n\n"
-      text += "Each candidate's mean cycle contrast (dot) and confidence sequence (bar, and band "
-      text += "between cycles) at the end of each whole cycle from the first the sequence is "
-      text += "read at; across, 0 and the planned gain; down, the plan's first day and its "
-      text += "planned end.\n\n"
+      text += "Each \(evening ? "arm" : "candidate")'s mean cycle contrast (dot) and "
+      text += "confidence sequence (bar, and band between cycles) at the end of each whole "
+      text += "cycle from the first the sequence is read at; across, 0 and the planned gain; "
+      text += "down, the plan's first day and its planned end.\n\n"
     }
 
     text += "## The plan\n\n"
@@ -175,12 +180,18 @@ package enum ExperimentPage {
 
   /// The stopping rule's decision in words, as the page, the index and the console say it:
   /// `adopt candidate`, `keep the preferences in force, the plan's days over`, `continue, 26
-  /// days left`.
+  /// days left`; for music before bed, `adopt calm music before bed`, `keep the usual
+  /// evenings, …`.
   package static func decision(_ outcome: ExperimentAnalyzeOutcome) -> String {
-    switch outcome.decision {
+    let evening = outcome.evenings != nil
+    let kept = evening ? "keep the usual evenings" : "keep the preferences in force"
+    return switch outcome.decision {
+    case "adopt" where evening:
+      outcome.adopted == "none" ? "adopt no music before bed" : "adopt calm music before bed"
     case "adopt": "adopt \(outcome.adopted ?? "")"
-    case "keep" where outcome.daysLeft == 0: "keep the preferences in force, the plan's days over"
-    case "keep": "keep the preferences in force, no candidate able to gain the planned amount"
+    case "keep" where outcome.daysLeft == 0: "\(kept), the plan's days over"
+    case "keep" where evening: "\(kept), neither calm nor none able to gain the planned amount"
+    case "keep": "\(kept), no candidate able to gain the planned amount"
     default: "continue, \(outcome.daysLeft) days left"
     }
   }

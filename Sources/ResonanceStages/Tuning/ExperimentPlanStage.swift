@@ -132,6 +132,9 @@ package struct ExperimentPlanStage: Stage {
           + "two whole cycles of \(cycleDays) days with the outcome (\(outcome)), on which its "
           + "spread from day to day is measured")
     }
+    // The days of history said to be planned on: from the first with the outcome, at most the
+    // last year (four months of history are not a year's).
+    let history = outcomes.count - (outcomes.firstIndex { $0 != nil } ?? outcomes.count)
     let contrastAlpha = alpha / Double(k - 1)
     let needed = measured.cycles(
       toShow: gain.value, alpha: contrastAlpha, power: Self.power,
@@ -158,7 +161,7 @@ package struct ExperimentPlanStage: Stage {
         familySpent: family.spent, familyReserved: family.held),
       power: .init(
         target: Self.power, gain: gain.value, gainSource: gain.source,
-        historyDays: measured.days, observedDays: measured.observedDays,
+        historyDays: history, observedDays: measured.observedDays,
         outcomeMean: measured.mean, dailySD: measured.dailySD,
         autocorrelation: measured.autocorrelation, contrastSD: measured.contrastSD,
         daysNeeded: needed.map { $0 * cycleDays }, fits: fits,
