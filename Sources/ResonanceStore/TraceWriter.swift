@@ -43,7 +43,9 @@ extension Store {
       let insert = try db.prepare(
         "INSERT INTO biometric_samples (import_id, time_ms, offset_s, hr, hrv, is_stationary, is_workout) VALUES (?, ?, ?, ?, ?, ?, ?)"
       )
+      added = 0
       for r in readings where !stored.contains(r.time.millisecondsSinceEpoch) {
+        added += 1
         insert.bind(importID, at: 1)
         insert.bind(r.time.millisecondsSinceEpoch, at: 2)
         insert.bind(Int64(r.time.utcOffsetSeconds), at: 3)
@@ -53,14 +55,15 @@ extension Store {
         insert.bind(flag(r.isWorkout), at: 7)
         try insert.run()
       }
-      added = readings.filter { !stored.contains($0.time.millisecondsSinceEpoch) }.count
     case .mac(let snapshots):
       let stored = try instantsStored(
         in: "macos_contexts", at: snapshots.map(\.time.millisecondsSinceEpoch), except: importID)
       let insert = try db.prepare(
         "INSERT INTO macos_contexts (import_id, time_ms, offset_s, focus_mode, active_app_category, in_meeting) VALUES (?, ?, ?, ?, ?, ?)"
       )
+      added = 0
       for s in snapshots where !stored.contains(s.time.millisecondsSinceEpoch) {
+        added += 1
         insert.bind(importID, at: 1)
         insert.bind(s.time.millisecondsSinceEpoch, at: 2)
         insert.bind(Int64(s.time.utcOffsetSeconds), at: 3)
@@ -69,7 +72,6 @@ extension Store {
         insert.bind(flag(s.inMeeting), at: 6)
         try insert.run()
       }
-      added = snapshots.filter { !stored.contains($0.time.millisecondsSinceEpoch) }.count
     case .mood(let inputs):
       // The app appends to one mood file: an input stored from an earlier copy of it (the
       // same instant and device) is not stored again.
@@ -125,20 +127,20 @@ extension Store {
     return added
   }
 
-  /// The instants among `times` (UTC milliseconds) at which `table` holds a row from an import
-  /// other than `importID`. A recording of a month not imported before finds none at the cost
-  /// of one indexed range query; a grown copy finds what its earlier copy stored.
+  /// The instants (UTC milliseconds) from the first of `times` to the last at which `table`
+  /// holds a row from an import other than `importID`. A recording of a month not imported
+  /// before finds none, at the cost of one indexed range query; a grown copy finds what its
+  /// earlier copy stored.
   private func instantsStored(in table: String, at times: [Int64], except importID: Int64)
     throws(StoreError) -> Set<Int64>
   {
     guard let first = times.min(), let last = times.max() else { return [] }
-    let wanted = Set(times)
     let statement = try connection.prepare(
       "SELECT time_ms FROM \(table) WHERE time_ms BETWEEN ? AND ? AND import_id != ?")
     try statement.bind([first, last, importID])
     var stored: Set<Int64> = []
     while try statement.step() {
-      if let ms = statement.currentRow().int64("time_ms"), wanted.contains(ms) { stored.insert(ms) }
+      if let ms = statement.currentRow().int64("time_ms") { stored.insert(ms) }
     }
     return stored
   }
