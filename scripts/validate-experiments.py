@@ -21,7 +21,8 @@ answering one question of docs/experiments.md ("Validation"):
   smallest worthwhile gain, +0.02, within `--max-days`; the share of plans that fit is
   reported, and each plan is carried out (to `--max-days` when it does not fit) with `analyze`
   at the end of every whole cycle. The goal: `adopt` within the plan on at least 80% of the
-  people whose plan fits.
+  people whose plan fits. Beside it, each person's floor: the days any design randomising
+  their history's decisions would need for +0.02, were every decision an independent coin.
 - **evening** (`--evening` `mixed` people with `synth --evening-asleep 15`: a night after ten
   minutes of music in the hour before bed gains 15 minutes asleep): `analyze` on the history,
   then `experiment plan --question evening-music` within `--max-days`, carried out by the
@@ -46,6 +47,7 @@ import json
 import math
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -83,7 +85,7 @@ FIELDS = ["group", "seed", "kind", "recommendation", "best_loop_keep_gain", "qua
           "adopt_day", "final_decision", "final_estimate", "final_lower", "final_upper",
           "followed_days", "days_with_decisions", "music_estimate", "music_lower",
           "music_upper", "covers_final", "covers_always", "calm_music", "none_music",
-          "usual_music", "evenings", "true_gain"]
+          "usual_music", "evenings", "true_gain", "decisions_per_day", "history_keep_rate", "floor_days"]
 
 
 def run(args, allowed=(0,)):
@@ -193,6 +195,24 @@ class Person:
         return row
 
 
+def decision_floor(store, gain):
+    """The history's DJ decisions a day (with an outcome, over the days from its first to its
+    last) and their keep rate, and the fewest days any design randomising them could show
+    `gain` in: were every decision an independent coin and no day unlike another, a fixed
+    two-sided 5% test with 90% power needs (1.96 + 1.28)² · 2p(1 − p) / gain² decisions per
+    arm (docs/experiments.md, "Why no plan for +0.02 fits")."""
+    with sqlite3.connect(store) as db:
+        n, kept, first, last = db.execute(
+            "SELECT count(*), sum(1 - skipped), min(time_ms + offset_s * 1000),"
+            " max(time_ms + offset_s * 1000) FROM dj_decisions WHERE skipped IS NOT NULL"
+        ).fetchone()
+    days = last // 86_400_000 - first // 86_400_000 + 1
+    per_day, p = n / days, kept / n
+    per_arm = (1.959964 + 1.281552) ** 2 * 2 * p * (1 - p) / gain ** 2
+    return {"decisions_per_day": per_day, "history_keep_rate": p,
+            "floor_days": math.ceil(2 * per_arm / per_day)}
+
+
 def null_person(binary, work, seed, kind, template):
     person = Person(binary, work, f"null-{seed}",
                     ["--seed", str(seed), "--person", kind] + PERSON)
@@ -231,6 +251,7 @@ def power_person(binary, work, seed, max_days):
         row.update(best_loop_keep_gain=gain, qualifies=gain >= POWER_GAIN)
         if gain < POWER_GAIN:
             return row
+        row.update(decision_floor(person.store, POWER_GAIN))
         # Analysed at the end of every whole cycle: the sequence moves a cycle at a time.
         row.update(person.experiment(
             best_path, POWER_GAIN, max_days, seed,
@@ -290,7 +311,7 @@ def share(k, n):
     return f"{k} of {n} ({100 * k / n:.0f}%, 95% {100 * low:.0f}–{100 * high:.0f}%)"
 
 
-def summary(rows, seconds):
+def summary(rows, seconds, max_days):
     text = "# validate-experiments\n\n"
     if seconds is not None:
         text += f"{len(rows)} people in {seconds / 60:.1f} min.\n\n"
@@ -331,6 +352,16 @@ def summary(rows, seconds):
         if needed:
             text += (f"- days a plan needs for 90% power at +{POWER_GAIN}: median "
                      f"{needed[len(needed) // 2]:,} (from {needed[0]:,} to {needed[-1]:,})\n")
+        floors = sorted(int(r["floor_days"]) for r in cases if r.get("floor_days") not in (None, ""))
+        if floors:
+            rates = sorted(float(r["decisions_per_day"]) for r in cases
+                           if r.get("decisions_per_day") not in (None, ""))
+            below = sum(1 for f in floors if f <= max_days)
+            text += (f"- the floor, were every decision an independent coin and no day unlike "
+                     f"another (a fixed two-sided 5% test, 90% power, +{POWER_GAIN}): median "
+                     f"{floors[len(floors) // 2]:,} days (from {floors[0]:,} to {floors[-1]:,}) "
+                     f"at {rates[len(rates) // 2]:.0f} decisions a day (from {rates[0]:.0f} to "
+                     f"{rates[-1]:.0f}); within `--max-days`: {below} of {len(floors)}\n")
         gains = sorted(float(r["best_loop_keep_gain"]) for r in cases)
         if gains:
             text += (f"- the best points' closed-loop gains in keep rate: median "
@@ -395,7 +426,7 @@ def main():
     work = os.path.abspath(args.work)
     if args.summarize:
         rows = [parse(row) for row in csv.DictReader(open(f"{work}/runs.csv"))]
-        print(summary(rows, None), end="")
+        print(summary(rows, None, args.max_days), end="")
         return
     template = json.load(open(TEMPLATE))
     started = time.time()
@@ -429,7 +460,7 @@ def main():
                       f"{seed}: {'adopt' if row.get('adopted') else row.get('final_decision') or row.get('recommendation')} "
                       f"({(time.time() - started) / 60:.1f} min)", file=sys.stderr, flush=True)
     rows.sort(key=lambda r: (r["group"], r["seed"]))
-    text = summary(rows, time.time() - started)
+    text = summary(rows, time.time() - started, args.max_days)
     with open(f"{work}/summary.md", "w") as out:
         out.write(text)
     print(text, end="")
