@@ -29,7 +29,7 @@ extension ExperimentCompliance {
         let day = byDay[i]!
         let planned = plan.arms[schedule.assignment[i]].name
         guard day.arms != [planned: day.decisions] else { continue }
-        let ran = day.arms.map { Ran(arm: $0.key ?? "none", decisions: $0.value) }
+        let ran = day.arms.map { Ran(arm: $0.key ?? Self.noArm, decisions: $0.value) }
           .sorted { ($0.decisions, $1.arm) > ($1.decisions, $0.arm) }
         departures.append(Departure(day: day.day.description, planned: planned, ran: ran))
       }

@@ -57,7 +57,7 @@ struct ExperimentComplianceTests {
     #expect(compliance.departures.map(\.day) == [Self.day(2).description, Self.day(5).description])
     #expect(compliance.departures[0].ran.map(\.arm) == [other(2), name(2)])
     #expect(compliance.departures[0].ran.map(\.decisions) == [3, 1])
-    #expect(compliance.departures[1].ran.map(\.arm) == ["none"])
+    #expect(compliance.departures[1].ran.map(\.arm) == [ExperimentCompliance.noArm])
     #expect(compliance.departedDays(from: Self.start) == [2, 5])
   }
 

@@ -330,7 +330,11 @@ package struct DecisionDay: Sendable, Equatable {
 
 /// How closely the DJ followed a plan, as its decision log shows it.
 package struct ExperimentCompliance: Sendable, Equatable, Codable {
-  /// An arm a day's decisions ran, by name (`none` for the settings in force without an
+  /// What a decision made with the settings in force outside any arm ran, where an arm's name
+  /// goes: not a name an arm can have (an evening-music plan has an arm called `none`).
+  package static let noArm = "(no arm)"
+
+  /// An arm a day's decisions ran, by name (`noArm` for the settings in force without an
   /// arm), with how many decisions.
   package struct Ran: Sendable, Equatable, Codable {
     package var arm: String

@@ -108,7 +108,7 @@ package struct ExperimentAnalyzeStage: Stage {
       let logged = byDay[date.daysSinceEpoch]
       var ran: String?
       if compliance.logged, let arms = logged?.arms, !arms.isEmpty {
-        ran = arms.count == 1 ? (arms.first!.key ?? "none") : "mixed"
+        ran = arms.count == 1 ? (arms.first!.key ?? ExperimentCompliance.noArm) : "mixed"
       }
       let evening = evenings?[date.daysSinceEpoch]
       return ExperimentReport.Day(
