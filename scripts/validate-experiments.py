@@ -110,6 +110,14 @@ def preference_file(weights, path, template):
     return path
 
 
+def plan_fields(planned):
+    """A row's fields from `experiment plan --json`: its length and power, nothing adopted yet."""
+    power = planned["power"]
+    return {"plan_days": planned["days"], "days_needed": power["days_needed"],
+            "fits": power["fits"], "detectable_gain": power["detectable_gain"],
+            "adopted": False}
+
+
 class Person:
     """One simulated person's folders and store under WORK, removed when done."""
 
@@ -175,9 +183,7 @@ class Person:
         plan_path, planned, _ = self.carry_out(
             ["--candidate", candidate, "--margin", str(margin)], max_days, seed)
         days = planned["days"]
-        power = planned["power"]
-        row = {"plan_days": days, "days_needed": power["days_needed"], "fits": power["fits"],
-               "detectable_gain": power["detectable_gain"], "adopted": False}
+        row = plan_fields(planned)
         analysed = 0
         for offset in analyse_days(planned):
             result = json.loads(run([
@@ -272,9 +278,7 @@ def evening_person(binary, work, seed, max_days):
         days = planned["days"]
         gains = [n["asleep_gain_min"] for n in truth["nights"]
                  if n.get("evening_music") and n["bed"][:10] >= START]
-        row = {"group": "evening", "seed": seed, "kind": "mixed", "plan_days": days,
-               "days_needed": planned["power"]["days_needed"], "fits": planned["power"]["fits"],
-               "detectable_gain": planned["power"]["detectable_gain"], "adopted": False,
+        row = {"group": "evening", "seed": seed, "kind": "mixed", **plan_fields(planned),
                "covers_always": True, "true_gain": sum(gains) / len(gains) if gains else None}
         cycle = planned["cycle_days"]
         for offset in range(cycle - 1, days, cycle):
