@@ -36,6 +36,7 @@ struct ExperimentCommandTests {
     #expect(run.status == .ok, "\(run.err)")
     #expect(run.out.contains("experiment: 2 arms (in-force, candidate)"))
     #expect(run.out.contains("experiment: wrote \(out)"))
+    #expect(!run.out.contains("may change"))
     #expect(try storeBytes(store) == before)
 
     let bytes = try Data(contentsOf: URL(fileURLWithPath: out))
@@ -62,6 +63,27 @@ struct ExperimentCommandTests {
     // The same command, the same bytes.
     #expect(runResonance(arguments).status == .ok)
     #expect(try Data(contentsOf: URL(fileURLWithPath: out)) == bytes)
+  }
+
+  @Test("a plan longer than a year says its contrast averages over a person who may change")
+  func longPlan() throws {
+    let stores = try TuningStores.shared.get()
+    let folder = try TemporaryFolder()
+    let store = try stores.copy(stores.ingested, into: folder)
+    let candidate = try Self.candidate(in: folder)
+    let run = runResonance([
+      "experiment", "plan", "--db", store, "--candidate", candidate, "--margin", "0.005",
+      "--max-days", "730", "--out", folder.file("plan.json"),
+    ])
+    #expect(run.status == .ok, "\(run.err)")
+    let days = try #require(
+      try PreferenceFile(data: Data(contentsOf: URL(fileURLWithPath: folder.file("plan.json"))))
+        .experiment?.days)
+    #expect(days > 365)
+    #expect(
+      run.out.contains(
+        "experiment: over \(Format.grouped(days)) days your taste may change; "
+          + "the contrast is the arms' difference averaged over them all"))
   }
 
   @Test(

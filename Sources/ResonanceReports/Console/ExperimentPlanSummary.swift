@@ -3,6 +3,10 @@ import ResonanceModel
 /// What `resonance experiment plan` prints: the arms and the design, the assumptions the
 /// length rests on, the length, the stopping rule and the file.
 package enum ExperimentPlanSummary {
+  /// Past a year, a plan's contrast is an average over a person who may have changed
+  /// (docs/experiments.md, "Plans as long as they need").
+  static let longPlanDays = 365
+
   package static func lines(_ outcome: ExperimentPlanOutcome) -> [String] {
     let plan = outcome.plan
     let power = plan.power
@@ -51,6 +55,13 @@ package enum ExperimentPlanSummary {
           + "\(plan.maxDays): planned for \(Format.grouped(plan.days)) days (\(cycles) cycles), "
           + "which show \(signed(power.detectableGain, plan.evening != nil ? 1 : 3)) with "
           + "\(percent)% power")
+    }
+    if plan.days > Self.longPlanDays {
+      lines.append(
+        "experiment: over \(Format.grouped(plan.days)) days "
+          + (evening ? "your nights" : "your taste")
+          + " may change; the contrast is the arms' difference averaged over them all, not "
+          + "what it would be today")
     }
     lines.append(
       "experiment: from the \(ordinal(rule.minimumCycles)) whole cycle, a "
