@@ -255,6 +255,7 @@ INDEPENDENT ?= 30
 EXPERIMENT_NULLS ?= 60
 EXPERIMENT_POWER ?= 60
 EXPERIMENT_EVENING ?= 120
+EXPERIMENT_MAX_DAYS ?= 120
 # The cohort fan-out on a real Slurm, on this machine alone (scripts/cohort-check.sh): installs
 # slurm-wlm and munge when missing (their services never started by the packages), runs
 # slurmctld and slurmd on loopback, pushes COHORT_PERSONS simulated persons through the
@@ -275,9 +276,12 @@ validate-cohort: build
 
 # Whether resonance experiment's answers can be trusted, on simulated people
 # (scripts/validate-experiments.py; docs/experiments.md, "Validation"). About an hour on two cores.
+# EXPERIMENT_MAX_DAYS is the power and evening groups' --max-days; 3500, the longest synth's ten
+# years hold after the four months of history, lets the power group's plans run as long as
+# their power analysis asks.
 validate-experiments: build
 	@scripts/require-packages.sh python3
-	python3 scripts/validate-experiments.py --bin $(RELEASE_BIN) --nulls $(EXPERIMENT_NULLS) --power $(EXPERIMENT_POWER) --evening $(EXPERIMENT_EVENING)
+	python3 scripts/validate-experiments.py --bin $(RELEASE_BIN) --nulls $(EXPERIMENT_NULLS) --power $(EXPERIMENT_POWER) --evening $(EXPERIMENT_EVENING) --max-days $(EXPERIMENT_MAX_DAYS)
 
 validate-tuning: build test-deps
 	python3 scripts/validate-tuning.py --bin $(RELEASE_BIN) --per-kind $(PER_KIND) --nulls $(NULLS) --power $(POWER)

@@ -21,8 +21,11 @@ answering one question of docs/experiments.md ("Validation"):
   smallest worthwhile gain, +0.02, within `--max-days`; the share of plans that fit is
   reported, and each plan is carried out (to `--max-days` when it does not fit) with `analyze`
   at the end of every whole cycle. The goal: `adopt` within the plan on at least 80% of the
-  people whose plan fits. Beside it, each person's floor: the days any design randomising
-  their history's decisions would need for +0.02, were every decision an independent coin.
+  people whose plan fits (`--max-days 3500` lets plans run as long as they need). Beside it,
+  the best point's closed-loop gain over the plan's own months (what the experiment
+  estimates, which for a person whose taste drifts is not the three months' gain), and each
+  person's floor: the days any design randomising their history's decisions would need for
+  +0.02, were every decision an independent coin.
 - **evening** (`--evening` `mixed` people with `synth --evening-asleep 15`: a night after ten
   minutes of music in the hour before bed gains 15 minutes asleep): `analyze` on the history,
   then `experiment plan --question evening-music` within `--max-days`, carried out by the
@@ -85,7 +88,8 @@ FIELDS = ["group", "seed", "kind", "recommendation", "best_loop_keep_gain", "qua
           "adopt_day", "final_decision", "final_estimate", "final_lower", "final_upper",
           "followed_days", "days_with_decisions", "music_estimate", "music_lower",
           "music_upper", "covers_final", "covers_always", "calm_music", "none_music",
-          "usual_music", "evenings", "true_gain", "decisions_per_day", "history_keep_rate", "floor_days"]
+          "usual_music", "evenings", "true_gain", "decisions_per_day", "history_keep_rate", "floor_days",
+          "plan_loop_keep_gain", "drifts"]
 
 
 def run(args, allowed=(0,)):
@@ -98,6 +102,13 @@ def run(args, allowed=(0,)):
 def day(offset):
     """`START` plus `offset` days, `YYYY-MM-DD`."""
     return (datetime.date.fromisoformat(START) + datetime.timedelta(days=offset)).isoformat()
+
+
+def months_through(days):
+    """The calendar months `synth --months` needs to reach `days` days from `START`."""
+    start = datetime.date.fromisoformat(START)
+    end = start + datetime.timedelta(days=days - 1)
+    return MONTHS + (end.year - start.year) * 12 + end.month - start.month + 1
 
 
 def preference_file(weights, path, template):
@@ -148,13 +159,14 @@ class Person:
         if analyze:
             run([self.binary, "analyze", "--db", self.store, "-q"])
 
-    def keep_rate(self, prefs):
-        """The closed-loop keep rate over FORWARD_MONTHS months after the history, the DJ
-        running `prefs` from then on (None: the preferences in force)."""
+    def keep_rate(self, prefs, months=MONTHS + FORWARD_MONTHS):
+        """The closed-loop keep rate from the history's end to the end of the `months`-th
+        month (FORWARD_MONTHS months by default), the DJ running `prefs` from then on (None:
+        the preferences in force)."""
         folder = self.folder + "-forward"
         shutil.rmtree(folder, ignore_errors=True)
         extra = ["--dj-preferences", prefs, "--dj-from", START] if prefs else []
-        self.synth(folder, MONTHS + FORWARD_MONTHS, extra)
+        self.synth(folder, months, extra)
         truth = json.load(open(f"{folder}/truth.json"))
         shutil.rmtree(folder, ignore_errors=True)
         rows = [m for m in truth["dj_months"] if m["month"] >= START[:7]]
@@ -170,7 +182,7 @@ class Person:
             "--start", START, "--seed", str(seed), "--out", plan_path, "--json", "-q"]
             + plan_args).stdout)
         folder = self.folder + "-experiment"
-        self.synth(folder, MONTHS + math.ceil(planned["days"] / 28),
+        self.synth(folder, months_through(planned["days"]),
                    ["--dj-preferences", plan_path])
         truth = json.load(open(f"{folder}/truth.json"))
         run([self.binary, "ingest", folder, "--db", self.store, "-q"])
@@ -262,6 +274,13 @@ def power_person(binary, work, seed, max_days):
         row.update(person.experiment(
             best_path, POWER_GAIN, max_days, seed,
             lambda plan: range(plan["cycle_days"] - 1, plan["days"], plan["cycle_days"])))
+        # What the experiment estimates: the gain over its own months, which for a person
+        # whose taste drifts is not the gain of the three months after the history.
+        months = months_through(row["plan_days"])
+        row["plan_loop_keep_gain"] = (person.keep_rate(best_path, months)
+                                      - person.keep_rate(None, months))
+        drift = json.load(open(f"{person.folder}/truth.json"))["person"]["traits"]["drift_per_month"]
+        row["drifts"] = any(v != 0 for v in drift.values())
         return row
     finally:
         person.clean()
@@ -349,6 +368,35 @@ def summary(rows, seconds, max_days):
                  f"at least {ADOPT_GOAL * 100:.0f}%"
                  + (f" ({'met' if fit and k >= ADOPT_GOAL * len(fit) else 'NOT met'})\n" if fit
                     else " (no plan fits: it cannot be judged)\n"))
+        adopt_days = sorted(int(r["adopt_day"]) / int(r["plan_days"]) for r in fit if r["adopted"])
+        if adopt_days:
+            text += (f"- the day they adopted, as a share of their plan's days: median "
+                     f"{adopt_days[len(adopt_days) // 2]:.2f} (from {adopt_days[0]:.2f} to "
+                     f"{adopt_days[-1]:.2f})\n")
+        if any(r.get("plan_loop_keep_gain") not in (None, "") for r in fit):
+            held = [r for r in fit if float(r["plan_loop_keep_gain"]) >= POWER_GAIN]
+            k = sum(1 for r in held if r["adopted"])
+            text += (f"- … of those whose best point also gains at least +{POWER_GAIN} over the "
+                     f"plan's own months in closed loop: {share(k, len(held))}\n")
+            for drifts, name in ((False, "steady"), (True, "drifting")):
+                group = [r for r in fit if r["drifts"] == drifts]
+                k = sum(1 for r in group if r["adopted"])
+                text += f"- … of those whose taste is {name}: {share(k, len(group))}\n"
+        ended = [r for r in cases if r["final_estimate"] not in (None, "")]
+        truths = [("the closed-loop gain of the three months after the history",
+                   "best_loop_keep_gain")]
+        if any(r.get("plan_loop_keep_gain") not in (None, "") for r in ended):
+            truths.append(("the closed-loop gain over the plan's own months",
+                           "plan_loop_keep_gain"))
+        for name, key in truths if ended else ():
+            misses = [float(r["final_estimate"]) - float(r[key]) for r in ended]
+            mean = sum(misses) / len(misses)
+            sd = math.sqrt(sum((m - mean) ** 2 for m in misses) / max(1, len(misses) - 1))
+            covers = sum(1 for r in ended if r["final_lower"] not in (None, "")
+                         and float(r["final_lower"]) <= float(r[key]) <= float(r["final_upper"]))
+            text += (f"- the final estimate less {name}: mean {mean:+.4f} (standard error "
+                     f"{sd / math.sqrt(len(misses)):.4f}); the final interval covers it for "
+                     f"{share(covers, len(ended))}\n")
         rest = [r for r in cases if not r["fits"]]
         k = sum(1 for r in rest if r["adopted"])
         text += f"- adopted within `--max-days`, of those whose plan does not fit: {share(k, len(rest))}\n"
@@ -407,8 +455,8 @@ def summary(rows, seconds, max_days):
 def parse(row):
     for key in ("seed",):
         row[key] = int(row[key])
-    for key in ("adopted", "fits", "qualifies", "covers_final", "covers_always"):
-        row[key] = row[key] == "True"
+    for key in ("adopted", "fits", "qualifies", "covers_final", "covers_always", "drifts"):
+        row[key] = row.get(key) == "True"
     return row
 
 
@@ -455,7 +503,14 @@ def main():
             futures = {pool.submit(one, job): job for job in jobs}
             for future in concurrent.futures.as_completed(futures):
                 group, seed, kind = futures[future]
-                row = future.result()
+                try:
+                    row = future.result()
+                except Exception:
+                    # Stop at once rather than run every queued person before saying so.
+                    pool.shutdown(wait=False, cancel_futures=True)
+                    print(f"validate-experiments: {group} {kind} seed {seed} failed",
+                          file=sys.stderr, flush=True)
+                    raise
                 with lock:
                     rows.append(row)
                     writer.writerow(row)
