@@ -194,7 +194,6 @@ class Person:
         plan's day offsets after which `analyze` runs."""
         plan_path, planned, _ = self.carry_out(
             ["--candidate", candidate, "--margin", str(margin)], max_days, seed)
-        days = planned["days"]
         row = plan_fields(planned)
         analysed = 0
         for offset in analyse_days(planned):
